@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+// HealthETL: one target per pipeline stage, a small core, system C libraries, a thin CLI.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "HealthETL",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "healthetl", targets: ["healthetl"]),
+        .library(name: "HealthETL", targets: ["HealthPipeline"]),
+    ],
+    targets: [
+        // System C libraries (Debian: libxml2-dev libsqlite3-dev zlib1g-dev).
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+
+        // Core: the typed model, the channel, shared utilities. No C libraries.
+        .target(name: "HealthCore", swiftSettings: strict),
+        // Stages.
+        .target(name: "HealthIngest", dependencies: ["HealthCore", "CLibXML2", "CZlib"], swiftSettings: strict),
+        .target(name: "HealthNormalize", dependencies: ["HealthCore"], swiftSettings: strict),
+        .target(name: "HealthDedupe", dependencies: ["HealthCore"], swiftSettings: strict),
+        .target(name: "HealthEmit", dependencies: ["HealthCore", "CSQLite", "CZlib"], swiftSettings: strict),
+        // Wiring, checkpoints, lock, progress.
+        .target(name: "HealthPipeline",
+                dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe", "HealthEmit"],
+                swiftSettings: strict),
+        // Thin command line.
+        .executableTarget(name: "healthetl", dependencies: ["HealthPipeline"], swiftSettings: strict),
+
+        .testTarget(name: "HealthETLTests",
+                    dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",
+                                   "HealthEmit", "HealthPipeline"],
+                    swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,59 @@
+/// The values that flow between stages, one batch at a time.
+
+/// How far the reader has got, for progress lines and checkpoints.
+public struct InputPosition: Hashable, Sendable {
+    /// Bytes of the input file consumed (compressed bytes for a zip).
+    public var bytesRead: Int64
+    public var totalBytes: Int64
+    /// Top-level elements (children of `HealthData`) completed so far.
+    public var elementOrdinal: Int64
+    public init(bytesRead: Int64 = 0, totalBytes: Int64 = 0, elementOrdinal: Int64 = 0) {
+        self.bytesRead = bytesRead; self.totalBytes = totalBytes; self.elementOrdinal = elementOrdinal
+    }
+    public var fraction: Double { totalBytes > 0 ? min(1, Double(bytesRead) / Double(totalBytes)) : 0 }
+}
+
+/// Points of one GPX file of the export, read after the XML.
+public struct RouteFile: Sendable {
+    /// The path as `FileReference` names it (`/workout-routes/route_….gpx`).
+    public var path: String
+    public var points: [RoutePoint]
+    public init(path: String, points: [RoutePoint]) { self.path = path; self.points = points }
+}
+
+/// A record that could not be used, with where and why (SPEC "Bad input").
+public struct QuarantineEntry: Hashable, Sendable {
+    public var line: Int
+    public var element: String
+    public var type: String?
+    public var reason: String
+    public init(line: Int, element: String, type: String?, reason: String) {
+        self.line = line; self.element = element; self.type = type; self.reason = reason
+    }
+}
+
+/// What ingest emits: every element kind of the export, typed, in input order per kind.
+public struct IngestBatch: Sendable {
+    public var records: [ExportRecord] = []
+    public var correlations: [ExportCorrelation] = []
+    public var workouts: [ExportWorkout] = []
+    public var activitySummaries: [ExportActivitySummary] = []
+    public var clinicalRecords: [ExportClinicalRecord] = []
+    public var audiograms: [ExportAudiogram] = []
+    public var visionPrescriptions: [ExportVisionPrescription] = []
+    public var routeFiles: [RouteFile] = []
+    public var profile: ExportProfile?
+    public var exportDate: Timestamp?
+    public var locale: String?
+    /// Element names that are not part of any known export format, with counts.
+    public var unknownElements: [String: Int] = [:]
+    public var position = InputPosition()
+
+    public init() {}
+
+    /// Number of items in the batch (what "records/s" counts).
+    public var itemCount: Int {
+        records.count + correlations.count + workouts.count + activitySummaries.count + clinicalRecords.count
+            + audiograms.count + visionPrescriptions.count + routeFiles.count
+    }
+}

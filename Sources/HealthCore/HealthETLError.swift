@@ -1,0 +1,31 @@
+/// Every failure the user can see, with its sysexits code (SPEC "Exit codes").
+public enum HealthETLError: Error, CustomStringConvertible, Sendable, Equatable {
+    case usage(String)
+    /// Not a Health export, or not well-formed beyond repair (names file, line, column).
+    case dataUnusable(String)
+    case inputMissing(String)
+    case cannotCreateOutput(String)
+    case io(String)
+    /// Another run holds the output folder's lock.
+    case locked(String)
+    case `internal`(String)
+
+    public var exitCode: Int32 {
+        switch self {
+        case .usage: 64
+        case .dataUnusable: 65
+        case .inputMissing: 66
+        case .cannotCreateOutput: 73
+        case .io: 74
+        case .locked: 75
+        case .internal: 70
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .usage(let m), .dataUnusable(let m), .inputMissing(let m), .cannotCreateOutput(let m),
+             .io(let m), .locked(let m), .internal(let m): m
+        }
+    }
+}

@@ -1,0 +1,93 @@
+/// An instant in time as microseconds since 1970-01-01T00:00:00Z.
+///
+/// Exports print second-resolution wall clocks with one fixed offset; GPX files and
+/// heartbeat lists carry fractions. Microseconds cover both and map 1:1 onto Parquet's
+/// TIMESTAMP(MICROS, UTC) and SQLite integers.
+public struct Timestamp: Hashable, Comparable, Sendable {
+    public var microseconds: Int64
+
+    @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
+    @inlinable public init(seconds: Int64) { self.microseconds = seconds &* 1_000_000 }
+    public init(secondsSince1970 seconds: Double) { self.microseconds = Int64((seconds * 1_000_000).rounded()) }
+
+    @inlinable public var seconds: Double { Double(microseconds) / 1_000_000 }
+    @inlinable public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
+
+    /// ISO 8601 in UTC, `2024-01-10T10:30:00Z`, with `.ffffff` only when there is a fraction.
+    public var iso8601: String {
+        let (secs, micros) = microseconds.floorDivided(by: 1_000_000)
+        let (days, secOfDay) = secs.floorDivided(by: 86_400)
+        let d = CivilDate(daysSinceEpoch: Int(days))
+        var s = d.iso8601 + "T" + twoDigits(Int(secOfDay / 3600)) + ":" + twoDigits(Int(secOfDay / 60 % 60))
+            + ":" + twoDigits(Int(secOfDay % 60))
+        if micros != 0 {
+            var frac = String(micros)
+            frac = String(repeating: "0", count: 6 - frac.count) + frac
+            while frac.hasSuffix("0") { frac.removeLast() }
+            s += "." + frac
+        }
+        return s + "Z"
+    }
+}
+
+/// A calendar date with no zone (proleptic Gregorian), used for local days.
+public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    public init(year: Int, month: Int, day: Int) { self.year = year; self.month = month; self.day = day }
+
+    /// Howard Hinnant's days-from-civil: exact for any proleptic Gregorian date.
+    public var daysSinceEpoch: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    public init(daysSinceEpoch z0: Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        day = doy - (153 * mp + 2) / 5 + 1
+        month = mp < 10 ? mp + 3 : mp - 9
+        year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    /// Parses `YYYY-MM-DD`.
+    public init?(iso string: some StringProtocol) {
+        let parts = string.split(separator: "-")
+        guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+              (1...12).contains(m), (1...31).contains(d) else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    public var iso8601: String {
+        let y = String(year)
+        return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + twoDigits(month) + "-" + twoDigits(day)
+    }
+    public var description: String { iso8601 }
+    /// Monday = 0 … Sunday = 6 (1970-01-01 was a Thursday).
+    public var weekdayFromMonday: Int { ((daysSinceEpoch % 7) + 7 + 3) % 7 }
+    public func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
+    public static func < (a: CivilDate, b: CivilDate) -> Bool { a.daysSinceEpoch < b.daysSinceEpoch }
+}
+
+@inline(__always) func twoDigits(_ v: Int) -> String { v < 10 ? "0" + String(v) : String(v) }
+
+extension Int64 {
+    /// Division rounding towards minus infinity, with a non-negative remainder.
+    @inlinable public func floorDivided(by d: Int64) -> (quotient: Int64, remainder: Int64) {
+        var q = self / d
+        var r = self % d
+        if r < 0 { q -= 1; r += d }
+        return (q, r)
+    }
+}
