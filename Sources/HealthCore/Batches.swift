@@ -22,7 +22,7 @@ public struct RouteFile: Sendable {
 }
 
 /// A record that could not be used, with where and why (SPEC "Bad input").
-public struct QuarantineEntry: Hashable, Sendable {
+public struct QuarantineEntry: Error, Hashable, Sendable {
     public var line: Int
     public var element: String
     public var type: String?
@@ -56,4 +56,53 @@ public struct IngestBatch: Sendable {
         records.count + correlations.count + workouts.count + activitySummaries.count + clinicalRecords.count
             + audiograms.count + visionPrescriptions.count + routeFiles.count
     }
+}
+
+/// A record after normalize: instants checked, value in the canonical unit, local day known.
+public struct Sample: Sendable {
+    public var record: ExportRecord
+    public var start: Timestamp
+    public var end: Timestamp
+    /// Value in `unit` (canonical); nil for category samples.
+    public var value: Double?
+    public var unit: String?
+    /// The enum value of a category sample (`HKCategoryValueSleepAnalysisAsleepCore`).
+    public var categoryValue: String?
+    /// Local calendar day of `start` in the configured zone.
+    public var localDate: CivilDate
+    /// Content hash over every attribute and metadata entry: equal for exact duplicates.
+    public var identity: UInt64
+
+    public init(record: ExportRecord, start: Timestamp, end: Timestamp, value: Double?, unit: String?,
+                categoryValue: String?, localDate: CivilDate, identity: UInt64 = 0) {
+        self.record = record; self.start = start; self.end = end; self.value = value; self.unit = unit
+        self.categoryValue = categoryValue; self.localDate = localDate; self.identity = identity
+    }
+}
+
+/// A workout with its totals in canonical units (statistics first, legacy attributes second).
+public struct NormalizedWorkout: Sendable {
+    public var workout: ExportWorkout
+    /// Stable across runs: derived from type, source and instants.
+    public var id: Int64
+    public var localDate: CivilDate?
+    public var durationMinutes: Double?
+    public var distanceMeters: Double?
+    public var energyKilocalories: Double?
+    public init(workout: ExportWorkout, id: Int64, localDate: CivilDate?, durationMinutes: Double?,
+                distanceMeters: Double?, energyKilocalories: Double?) {
+        self.workout = workout; self.id = id; self.localDate = localDate; self.durationMinutes = durationMinutes
+        self.distanceMeters = distanceMeters; self.energyKilocalories = energyKilocalories
+    }
+}
+
+/// What normalize emits: usable samples, the quarantine, and the other kinds passed on.
+public struct NormalizedBatch: Sendable {
+    public var samples: [Sample] = []
+    public var workouts: [NormalizedWorkout] = []
+    public var quarantine: [QuarantineEntry] = []
+    /// Everything but records and workouts, as ingest produced it.
+    public var rest = IngestBatch()
+    public init() {}
+    public var position: InputPosition { rest.position }
 }

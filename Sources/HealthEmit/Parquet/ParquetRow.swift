@@ -1,0 +1,153 @@
+import HealthCore
+
+/// The row being appended, handed to the closure of `ParquetWriter.appendRow`.
+///
+/// Set each column at most once by its index (its position in the writer's schema).
+/// Optional columns left unset are null; a required column left unset, a type mismatch or a
+/// column set twice makes `appendRow` throw and leaves the file as it was before the row.
+/// Setters write straight into the column buffers: nothing is allocated per row.
+///
+/// `int32` also sets date columns (days since 1970-01-01) and `int64` also sets timestamp
+/// columns (microseconds since 1970-01-01T00:00:00Z).
+public struct ParquetRow: ~Copyable {
+    let columns: [ParquetColumnBuffer]
+    let serial: Int
+    private(set) var error: String?
+
+    init(columns: [ParquetColumnBuffer], serial: Int) {
+        self.columns = columns
+        self.serial = serial
+    }
+
+    // MARK: Values
+
+    public mutating func int32(_ column: Int, _ value: Int32) {
+        guard let c = claim(column, .int32) else { return }
+        c.int32s.append(value)
+        c.appendDefinedLevel()
+    }
+
+    public mutating func int64(_ column: Int, _ value: Int64) {
+        guard let c = claim(column, .int64) else { return }
+        c.int64s.append(value)
+        c.appendDefinedLevel()
+    }
+
+    public mutating func double(_ column: Int, _ value: Double) {
+        guard let c = claim(column, .double) else { return }
+        c.doubles.append(value)
+        c.appendDefinedLevel()
+    }
+
+    public mutating func boolean(_ column: Int, _ value: Bool) {
+        guard let c = claim(column, .boolean) else { return }
+        c.booleans.append(value ? 1 : 0)
+        c.appendDefinedLevel()
+    }
+
+    public mutating func string(_ column: Int, _ value: String) {
+        guard let c = claim(column, .bytes) else { return }
+        let done: Void? = value.utf8.withContiguousStorageIfAvailable { c.appendString(UnsafeRawBufferPointer($0)) }
+        if done == nil {
+            var copy = value
+            copy.withUTF8 { c.appendString(UnsafeRawBufferPointer($0)) }
+        }
+        c.appendDefinedLevel()
+    }
+
+    /// A string given as UTF-8 bytes (the caller guarantees they are valid UTF-8); the bytes
+    /// are copied.
+    public mutating func string(_ column: Int, utf8 bytes: UnsafeRawBufferPointer) {
+        guard let c = claim(column, .bytes) else { return }
+        c.appendString(bytes)
+        c.appendDefinedLevel()
+    }
+
+    public mutating func date(_ column: Int, _ value: CivilDate) {
+        int32(column, Int32(truncatingIfNeeded: value.daysSinceEpoch))
+    }
+
+    public mutating func timestamp(_ column: Int, _ value: Timestamp) {
+        int64(column, value.microseconds)
+    }
+
+    /// Null in an optional column (the same as leaving it unset).
+    public mutating func null(_ column: Int) {
+        guard column >= 0 && column < columns.count else { return fail("no column \(column)") }
+        let c = columns[column]
+        guard c.isOptional else { return fail("column '\(c.column.name)' is required and cannot be null") }
+        guard c.rowSerial != serial else { return fail("column '\(c.column.name)' is set twice in one row") }
+        c.rowSerial = serial
+        c.lastWasNull = true
+        c.appendNull()
+    }
+
+    // MARK: Optionals (nil is null)
+
+    public mutating func int32(_ column: Int, _ value: Int32?) {
+        if let value { int32(column, value) } else { null(column) }
+    }
+
+    public mutating func int64(_ column: Int, _ value: Int64?) {
+        if let value { int64(column, value) } else { null(column) }
+    }
+
+    public mutating func double(_ column: Int, _ value: Double?) {
+        if let value { double(column, value) } else { null(column) }
+    }
+
+    public mutating func boolean(_ column: Int, _ value: Bool?) {
+        if let value { boolean(column, value) } else { null(column) }
+    }
+
+    public mutating func string(_ column: Int, _ value: String?) {
+        if let value { string(column, value) } else { null(column) }
+    }
+
+    public mutating func date(_ column: Int, _ value: CivilDate?) {
+        if let value { date(column, value) } else { null(column) }
+    }
+
+    public mutating func timestamp(_ column: Int, _ value: Timestamp?) {
+        if let value { timestamp(column, value) } else { null(column) }
+    }
+
+    // MARK: Checks
+
+    @inline(__always)
+    private mutating func claim(_ column: Int, _ storage: ParquetStorage) -> ParquetColumnBuffer? {
+        guard column >= 0 && column < columns.count else {
+            fail("no column \(column)")
+            return nil
+        }
+        let c = columns[column]
+        guard c.storage == storage && c.rowSerial != serial else {
+            if c.storage != storage {
+                fail("column '\(c.column.name)' is \(c.column.type), not \(storage)")
+            } else {
+                fail("column '\(c.column.name)' is set twice in one row")
+            }
+            return nil
+        }
+        c.rowSerial = serial
+        c.lastWasNull = false
+        return c
+    }
+
+    private mutating func fail(_ message: String) {
+        if error == nil { error = "parquet: " + message }
+    }
+}
+
+/// One value of a row, for `ParquetWriter.appendRow(_:)` with an array (convenient for
+/// small tables; the closure form allocates nothing per row).
+public enum ParquetValue: Sendable, Hashable {
+    case int32(Int32)
+    case int64(Int64)
+    case double(Double)
+    case boolean(Bool)
+    case string(String)
+    case date(CivilDate)
+    case timestamp(Timestamp)
+    case null
+}

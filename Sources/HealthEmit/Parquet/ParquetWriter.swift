@@ -1,0 +1,260 @@
+import HealthCore
+
+/// Writes a flat Apache Parquet file, row by row, with bounded memory.
+///
+/// Rows are buffered per column in typed arrays; every `rowGroupRows` rows they become a
+/// row group: per column an optional dictionary page and PLAIN or RLE_DICTIONARY data pages
+/// (DataPage v1, ~1 MiB of values each), GZIP-compressed or not. `close()` writes the footer
+/// (schema, row groups, statistics, `created_by` "healthetl") and atomically replaces `path`.
+///
+/// ```swift
+/// let w = try ParquetWriter(path: "samples.parquet", columns: [
+///     ParquetColumn("start", .timestampMicrosUTC),
+///     ParquetColumn("type", .string, dictionary: true),
+///     ParquetColumn("value", .double, optional: true),
+/// ])
+/// try w.appendRow { r in
+///     r.timestamp(0, start)
+///     r.string(1, type)
+///     r.double(2, value)          // Double? — nil is null
+/// }
+/// try w.close()
+/// ```
+///
+/// Not thread-safe: use one writer from one thread at a time. A writer that is discarded
+/// without `close()` removes its temporary file.
+public final class ParquetWriter {
+    public let path: String
+    public let columns: [ParquetColumn]
+    public let rowGroupRows: Int
+    public let compression: ParquetCompression
+    /// Rows appended so far (including rows not yet flushed to a row group).
+    public private(set) var rowCount = 0
+
+    /// A dictionary column falls back to PLAIN beyond this many distinct values per row group…
+    public static let maxDictionaryEntries = 1 << 16
+    /// …or this many bytes of distinct values.
+    public static let maxDictionaryBytes = 4 << 20
+    /// A row group is also cut when one column's PLAIN strings exceed this many bytes.
+    public static let maxStringBytesPerRowGroup = 256 << 20
+
+    private enum State { case open, closed, aborted }
+    private var state = State.open
+    private let file: ParquetOutputFile
+    private let buffers: [ParquetColumnBuffer]
+    private let stringBuffers: [ParquetColumnBuffer]
+    private let chunkWriter: ParquetChunkWriter
+    private let keyValueMetadata: [(String, String)]
+    private var rowsInGroup = 0
+    private var serial = 0
+    private var rowGroups: [RowGroupInfo] = []
+
+    private struct RowGroupInfo {
+        var chunks: [ParquetChunkInfo]
+        var rows: Int64
+        var fileOffset: Int64
+    }
+
+    /// Creates `path + ".tmp-<pid>"` (mode 0600) beside `path`; `close()` renames it over `path`.
+    /// - Parameters:
+    ///   - rowGroupRows: rows per row group (memory use is about this many rows of values).
+    ///   - keyValueMetadata: written to the footer's `key_value_metadata`.
+    public convenience init(path: String, columns: [ParquetColumn], rowGroupRows: Int = 1 << 20,
+                            compression: ParquetCompression = .gzip,
+                            keyValueMetadata: [String: String] = [:]) throws {
+        try self.init(path: path, columns: columns, rowGroupRows: rowGroupRows, compression: compression,
+                      keyValueMetadata: keyValueMetadata, pageSizeTarget: 1 << 20,
+                      maxDictionaryEntries: Self.maxDictionaryEntries)
+    }
+
+    /// With the page size and dictionary limit adjustable (for tests).
+    init(path: String, columns: [ParquetColumn], rowGroupRows: Int, compression: ParquetCompression,
+         keyValueMetadata: [String: String], pageSizeTarget: Int, maxDictionaryEntries: Int) throws {
+        try validateParquetSchema(columns)
+        guard rowGroupRows >= 1 else { throw HealthETLError.internal("parquet: rowGroupRows must be at least 1") }
+        self.path = path
+        self.columns = columns
+        self.rowGroupRows = rowGroupRows
+        self.compression = compression
+        self.keyValueMetadata = keyValueMetadata.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let buffers = columns.map {
+            ParquetColumnBuffer(column: $0, maxDictionaryEntries: maxDictionaryEntries,
+                                maxDictionaryBytes: Self.maxDictionaryBytes)
+        }
+        self.buffers = buffers
+        self.stringBuffers = buffers.filter { $0.storage == .bytes }
+        self.chunkWriter = try ParquetChunkWriter(compression: compression, pageSizeTarget: pageSizeTarget)
+        self.file = try ParquetOutputFile(path: path)
+        do {
+            try file.write(Self.magic)
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+
+    deinit {
+        if state == .open { file.discard() }
+    }
+
+    /// The index of the column called `name`.
+    public func columnIndex(_ name: String) -> Int? {
+        columns.firstIndex { $0.name == name }
+    }
+
+    /// Appends one row, set by `body` (see `ParquetRow`). If `body` throws or leaves the row
+    /// invalid, nothing of the row is kept and the writer stays usable.
+    public func appendRow(_ body: (inout ParquetRow) throws -> Void) throws {
+        guard state == .open else { throw HealthETLError.internal("parquet: \(path) is already closed") }
+        serial &+= 1
+        let serial = self.serial
+        var row = ParquetRow(columns: buffers, serial: serial)
+        do {
+            try body(&row)
+        } catch {
+            rollBackRow(serial)
+            throw error
+        }
+        if let message = row.error {
+            rollBackRow(serial)
+            throw HealthETLError.internal(message)
+        }
+        for c in buffers where c.rowSerial != serial {
+            guard c.isOptional else {
+                rollBackRow(serial)
+                throw HealthETLError.internal("parquet: required column '\(c.column.name)' was not set")
+            }
+            c.rowSerial = serial
+            c.lastWasNull = true
+            c.appendNull()
+        }
+        rowsInGroup += 1
+        rowCount += 1
+        if rowsInGroup >= rowGroupRows || (rowsInGroup & 1023 == 0 && stringsAreLarge()) {
+            try flushRowGroup()
+        }
+    }
+
+    /// Appends one row given as one value per column, in schema order.
+    public func appendRow(_ values: [ParquetValue]) throws {
+        guard values.count == columns.count else {
+            throw HealthETLError.internal("parquet: \(values.count) values for \(columns.count) columns")
+        }
+        try appendRow { r in
+            for (i, v) in values.enumerated() {
+                switch v {
+                case .int32(let x): r.int32(i, x)
+                case .int64(let x): r.int64(i, x)
+                case .double(let x): r.double(i, x)
+                case .boolean(let x): r.boolean(i, x)
+                case .string(let x): r.string(i, x)
+                case .date(let x): r.date(i, x)
+                case .timestamp(let x): r.timestamp(i, x)
+                case .null: r.null(i)
+                }
+            }
+        }
+    }
+
+    /// Writes the buffered rows and the footer, fsyncs, and renames the file over `path`.
+    /// On failure the temporary file is removed and the error rethrown.
+    public func close() throws {
+        guard state == .open else { throw HealthETLError.internal("parquet: \(path) is already closed") }
+        do {
+            if rowsInGroup > 0 { try flushRowGroup() }
+            let footer = makeFooter()
+            try file.write(footer)
+            var tail: [UInt8] = []
+            tail.parquetAppendLE(UInt32(footer.count))
+            tail.append(contentsOf: Self.magic)
+            try file.write(tail)
+            try file.commit()
+            state = .closed
+        } catch {
+            abort()
+            throw error
+        }
+    }
+
+    /// Gives up: removes the temporary file and leaves `path` untouched.
+    public func abort() {
+        guard state == .open else { return }
+        state = .aborted
+        file.discard()
+        for c in buffers { c.removeAll() }
+    }
+
+    // MARK: Internals
+
+    private static let magic: [UInt8] = Array("PAR1".utf8)
+
+    private func rollBackRow(_ serial: Int) {
+        for c in buffers where c.rowSerial == serial {
+            c.undoLastRow()
+            c.rowSerial = -1
+        }
+    }
+
+    private func stringsAreLarge() -> Bool {
+        stringBuffers.contains { $0.plainStringByteCount > Self.maxStringBytesPerRowGroup }
+    }
+
+    private func flushRowGroup() throws {
+        do {
+            let start = file.offset
+            var chunks: [ParquetChunkInfo] = []
+            chunks.reserveCapacity(buffers.count)
+            for c in buffers {
+                chunks.append(try chunkWriter.writeChunk(c, rows: rowsInGroup, to: file))
+                c.removeAll()
+            }
+            rowGroups.append(RowGroupInfo(chunks: chunks, rows: Int64(rowsInGroup), fileOffset: start))
+            rowsInGroup = 0
+        } catch {
+            abort()
+            throw error
+        }
+    }
+
+    /// The `FileMetaData` struct (field ids from parquet.thrift).
+    private func makeFooter() -> [UInt8] {
+        var w = ThriftCompactWriter()
+        w.writeStruct { m in
+            m.field(1, i32: 1)                                                // version
+            m.fieldList(2, of: .struct, count: columns.count + 1)             // schema
+            m.writeStruct { root in
+                root.field(4, string: "schema")                               // name
+                root.field(5, i32: Int32(columns.count))                      // num_children
+            }
+            for c in columns { c.writeSchemaElement(&m) }
+            m.field(3, i64: Int64(rowCount))                                  // num_rows
+            m.fieldList(4, of: .struct, count: rowGroups.count)               // row_groups
+            for (ordinal, g) in rowGroups.enumerated() {
+                m.writeStruct { rg in
+                    rg.fieldList(1, of: .struct, count: g.chunks.count)       // columns
+                    for chunk in g.chunks { chunk.write(&rg) }
+                    rg.field(2, i64: g.chunks.reduce(0) { $0 + $1.totalUncompressedSize })  // total_byte_size
+                    rg.field(3, i64: g.rows)                                  // num_rows
+                    rg.field(5, i64: g.fileOffset)                            // file_offset
+                    rg.field(6, i64: g.chunks.reduce(0) { $0 + $1.totalCompressedSize })    // total_compressed_size
+                    if ordinal <= Int(Int16.max) { rg.field(7, i16: Int16(ordinal)) }      // ordinal
+                }
+            }
+            if !keyValueMetadata.isEmpty {
+                m.fieldList(5, of: .struct, count: keyValueMetadata.count)    // key_value_metadata
+                for (k, v) in keyValueMetadata {
+                    m.writeStruct { kv in
+                        kv.field(1, string: k)
+                        kv.field(2, string: v)
+                    }
+                }
+            }
+            m.field(6, string: "healthetl")                                   // created_by
+            m.fieldList(7, of: .struct, count: columns.count)                 // column_orders
+            for _ in columns {
+                m.writeStruct { o in o.field(1, struct: { _ in }) }           // TYPE_ORDER
+            }
+        }
+        return w.bytes
+    }
+}

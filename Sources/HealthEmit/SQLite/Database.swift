@@ -1,0 +1,140 @@
+import CSQLite
+import HealthCore
+
+/// A thin, safe layer over one SQLite connection, in the spirit of GRDB: prepared
+/// statements with typed bindings, transactions as closures, errors as Swift errors.
+/// Not thread-safe: one connection belongs to one stage thread.
+public final class Database {
+    let handle: OpaquePointer
+    public let path: String
+
+    public enum Mode { case readOnly, readWrite, create }
+
+    public init(path: String, mode: Mode = .create) throws {
+        self.path = path
+        var db: OpaquePointer?
+        let flags: Int32 = switch mode {
+        case .readOnly: SQLITE_OPEN_READONLY
+        case .readWrite: SQLITE_OPEN_READWRITE
+        case .create: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(db)
+            throw HealthETLError.cannotCreateOutput("\(path): cannot open database (\(message))")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, 5000)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    public func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? "error \(rc)"
+            sqlite3_free(errorMessage)
+            throw error(rc, message, sql: sql)
+        }
+    }
+
+    public func prepare(_ sql: String) throws -> Statement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(rc, lastMessage, sql: sql) }
+        return Statement(handle: stmt, database: self)
+    }
+
+    /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Rows of a query as arrays of values.
+    @discardableResult
+    public func rows(_ sql: String, _ bindings: [SQLValue] = []) throws -> [[SQLValue]] {
+        let stmt = try prepare(sql)
+        try stmt.bind(bindings)
+        var result: [[SQLValue]] = []
+        while try stmt.step() { result.append(stmt.row()) }
+        return result
+    }
+
+    public func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> SQLValue {
+        try rows(sql, bindings).first?.first ?? .null
+    }
+
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    func error(_ rc: Int32, _ message: String, sql: String? = nil) -> HealthETLError {
+        let primary = rc & 0xFF
+        let context = sql.map { " in: \($0.prefix(120))" } ?? ""
+        if primary == SQLITE_FULL || primary == SQLITE_IOERR {
+            return .io("\(path): \(message)")
+        }
+        if primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY || primary == SQLITE_PERM {
+            return .cannotCreateOutput("\(path): \(message)")
+        }
+        if primary == SQLITE_BUSY || primary == SQLITE_LOCKED {
+            return .locked("\(path): database is busy (\(message))")
+        }
+        return .internal("SQLite error \(rc): \(message)\(context)")
+    }
+}
+
+/// A value read from or bound to SQLite.
+public enum SQLValue: Hashable, Sendable, CustomStringConvertible {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    public var description: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let v): String(v)
+        case .real(let v): String(v)
+        case .text(let v): v
+        }
+    }
+
+    public var int: Int64? {
+        switch self {
+        case .integer(let v): v
+        case .real(let v): Int64(v)
+        case .text(let v): Int64(v)
+        case .null: nil
+        }
+    }
+
+    public var double: Double? {
+        switch self {
+        case .integer(let v): Double(v)
+        case .real(let v): v
+        case .text(let v): Double(v)
+        case .null: nil
+        }
+    }
+
+    public var string: String? {
+        switch self {
+        case .null: nil
+        case .text(let v): v
+        default: description
+        }
+    }
+}

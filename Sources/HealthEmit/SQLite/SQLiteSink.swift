@@ -1,0 +1,191 @@
+import HealthCore
+
+/// The SQLite emit stage: bulk-loads normalized batches into a fresh store with prepared
+/// statements inside one transaction, then dedupes, indexes and derives what needs the
+/// whole data set. It writes to a file nobody reads yet; publishing is the caller's job.
+public final class SQLiteSink {
+    public struct Counts: Sendable, Equatable {
+        public var samplesWritten = 0
+        public var duplicatesDropped = 0
+        public var quarantined = 0
+        public var workouts = 0
+        public var routePoints = 0
+        public var correlations = 0
+    }
+
+    public let database: Database
+    private var counts = Counts()
+    private var typeIDs: [String: Int64] = [:]
+    private var sourceIDs: [SourceInfo: Int64] = [:]
+    private var seenWorkouts: Set<Int64> = []
+    private var seenCorrelations: Set<UInt64> = []
+    private var routeIDs: [String: Int64] = [:]
+    private let runID: Int64
+    private let insertSample, insertHeartbeat, insertType, insertSource, insertQuarantine: Statement
+    private let insertRoutePoint: Statement
+
+    public init(path: String, runID: Int64 = 1) throws {
+        database = try Database(path: path, mode: .create)
+        // A fresh file that is published only when complete: no journal needed.
+        try database.execute("""
+            PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = FILE;
+            PRAGMA cache_size = -65536; PRAGMA locking_mode = EXCLUSIVE;
+            """)
+        try database.execute(StoreSchema.tables)
+        self.runID = runID
+        insertSample = try database.prepare("""
+            INSERT INTO sample_data (type_id, source_id, start_us, end_us, created_us, local_day, value, unit,
+              raw_value, raw_unit, category_value, metadata, identity, line)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+            """)
+        insertHeartbeat = try database.prepare("INSERT INTO heartbeat_data (sample_id, time_us, bpm) VALUES (?,?,?)")
+        insertType = try database.prepare("INSERT INTO types (identifier) VALUES (?)")
+        insertSource = try database.prepare("""
+            INSERT INTO sources (name, version, device, device_model, device_hardware) VALUES (?,?,?,?,?)
+            """)
+        insertQuarantine = try database.prepare(
+            "INSERT INTO quarantine (run_id, line, element, type, reason) VALUES (?,?,?,?,?)")
+        insertRoutePoint = try database.prepare("""
+            INSERT INTO workout_route_points (route_id, time_utc, latitude, longitude, altitude,
+              horizontal_accuracy, vertical_accuracy, course, speed) VALUES (?,?,?,?,?,?,?,?,?)
+            """)
+        try database.execute("BEGIN")
+    }
+
+    public func write(_ batch: NormalizedBatch) throws {
+        for sample in batch.samples { try write(sample) }
+        for entry in batch.quarantine { try quarantine(entry) }
+        for workout in batch.workouts { try write(workout) }
+        try writeRest(batch.rest)
+    }
+
+    private func write(_ s: Sample) throws {
+        let r = s.record
+        let stmt = insertSample
+        stmt.bind(1, try typeID(r.type))
+        stmt.bind(2, try sourceID(r.source))
+        stmt.bind(3, s.start.microseconds)
+        stmt.bind(4, s.end.microseconds)
+        stmt.bind(5, r.creationDate?.microseconds)
+        stmt.bind(6, Int64(s.localDate.daysSinceEpoch))
+        stmt.bind(7, s.value)
+        stmt.bind(8, s.unit)
+        stmt.bind(9, r.value)
+        stmt.bind(10, r.unit)
+        stmt.bind(11, s.categoryValue)
+        stmt.bind(12, JSONText.object(r.metadata))
+        stmt.bind(13, Int64(bitPattern: s.identity))
+        stmt.bind(14, Int64(r.line))
+        try stmt.run()
+        counts.samplesWritten += 1
+        if !r.heartbeats.isEmpty {
+            let id = database.lastInsertRowID
+            for beat in r.heartbeats {
+                insertHeartbeat.bind(1, id)
+                insertHeartbeat.bind(2, beat.time?.microseconds)
+                insertHeartbeat.bind(3, beat.bpm)
+                try insertHeartbeat.run()
+            }
+        }
+    }
+
+    func quarantine(_ entry: QuarantineEntry) throws {
+        insertQuarantine.bind(1, runID)
+        insertQuarantine.bind(2, Int64(entry.line))
+        insertQuarantine.bind(3, entry.element)
+        insertQuarantine.bind(4, entry.type)
+        insertQuarantine.bind(5, entry.reason)
+        try insertQuarantine.run()
+        counts.quarantined += 1
+    }
+
+    func typeID(_ identifier: String) throws -> Int64 {
+        if let id = typeIDs[identifier] { return id }
+        insertType.bind(1, identifier)
+        try insertType.run()
+        let id = database.lastInsertRowID
+        typeIDs[identifier] = id
+        return id
+    }
+
+    func sourceID(_ source: SourceInfo) throws -> Int64 {
+        if let id = sourceIDs[source] { return id }
+        insertSource.bind(1, source.name)
+        insertSource.bind(2, source.version)
+        insertSource.bind(3, source.device)
+        insertSource.bind(4, source.deviceModel)
+        insertSource.bind(5, source.deviceHardware)
+        try insertSource.run()
+        let id = database.lastInsertRowID
+        sourceIDs[source] = id
+        return id
+    }
+
+    /// Dedupes, indexes and derives; commits. Returns what was written.
+    public func finish() throws -> Counts {
+        // Exact duplicates: keep the first copy of every identity.
+        try database.execute("""
+            CREATE TEMP TABLE duplicate_ids AS
+              SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY identity ORDER BY id) AS copy
+                              FROM sample_data) WHERE copy > 1;
+            DELETE FROM sample_data WHERE id IN (SELECT id FROM duplicate_ids);
+            DELETE FROM heartbeat_data WHERE sample_id IN (SELECT id FROM duplicate_ids);
+            """)
+        counts.duplicatesDropped = database.changesOf("SELECT count(*) FROM duplicate_ids")
+        counts.samplesWritten -= counts.duplicatesDropped
+        try database.execute("DROP TABLE duplicate_ids")
+        try database.execute(StoreSchema.indexes)
+        try database.execute(StoreSchema.views)
+        try deriveWorkoutHeartRates()
+        try database.execute("""
+            UPDATE workout_routes SET point_count =
+              (SELECT count(*) FROM workout_route_points p WHERE p.route_id = workout_routes.id);
+            """)
+        try database.execute("COMMIT")
+        return counts
+    }
+
+    /// Workouts without heart-rate statistics (before iOS 16) get them from the samples.
+    private func deriveWorkoutHeartRates() throws {
+        guard let hr = typeIDs["HKQuantityTypeIdentifierHeartRate"] else { return }
+        try database.execute("""
+            UPDATE workouts SET
+              avg_heart_rate = (SELECT avg(value) FROM sample_data s WHERE s.type_id = \(hr)
+                                AND s.start_us BETWEEN workouts.start_us AND workouts.end_us),
+              min_heart_rate = (SELECT min(value) FROM sample_data s WHERE s.type_id = \(hr)
+                                AND s.start_us BETWEEN workouts.start_us AND workouts.end_us),
+              max_heart_rate = (SELECT max(value) FROM sample_data s WHERE s.type_id = \(hr)
+                                AND s.start_us BETWEEN workouts.start_us AND workouts.end_us)
+            WHERE avg_heart_rate IS NULL AND start_us IS NOT NULL;
+            """)
+    }
+
+    /// Route points from GPX files: attached to the route that references the file.
+    func writeRouteFile(_ file: RouteFile) throws {
+        guard let routeID = routeIDs[file.path] else { return }
+        try writePoints(file.points, route: routeID)
+    }
+
+    func writePoints(_ points: [RoutePoint], route routeID: Int64) throws {
+        for p in points {
+            let s = insertRoutePoint
+            s.bind(1, routeID); s.bind(2, p.time?.iso8601); s.bind(3, p.latitude); s.bind(4, p.longitude)
+            s.bind(5, p.altitude); s.bind(6, p.horizontalAccuracy); s.bind(7, p.verticalAccuracy)
+            s.bind(8, p.course); s.bind(9, p.speed)
+            try s.run()
+        }
+        counts.routePoints += points.count
+    }
+
+    func noteRoute(path: String, id: Int64) { routeIDs[path] = id }
+    func firstTime(workout id: Int64) -> Bool { seenWorkouts.insert(id).inserted }
+    func firstTime(correlation identity: UInt64) -> Bool { seenCorrelations.insert(identity).inserted }
+    func countWorkout() { counts.workouts += 1 }
+    func countCorrelation() { counts.correlations += 1 }
+}
+
+extension Database {
+    func changesOf(_ countQuery: String) -> Int {
+        Int((try? scalar(countQuery).int) ?? 0)
+    }
+}

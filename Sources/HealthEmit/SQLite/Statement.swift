@@ -1,0 +1,82 @@
+import CSQLite
+import HealthCore
+
+/// A prepared statement, reused for every row of a bulk load: bind, step, reset.
+public final class Statement {
+    let handle: OpaquePointer
+    unowned let database: Database
+
+    init(handle: OpaquePointer, database: Database) {
+        self.handle = handle
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    // Indexes are 1-based, as in SQLite.
+    @inline(__always) public func bind(_ index: Int32, _ value: Int64) {
+        sqlite3_bind_int64(handle, index, value)
+    }
+
+    @inline(__always) public func bind(_ index: Int32, _ value: Int64?) {
+        if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    @inline(__always) public func bind(_ index: Int32, _ value: Double?) {
+        if let value, value.isFinite { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    @inline(__always) public func bind(_ index: Int32, _ value: String?) {
+        guard var value else { sqlite3_bind_null(handle, index); return }
+        value.withUTF8 { buf in
+            // SQLITE_TRANSIENT: SQLite copies the bytes before this returns.
+            let bytes = UnsafeRawPointer(buf.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+            _ = sqlite3_bind_text(handle, index, bytes, Int32(buf.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        }
+    }
+
+    public func bind(_ values: [SQLValue]) throws {
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
+            switch value {
+            case .null: sqlite3_bind_null(handle, index)
+            case .integer(let v): bind(index, v)
+            case .real(let v): bind(index, v)
+            case .text(let v): bind(index, v)
+            }
+        }
+    }
+
+    /// Runs a statement that returns no rows, then resets it for the next use.
+    public func run() throws {
+        let rc = sqlite3_step(handle)
+        sqlite3_reset(handle)
+        guard rc == SQLITE_DONE || rc == SQLITE_ROW else {
+            throw database.error(rc, database.lastMessage, sql: sqlite3_sql(handle).map { String(cString: $0) })
+        }
+    }
+
+    /// Steps a query: true while there is a row to read.
+    public func step() throws -> Bool {
+        let rc = sqlite3_step(handle)
+        if rc == SQLITE_ROW { return true }
+        sqlite3_reset(handle)
+        guard rc == SQLITE_DONE else { throw database.error(rc, database.lastMessage) }
+        return false
+    }
+
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    public func columnName(_ i: Int32) -> String { String(cString: sqlite3_column_name(handle, i)) }
+
+    public func value(_ i: Int32) -> SQLValue {
+        switch sqlite3_column_type(handle, i) {
+        case SQLITE_INTEGER: .integer(sqlite3_column_int64(handle, i))
+        case SQLITE_FLOAT: .real(sqlite3_column_double(handle, i))
+        case SQLITE_NULL: .null
+        default: .text(String(cString: sqlite3_column_text(handle, i)))
+        }
+    }
+
+    public func row() -> [SQLValue] { (0..<columnCount).map(value) }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import HealthCore
+
+/// The ingest stage: streams an export through libxml2's SAX2 push parser and emits typed
+/// batches. Runs on its own thread; `emit` blocks when downstream is busy (back-pressure).
+public struct ExportReader: Sendable {
+    public let source: ExportSource
+    public var batchSize: Int
+    public var chunkSize: Int
+
+    public init(source: ExportSource, batchSize: Int = 4096, chunkSize: Int = 1 << 20) {
+        self.source = source
+        self.batchSize = batchSize
+        self.chunkSize = chunkSize
+    }
+
+    /// What the reader saw besides the batches.
+    public struct Summary: Sendable {
+        public var elements: Int64 = 0
+        public var removedDoctype = false
+        public var repairedBytes = 0
+        public var routeFilesRead = 0
+        public var routeFilesMissing: [String] = []
+        public init() {}
+    }
+
+    public func run(emit: @escaping (IngestBatch) throws -> Void) throws -> Summary {
+        var bytesRead: Int64 = 0
+        let total = source.totalBytes
+        let routeFiles = RouteFileCollector(emit: emit)
+        let handler = ExportSAXHandler(batchSize: batchSize,
+                                       position: { InputPosition(bytesRead: bytesRead, totalBytes: total) },
+                                       emit: { batch in
+                                           routeFiles.note(batch)
+                                           try emit(batch)
+                                       })
+        let parser = try SAXPushParser(handler: handler, fileName: source.displayName)
+        do {
+            try source.readXML(chunkSize: chunkSize, progress: { bytesRead = $0 }) { chunk in
+                try parser.feed(chunk)
+            }
+            try parser.finish()
+        } catch ExportSAXHandler.Failure.notHealthExport(let root) {
+            throw HealthETLError.dataUnusable(
+                "\(source.displayName): not an Apple Health export (root element is <\(root)>, expected <HealthData>)")
+        }
+        guard handler.sawRoot else {
+            throw HealthETLError.dataUnusable("\(source.displayName): not an Apple Health export (no <HealthData> element)")
+        }
+        try handler.flush()
+        var summary = Summary()
+        summary.elements = handler.elementOrdinal
+        summary.removedDoctype = parser.removedDoctype
+        summary.repairedBytes = parser.repairedBytes
+        try routeFiles.readAll(from: source, summary: &summary, position: InputPosition(
+            bytesRead: total, totalBytes: total, elementOrdinal: handler.elementOrdinal))
+        return summary
+    }
+}
+
+/// Collects `FileReference` paths of routes while the XML streams by, then reads those GPX
+/// files (they sit beside the XML in the zip or folder).
+private final class RouteFileCollector {
+    private var paths: [String] = []
+    private var seen: Set<String> = []
+    private let emit: (IngestBatch) throws -> Void
+
+    init(emit: @escaping (IngestBatch) throws -> Void) { self.emit = emit }
+
+    func note(_ batch: IngestBatch) {
+        for workout in batch.workouts {
+            for route in workout.routes {
+                if let path = route.filePath, seen.insert(path).inserted { paths.append(path) }
+            }
+        }
+    }
+
+    func readAll(from source: ExportSource, summary: inout ExportReader.Summary, position: InputPosition) throws {
+        for path in paths {
+            let handler = GPXHandler()
+            let parser = try SAXPushParser(handler: handler, fileName: path)
+            let found: Bool
+            do {
+                found = try source.readReferencedFile(path) { try parser.feed($0) }
+                if found { try parser.finish() }
+            } catch let error as HealthETLError {
+                // A broken route file loses its route, not the import.
+                summary.routeFilesMissing.append("\(path) (\(error.description))")
+                continue
+            }
+            guard found else { summary.routeFilesMissing.append(path); continue }
+            summary.routeFilesRead += 1
+            var batch = IngestBatch()
+            batch.routeFiles = [RouteFile(path: path, points: handler.points)]
+            batch.position = position
+            try emit(batch)
+        }
+    }
+}

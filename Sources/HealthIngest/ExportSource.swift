@@ -1,0 +1,164 @@
+import Foundation
+import HealthCore
+
+/// Where an export comes from: a zip, a bare XML file of any name, or an unzipped folder.
+/// All three give the same bytes to the parser and the same route files.
+public struct ExportSource: Sendable {
+    public enum Kind: Sendable { case zip, xml, folder }
+
+    public let kind: Kind
+    /// The path the user gave.
+    public let path: String
+    /// The export XML: a file path, or the entry name inside the zip.
+    public let xmlName: String
+    /// Bytes the progress bar counts (compressed size for a zip).
+    public let totalBytes: Int64
+    private let zip: ZipArchive?
+    private let zipEntry: ZipArchive.Entry?
+    /// Folder that holds `workout-routes/` for xml and folder inputs.
+    private let baseFolder: String?
+
+    /// Finds the export in `path`. The XML is recognised by its root element, never by its
+    /// (localized) name: `export.xml`, `Exportieren.xml`, `导出.xml` all work.
+    public init(path: String) throws {
+        self.path = path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw HealthETLError.inputMissing("\(path): no such file or folder")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw HealthETLError.inputMissing("\(path): not readable")
+        }
+        if isDirectory.boolValue {
+            guard let xml = try Self.findXML(inFolder: path) else {
+                throw HealthETLError.dataUnusable("\(path): no Apple Health export XML (root element HealthData) in this folder")
+            }
+            kind = .folder; xmlName = xml; zip = nil; zipEntry = nil
+            baseFolder = (xml as NSString).deletingLastPathComponent
+            totalBytes = Self.fileSize(xml)
+            return
+        }
+        if try Self.startsWithZipMagic(path) {
+            let archive = try ZipArchive(path: path)
+            let candidates = archive.entries.filter { !$0.isDirectory && !$0.isJunk && $0.name.lowercased().hasSuffix(".xml") }
+            var found: ZipArchive.Entry?
+            for entry in candidates.sorted(by: { $0.uncompressedSize > $1.uncompressedSize })
+            where Self.isHealthExportPrefix(try archive.readPrefix(entry, maxBytes: 64 * 1024)) {
+                found = entry
+                break
+            }
+            guard let found else {
+                throw HealthETLError.dataUnusable("\(path): the zip holds no Apple Health export XML (root element HealthData)")
+            }
+            kind = .zip; zip = archive; zipEntry = found; xmlName = found.name; baseFolder = nil
+            totalBytes = Self.fileSize(path)
+            return
+        }
+        kind = .xml; xmlName = path; zip = nil; zipEntry = nil
+        baseFolder = (path as NSString).deletingLastPathComponent
+        totalBytes = Self.fileSize(path)
+    }
+
+    /// A name for messages: `export.zip:apple_health_export/导出.xml` or the file path.
+    public var displayName: String { kind == .zip ? "\(path):\(xmlName)" : xmlName }
+
+    /// Streams the export XML's raw bytes; `progress` gets the input bytes consumed so far.
+    func readXML(chunkSize: Int = 1 << 20, progress: (Int64) -> Void,
+                 _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        if let zip, let zipEntry {
+            try zip.read(zipEntry, chunkSize: chunkSize, compressedProgress: progress, body)
+        } else {
+            try Self.readFile(xmlName, chunkSize: chunkSize, progress: progress, body)
+        }
+    }
+
+    /// Streams a file the export references (`/workout-routes/route_….gpx`); false if absent.
+    func readReferencedFile(_ reference: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        let relative = reference.hasPrefix("/") ? String(reference.dropFirst()) : reference
+        if let zip, let zipEntry {
+            let folder = (zipEntry.name as NSString).deletingLastPathComponent
+            let wanted = folder.isEmpty ? relative : folder + "/" + relative
+            guard let entry = zip.entries.first(where: { $0.name == wanted })
+                ?? zip.entries.first(where: { !$0.isJunk && $0.name.hasSuffix("/" + relative) }) else { return false }
+            try zip.read(entry, chunkSize: 1 << 20, compressedProgress: { _ in }, body)
+            return true
+        }
+        guard let baseFolder else { return false }
+        let file = (baseFolder as NSString).appendingPathComponent(relative)
+        guard FileManager.default.isReadableFile(atPath: file) else { return false }
+        try Self.readFile(file, chunkSize: 1 << 20, progress: { _ in }, body)
+        return true
+    }
+
+    // MARK: Helpers
+
+    static func isHealthExportPrefix(_ bytes: [UInt8]) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.contains("<HealthData") || text.contains("<!DOCTYPE HealthData")
+    }
+
+    private static func findXML(inFolder folder: String) throws -> String? {
+        let fm = FileManager.default
+        var candidates: [String] = []
+        for sub in ["", "apple_health_export"] {
+            let dir = sub.isEmpty ? folder : (folder as NSString).appendingPathComponent(sub)
+            guard let names = try? fm.contentsOfDirectory(atPath: dir) else { continue }
+            for name in names.sorted() where name.lowercased().hasSuffix(".xml") {
+                candidates.append((dir as NSString).appendingPathComponent(name))
+            }
+            // Localized export folder names: any subfolder holding a HealthData XML.
+            if sub.isEmpty {
+                for name in names.sorted() {
+                    let sub = (dir as NSString).appendingPathComponent(name)
+                    var isDir: ObjCBool = false
+                    if name != "apple_health_export", fm.fileExists(atPath: sub, isDirectory: &isDir), isDir.boolValue,
+                       let inner = try? fm.contentsOfDirectory(atPath: sub) {
+                        candidates += inner.sorted().filter { $0.lowercased().hasSuffix(".xml") }
+                            .map { (sub as NSString).appendingPathComponent($0) }
+                    }
+                }
+            }
+        }
+        for file in candidates.sorted(by: { fileSize($0) > fileSize($1) }) {
+            guard let handle = FileHandle(forReadingAtPath: file) else { continue }
+            defer { try? handle.close() }
+            let prefix = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
+            if isHealthExportPrefix(Array(prefix)) { return file }
+        }
+        return nil
+    }
+
+    private static func startsWithZipMagic(_ path: String) throws -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw HealthETLError.inputMissing("\(path): cannot be opened")
+        }
+        defer { try? handle.close() }
+        let magic = (try? handle.read(upToCount: 4)) ?? Data()
+        return Array(magic) == [0x50, 0x4B, 0x03, 0x04] || Array(magic) == [0x50, 0x4B, 0x05, 0x06]
+    }
+
+    static func fileSize(_ path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    private static func readFile(_ path: String, chunkSize: Int, progress: (Int64) -> Void,
+                                 _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw HealthETLError.inputMissing("\(path): cannot be opened (\(String(cString: strerror(errno))))") }
+        defer { close(fd) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var total: Int64 = 0
+        while true {
+            let n = read(fd, buffer.baseAddress, chunkSize)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw HealthETLError.io("\(path): read failed (\(String(cString: strerror(errno))))")
+            }
+            if n == 0 { break }
+            total += Int64(n)
+            progress(total)
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Glibc
+
+/// A view of bytes owned by libxml2 or an input buffer, valid only during a callback.
+/// Comparing and parsing on these avoids making a `String` for every attribute.
+public struct ByteSpan {
+    public let start: UnsafePointer<UInt8>
+    public let count: Int
+
+    @inline(__always) public init(start: UnsafePointer<UInt8>, count: Int) {
+        self.start = start; self.count = count
+    }
+
+    @inline(__always) public init(cString: UnsafePointer<UInt8>) {
+        self.init(start: cString, count: strlen(UnsafeRawPointer(cString).assumingMemoryBound(to: CChar.self)))
+    }
+
+    @inline(__always) public subscript(i: Int) -> UInt8 { start[i] }
+    @inline(__always) public var isEmpty: Bool { count == 0 }
+
+    /// Byte equality with a literal, without creating a String.
+    @inline(__always) public func equals(_ literal: StaticString) -> Bool {
+        literal.utf8CodeUnitCount == count && memcmp(start, literal.utf8Start, count) == 0
+    }
+
+    @inline(__always) public func hasPrefix(_ literal: StaticString) -> Bool {
+        literal.utf8CodeUnitCount <= count && memcmp(start, literal.utf8Start, literal.utf8CodeUnitCount) == 0
+    }
+
+    @inline(__always) public func contains(_ byte: UInt8) -> Bool {
+        memchr(start, Int32(byte), count) != nil
+    }
+
+    public func dropFirst(_ n: Int) -> ByteSpan { ByteSpan(start: start + min(n, count), count: max(0, count - n)) }
+
+    public var string: String {
+        String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+    }
+
+    /// Parses a decimal number (`72`, `-0.5`, `1.23457e+06`). Nil for empty or malformed text.
+    public var double: Double? {
+        guard count > 0, count < 64 else { return count == 0 ? nil : Double(string) }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { buf in
+            memcpy(buf.baseAddress!, start, count)
+            buf[count] = 0
+            var end: UnsafeMutablePointer<CChar>?
+            let v = strtod(buf.baseAddress!, &end)
+            guard let end, end - buf.baseAddress! == count, v.isFinite else { return nil }
+            return v
+        }
+    }
+}

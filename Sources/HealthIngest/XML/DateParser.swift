@@ -1,0 +1,136 @@
+import HealthCore
+
+/// Parses the date forms found in exports straight from bytes.
+///
+/// `2024-01-10 11:30:00 +0100` (iOS 9+), `20150603050217+0100` (iOS 8), and ISO 8601
+/// `2019-06-11T15:00:02Z` (GPX). The printed offset is the phone's offset at export time,
+/// so the result is the exact instant; the wall clock is not the local time of recording.
+enum DateParser {
+    struct Parsed {
+        var timestamp: Timestamp
+        /// The printed UTC offset in seconds (needed to anchor HRV beat times of day).
+        var offsetSeconds: Int
+    }
+
+    static func parse(_ s: ByteSpan) -> Parsed? {
+        var p = Cursor(span: s)
+        guard let year = p.digits(4) else { return nil }
+        let separated = p.skip("-")
+        guard let month = p.digits(2), !separated || p.skip("-"), let day = p.digits(2) else { return nil }
+        if separated { guard p.skip(" ") || p.skip("T") else { return nil } }
+        guard let hour = p.digits(2), !separated || p.skip(":"), let minute = p.digits(2),
+              !separated || p.skip(":"), let second = p.digits(2) else { return nil }
+        var micros = 0
+        if p.skip(".") || p.skip(",") {
+            var scale = 100_000
+            while let d = p.digit() {
+                micros += d * scale
+                scale /= 10
+            }
+        }
+        _ = p.skip(" ")
+        var offset = 0
+        if p.skip("Z") {
+            offset = 0
+        } else if let sign = p.sign() {
+            guard let oh = p.digits(2) else { return nil }
+            _ = p.skip(":")
+            guard let om = p.digits(2) else { return nil }
+            offset = sign * (oh * 3600 + om * 60)
+        } else if !p.atEnd {
+            return nil
+        }
+        guard p.atEnd, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else {
+            return nil
+        }
+        let days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
+        return Parsed(timestamp: Timestamp(microseconds: seconds * 1_000_000 + Int64(micros)), offsetSeconds: offset)
+    }
+
+    /// A localized time of day with no date (`9:58:41.42 PM`, `17:07:00,29`, `오후 9:58:41.42`),
+    /// as seconds since midnight.
+    static func timeOfDay(_ s: ByteSpan) -> Double? {
+        var numbers: [Int] = []
+        var fraction = 0.0
+        var current = -1
+        var inFraction = false
+        var fractionScale = 0.1
+        var pm = false, am = false
+        var i = 0
+        while i < s.count {
+            let b = s[i]
+            if b >= 48 && b <= 57 {
+                if inFraction {
+                    fraction += Double(b - 48) * fractionScale
+                    fractionScale /= 10
+                } else {
+                    current = max(current, 0) * 10 + Int(b - 48)
+                }
+            } else {
+                if current >= 0 { numbers.append(current); current = -1 }
+                if (b == 46 || b == 44) && numbers.count == 3 { inFraction = true }
+                else if b == 80 || b == 112 { pm = true }            // P / p
+                else if b == 65 || b == 97 { am = true }             // A / a
+                else if b == 0xED && i + 2 < s.count && s[i + 1] == 0x9B && s[i + 2] == 0x84 { pm = true } // 후 (오후)
+                else if b == 0xEC && i + 2 < s.count && s[i + 1] == 0xA0 && s[i + 2] == 0x84 { am = true } // 전 (오전)
+                else if b == 0xE4 && i + 2 < s.count && s[i + 1] == 0xB8 && s[i + 2] == 0x8B { pm = true } // 下(午)
+                else if b == 0xE4 && i + 2 < s.count && s[i + 1] == 0xB8 && s[i + 2] == 0x8A { am = true } // 上(午)
+            }
+            i += 1
+        }
+        if current >= 0 && !inFraction { numbers.append(current) }
+        guard numbers.count >= 2, numbers.count <= 3 else { return nil }
+        var hour = numbers[0]
+        let minute = numbers[1], second = numbers.count == 3 ? numbers[2] : 0
+        guard hour < 24, minute < 60, second < 61 else { return nil }
+        if pm && hour < 12 { hour += 12 }
+        if am && hour == 12 { hour = 0 }
+        return Double(hour * 3600 + minute * 60 + second) + fraction
+    }
+
+    /// `YYYY-MM-DD` (ActivitySummary `dateComponents`).
+    static func civilDate(_ s: ByteSpan) -> CivilDate? {
+        var p = Cursor(span: s)
+        guard let y = p.digits(4), p.skip("-"), let m = p.digits(2), p.skip("-"), let d = p.digits(2), p.atEnd,
+              (1...12).contains(m), (1...31).contains(d) else { return nil }
+        return CivilDate(year: y, month: m, day: d)
+    }
+
+    /// Birth dates: `1988-10-29` or iOS 8's `19881029`.
+    static func compactOrISODate(_ s: ByteSpan) -> CivilDate? {
+        if let d = civilDate(s) { return d }
+        var p = Cursor(span: s)
+        guard let y = p.digits(4), let m = p.digits(2), let d = p.digits(2), p.atEnd,
+              (1...12).contains(m), (1...31).contains(d) else { return nil }
+        return CivilDate(year: y, month: m, day: d)
+    }
+
+    private struct Cursor {
+        let span: ByteSpan
+        var i = 0
+        var atEnd: Bool { i >= span.count }
+
+        mutating func digit() -> Int? {
+            guard i < span.count, span[i] >= 48, span[i] <= 57 else { return nil }
+            defer { i += 1 }
+            return Int(span[i] - 48)
+        }
+        mutating func digits(_ n: Int) -> Int? {
+            guard i + n <= span.count else { return nil }
+            var v = 0
+            for _ in 0..<n { guard let d = digit() else { return nil }; v = v * 10 + d }
+            return v
+        }
+        mutating func skip(_ c: Unicode.Scalar) -> Bool {
+            guard i < span.count, span[i] == UInt8(c.value) else { return false }
+            i += 1
+            return true
+        }
+        mutating func sign() -> Int? {
+            if skip("+") { return 1 }
+            if skip("-") { return -1 }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,285 @@
+import HealthCore
+
+/// Builds typed export values from SAX events and hands them on in batches.
+///
+/// Knows every element of FORMAT.md, iOS 8 through current: children of `HealthData`
+/// become values; their children are attached to the value being built. Anything
+/// unknown is counted (and its subtree skipped), never fatal.
+final class ExportSAXHandler: SAXHandler {
+    enum Failure: Error { case notHealthExport(root: String) }
+
+    enum Context {
+        case root, record, heartbeatList, correlation, correlationRecord
+        case workout, workoutRoute, workoutActivity, audiogram, vision, leaf, skipped
+    }
+
+    private let batchSize: Int
+    private let emit: (IngestBatch) throws -> Void
+    private let position: () -> InputPosition
+    var text = AttributeText()
+    private var stack: [Context] = []
+    private var batch = IngestBatch()
+    private(set) var elementOrdinal: Int64 = 0
+    private(set) var sawRoot = false
+
+    // Values under construction.
+    var record: ExportRecord?
+    var recordStart: DateParser.Parsed?
+    var correlation: ExportCorrelation?
+    var workout: ExportWorkout?
+    var activity: ExportWorkoutActivity?
+    var route: ExportWorkoutRoute?
+    var audiogram: ExportAudiogram?
+    var vision: ExportVisionPrescription?
+
+    init(batchSize: Int = 4096, position: @escaping () -> InputPosition,
+         emit: @escaping (IngestBatch) throws -> Void) {
+        self.batchSize = batchSize
+        self.position = position
+        self.emit = emit
+    }
+
+    /// Hands on what is left; call after the document ended.
+    func flush() throws {
+        batch.position = position()
+        batch.position.elementOrdinal = elementOrdinal
+        try emit(batch)
+        batch = IngestBatch()
+    }
+
+    private func flushIfFull() {
+        guard batch.itemCount >= batchSize else { return }
+        do { try flush() } catch { abort(error) }
+    }
+
+    override func startElement(_ name: ByteSpan, _ attributes: SAXAttributes) {
+        let parent = stack.last
+        let context: Context
+        switch parent {
+        case nil:
+            guard name.equals("HealthData") else {
+                abort(Failure.notHealthExport(root: name.string))
+                return
+            }
+            sawRoot = true
+            for i in 0..<attributes.count where attributes.name(i).equals("locale") {
+                batch.locale = text.plain(attributes.value(i))
+            }
+            context = .root
+        case .root:
+            context = startTopLevel(name, attributes)
+        case .record:
+            if name.equals("MetadataEntry") {
+                record?.metadata.append(metadataEntry(attributes)); context = .leaf
+            } else if name.equals("HeartRateVariabilityMetadataList") {
+                context = .heartbeatList
+            } else { context = unknown(name, in: "Record") }
+        case .heartbeatList:
+            if name.equals("InstantaneousBeatsPerMinute") {
+                record?.heartbeats.append(heartbeat(attributes)); context = .leaf
+            } else { context = unknown(name, in: "HeartRateVariabilityMetadataList") }
+        case .correlation:
+            if name.equals("MetadataEntry") {
+                correlation?.metadata.append(metadataEntry(attributes)); context = .leaf
+            } else if name.equals("Record") {
+                record = parseRecord(attributes); context = .correlationRecord
+            } else { context = unknown(name, in: "Correlation") }
+        case .correlationRecord:
+            if name.equals("MetadataEntry") {
+                record?.metadata.append(metadataEntry(attributes)); context = .leaf
+            } else { context = unknown(name, in: "Record") }
+        case .workout, .workoutActivity:
+            context = startWorkoutChild(name, attributes, inActivity: parent == .workoutActivity)
+        case .workoutRoute:
+            context = startRouteChild(name, attributes)
+        case .audiogram:
+            if name.equals("SensitivityPoint") {
+                audiogram?.points.append(sensitivityPoint(attributes)); context = .leaf
+            } else if name.equals("MetadataEntry") {
+                audiogram?.metadata.append(metadataEntry(attributes)); context = .leaf
+            } else { context = unknown(name, in: "Audiogram") }
+        case .vision:
+            let entries = allAttributes(attributes)
+            if name.equals("RightEye") { vision?.rightEye = entries; context = .leaf }
+            else if name.equals("LeftEye") { vision?.leftEye = entries; context = .leaf }
+            else if name.equals("Attachment") || name.equals("MetadataEntry") {
+                vision?.attachments.append(entries); context = .leaf
+            } else { context = unknown(name, in: "VisionPrescription") }
+        case .leaf:
+            context = unknown(name, in: "leaf")
+        case .skipped:
+            context = .skipped
+        }
+        stack.append(context)
+    }
+
+    override func endElement(_ name: ByteSpan) {
+        guard let context = stack.popLast() else { return }
+        switch context {
+        case .record:
+            if let r = record { batch.records.append(r) }
+            record = nil
+        case .correlationRecord:
+            if let r = record { correlation?.members.append(r) }
+            record = nil
+        case .correlation:
+            if let c = correlation { batch.correlations.append(c) }
+            correlation = nil
+        case .workout:
+            if let w = workout { batch.workouts.append(w) }
+            workout = nil
+        case .workoutActivity:
+            if let a = activity { workout?.activities.append(a) }
+            activity = nil
+        case .workoutRoute:
+            if let r = route { workout?.routes.append(r) }
+            route = nil
+        case .audiogram:
+            if let a = audiogram { batch.audiograms.append(a) }
+            audiogram = nil
+        case .vision:
+            if let v = vision { batch.visionPrescriptions.append(v) }
+            vision = nil
+        case .root, .heartbeatList, .leaf, .skipped:
+            break
+        }
+        if stack.count == 1 {
+            elementOrdinal += 1
+            flushIfFull()
+        }
+    }
+
+    // MARK: Children of HealthData
+
+    private func startTopLevel(_ name: ByteSpan, _ attributes: SAXAttributes) -> Context {
+        let line = currentLine
+        if name.equals("Record") {
+            record = parseRecord(attributes)
+            record?.line = line
+            return .record
+        }
+        if name.equals("Workout") { workout = parseWorkout(attributes, line: line); return .workout }
+        if name.equals("ActivitySummary") { batch.activitySummaries.append(activitySummary(attributes, line: line)); return .leaf }
+        if name.equals("Correlation") {
+            let (source, dates) = sourceAndDates(attributes)
+            var type = ""
+            for i in 0..<attributes.count where attributes.name(i).equals("type") { type = text.interned(attributes.value(i)) }
+            correlation = ExportCorrelation(type: type, source: source, creationDate: dates.creation,
+                                            startDate: dates.start, endDate: dates.end, line: line)
+            return .correlation
+        }
+        if name.equals("ExportDate") {
+            for i in 0..<attributes.count where attributes.name(i).equals("value") {
+                batch.exportDate = DateParser.parse(attributes.value(i))?.timestamp
+            }
+            return .leaf
+        }
+        if name.equals("Me") {
+            var characteristics: [String: String] = [:]
+            for i in 0..<attributes.count { characteristics[attributes.name(i).string] = text.plain(attributes.value(i)) }
+            batch.profile = ExportProfile(characteristics: characteristics)
+            return .leaf
+        }
+        if name.equals("ClinicalRecord") { batch.clinicalRecords.append(clinicalRecord(attributes)); return .leaf }
+        if name.equals("Audiogram") {
+            let (source, dates) = sourceAndDates(attributes)
+            audiogram = ExportAudiogram(source: source, startDate: dates.start, endDate: dates.end)
+            return .audiogram
+        }
+        if name.equals("VisionPrescription") { vision = visionPrescription(attributes); return .vision }
+        return unknown(name, in: nil)
+    }
+
+    func unknown(_ name: ByteSpan, in parent: String?) -> Context {
+        let key = parent.map { "\($0)/\(name.string)" } ?? name.string
+        batch.unknownElements[key, default: 0] += 1
+        return .skipped
+    }
+
+    // MARK: Records
+
+    /// Attribute names of `Record`; anything else (iOS 8 writes metadata as attributes)
+    /// becomes a metadata entry.
+    private func parseRecord(_ attributes: SAXAttributes) -> ExportRecord {
+        var r = ExportRecord(type: "", source: SourceInfo(name: ""))
+        recordStart = nil
+        for i in 0..<attributes.count {
+            let name = attributes.name(i), value = attributes.value(i)
+            switch name.count {
+            case 4 where name.equals("type"): r.type = text.interned(value)
+            case 4 where name.equals("unit"): r.unit = text.interned(value)
+            case 5 where name.equals("value"):
+                // Category values repeat (`HKCategoryValue…`); numbers are short and inline.
+                r.value = value.hasPrefix("HK") ? text.interned(value) : text.plain(value)
+            case 7 where name.equals("endDate"): r.endDate = date(value, "endDate", &r)
+            case 9 where name.equals("startDate"):
+                recordStart = DateParser.parse(value)
+                r.startDate = recordStart?.timestamp
+                if recordStart == nil && !value.isEmpty { r.unreadableDates.append("startDate") }
+            case 12 where name.equals("creationDate"): r.creationDate = date(value, "creationDate", &r)
+            case 10 where name.equals("sourceName"), 6 where name.equals("source"): r.source.name = text.interned(value)
+            case 13 where name.equals("sourceVersion"): r.source.version = text.interned(value)
+            case 6 where name.equals("device"): r.source.device = text.device(value)
+            default: r.metadata.append(MetadataEntry(key: text.interned(name), value: text.plain(value)))
+            }
+        }
+        return r
+    }
+
+    private func date(_ value: ByteSpan, _ attribute: String, _ r: inout ExportRecord) -> Timestamp? {
+        if let parsed = DateParser.parse(value) { return parsed.timestamp }
+        if !value.isEmpty { r.unreadableDates.append(attribute) }
+        return nil
+    }
+
+    func metadataEntry(_ attributes: SAXAttributes) -> MetadataEntry {
+        var entry = MetadataEntry(key: "", value: "")
+        for i in 0..<attributes.count {
+            let name = attributes.name(i)
+            if name.equals("key") { entry.key = text.interned(attributes.value(i)) }
+            else if name.equals("value") { entry.value = text.plain(attributes.value(i)) }
+        }
+        return entry
+    }
+
+    /// A beat's time is a localized time of day; it is anchored to the parent's start, in the
+    /// same printed offset, rolling over midnight when the list crosses it.
+    private func heartbeat(_ attributes: SAXAttributes) -> HeartbeatSample {
+        var beat = HeartbeatSample(time: nil, bpm: nil)
+        for i in 0..<attributes.count {
+            let name = attributes.name(i)
+            if name.equals("bpm") { beat.bpm = attributes.value(i).double }
+            else if name.equals("time"), let start = recordStart, let tod = DateParser.timeOfDay(attributes.value(i)) {
+                let startSeconds = start.timestamp.microseconds.floorDivided(by: 1_000_000).quotient
+                let wall = startSeconds + Int64(start.offsetSeconds)
+                let (day, startOfDay) = wall.floorDivided(by: 86_400)
+                var seconds = Double(day * 86_400 - Int64(start.offsetSeconds)) + tod
+                if tod + 3600 < Double(startOfDay) { seconds += 86_400 }
+                beat.time = Timestamp(secondsSince1970: seconds)
+            }
+        }
+        return beat
+    }
+
+    func sourceAndDates(_ attributes: SAXAttributes)
+        -> (SourceInfo, (creation: Timestamp?, start: Timestamp?, end: Timestamp?)) {
+        var source = SourceInfo(name: "")
+        var dates: (creation: Timestamp?, start: Timestamp?, end: Timestamp?) = (nil, nil, nil)
+        for i in 0..<attributes.count {
+            let name = attributes.name(i), value = attributes.value(i)
+            if name.equals("sourceName") || name.equals("source") { source.name = text.interned(value) }
+            else if name.equals("sourceVersion") { source.version = text.interned(value) }
+            else if name.equals("device") { source.device = text.device(value) }
+            else if name.equals("creationDate") { dates.creation = DateParser.parse(value)?.timestamp }
+            else if name.equals("startDate") { dates.start = DateParser.parse(value)?.timestamp }
+            else if name.equals("endDate") { dates.end = DateParser.parse(value)?.timestamp }
+        }
+        return (source, dates)
+    }
+
+    func allAttributes(_ attributes: SAXAttributes) -> [MetadataEntry] {
+        (0..<attributes.count).map {
+            MetadataEntry(key: text.interned(attributes.name($0)), value: text.plain(attributes.value($0)))
+        }
+    }
+}

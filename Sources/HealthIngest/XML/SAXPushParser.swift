@@ -1,0 +1,131 @@
+import CLibXML2
+import HealthCore
+
+/// The attributes of one start tag as libxml2's SAX2 hands them over: five pointers per
+/// attribute (localname, prefix, URI, value start, value end). Values are not
+/// NUL-terminated and entity references come back as `&#38;`-style character references.
+struct SAXAttributes {
+    let base: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    let count: Int
+
+    @inline(__always) func name(_ i: Int) -> ByteSpan {
+        ByteSpan(cString: base![i * 5]!)
+    }
+
+    @inline(__always) func value(_ i: Int) -> ByteSpan {
+        let start = base![i * 5 + 3]!
+        let end = base![i * 5 + 4]!
+        return ByteSpan(start: start, count: end - start)
+    }
+}
+
+/// Receives parse events. A class, not a protocol, so that the C callbacks reach it through
+/// one vtable call instead of an existential cast per element.
+class SAXHandler {
+    /// Set by the parser; lets handlers read the current line for error reports.
+    var context: xmlParserCtxtPtr?
+    /// A handler that must stop the parse (e.g. the job was cancelled) stores why here.
+    var abortError: Error?
+
+    func startElement(_ name: ByteSpan, _ attributes: SAXAttributes) {}
+    func endElement(_ name: ByteSpan) {}
+    func characters(_ text: ByteSpan) {}
+
+    var currentLine: Int { context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
+
+    func abort(_ error: Error) {
+        if abortError == nil { abortError = error }
+        if let context { xmlStopParser(context) }
+    }
+}
+
+/// libxml2's SAX2 push parser, configured for untrusted input: no network, no DTD loading,
+/// no validation, no entity substitution, huge documents allowed.
+final class SAXPushParser {
+    private let context: xmlParserCtxtPtr
+    private let handler: SAXHandler
+    private let fileName: String
+    private var sanitizer = XMLSanitizer()
+    private var scratch: UnsafeMutablePointer<UInt8>
+    private var scratchCapacity = 0
+
+    init(handler: SAXHandler, fileName: String) throws {
+        var sax = xmlSAXHandler()
+        sax.initialized = UInt32(XML_SAX2_MAGIC)
+        sax.startElementNs = { ctx, localname, _, _, _, _, nbAttributes, _, attributes in
+            let handler = Unmanaged<SAXHandler>.fromOpaque(ctx!).takeUnretainedValue()
+            handler.startElement(ByteSpan(cString: localname!), SAXAttributes(base: attributes, count: Int(nbAttributes)))
+        }
+        sax.endElementNs = { ctx, localname, _, _ in
+            Unmanaged<SAXHandler>.fromOpaque(ctx!).takeUnretainedValue().endElement(ByteSpan(cString: localname!))
+        }
+        sax.characters = { ctx, chars, length in
+            Unmanaged<SAXHandler>.fromOpaque(ctx!).takeUnretainedValue()
+                .characters(ByteSpan(start: chars!, count: Int(length)))
+        }
+        // Errors are read from the context afterwards; never printed by libxml2 itself.
+        sax.serror = { _, _ in }
+        self.handler = handler
+        self.fileName = fileName
+        let user = Unmanaged.passUnretained(handler).toOpaque()
+        guard let ctxt = xmlCreatePushParserCtxt(&sax, user, nil, 0, fileName) else {
+            throw HealthETLError.internal("libxml2 could not create a parser")
+        }
+        context = ctxt
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue | XML_PARSE_NOERROR.rawValue
+            | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
+        xmlCtxtUseOptions(ctxt, options)
+        // Belt and braces: even if a DTD slipped through, never load or substitute anything.
+        ctxt.pointee.replaceEntities = 0
+        ctxt.pointee.loadsubset = 0
+        ctxt.pointee.validate = 0
+        handler.context = ctxt
+        scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+    }
+
+    deinit {
+        xmlFreeParserCtxt(context)
+        scratch.deallocate()
+    }
+
+    var removedDoctype: Bool { sanitizer.removedDoctype }
+    var repairedBytes: Int { sanitizer.repairedBytes }
+
+    /// Feeds one chunk of the raw input (any size).
+    func feed(_ chunk: UnsafeRawBufferPointer) throws {
+        if chunk.count + 4 > scratchCapacity {
+            scratch.deallocate()
+            scratchCapacity = chunk.count + 4
+            scratch = .allocate(capacity: scratchCapacity)
+        }
+        let n = sanitizer.filter(chunk.bindMemory(to: UInt8.self), into: scratch)
+        try push(scratch, n, terminate: false)
+    }
+
+    /// Ends the document; throws if it is not complete and well-formed.
+    func finish() throws {
+        var tail = sanitizer.finish()
+        try tail.withUnsafeMutableBufferPointer { try push($0.baseAddress, $0.count, terminate: true) }
+        if context.pointee.wellFormed == 0 { try throwParseError() }
+    }
+
+    private func push(_ bytes: UnsafeMutablePointer<UInt8>?, _ count: Int, terminate: Bool) throws {
+        let rc = xmlParseChunk(context, UnsafeRawPointer(bytes)?.assumingMemoryBound(to: CChar.self),
+                               Int32(count), terminate ? 1 : 0)
+        if let error = handler.abortError { throw error }
+        if rc != 0 || context.pointee.disableSAX != 0 && context.pointee.wellFormed == 0 { try throwParseError() }
+    }
+
+    private func throwParseError() throws -> Never {
+        if let error = handler.abortError { throw error }
+        if let error = xmlCtxtGetLastError(context) {
+            let message = error.pointee.message.map { String(cString: $0) }?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "malformed XML"
+            throw HealthETLError.dataUnusable(
+                "\(fileName): not well-formed XML at line \(error.pointee.line), column \(error.pointee.int2): \(message)")
+        }
+        throw HealthETLError.dataUnusable("\(fileName): not well-formed XML near line \(handler.currentLine)")
+    }
+}
+
+import Foundation

@@ -1,0 +1,61 @@
+/// Maps repeated byte strings (type names, sources, units, metadata keys) to one shared
+/// `String`, so a million `HKQuantityTypeIdentifierHeartRate` attributes cost one
+/// allocation, not a million. Lookup hashes and compares bytes; a String is only made the
+/// first time a value is seen.
+///
+/// Bounded: values that are not repetitive (a unique text per record) would make the table
+/// grow with the input, so past `capacity` distinct entries new values are returned as
+/// fresh Strings without being stored.
+struct StringInterner {
+    private var slots: [Int32]           // index into `entries`, -1 = empty
+    private var entries: [(hash: UInt64, bytes: [UInt8], string: String)] = []
+    private var mask: Int
+    let capacity: Int
+
+    init(capacity: Int = 200_000) {
+        self.capacity = capacity
+        slots = Array(repeating: -1, count: 1024)
+        mask = 1023
+    }
+
+    var count: Int { entries.count }
+
+    mutating func intern(_ span: ByteSpan) -> String {
+        let hash = fnv1a(span)
+        var i = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let slot = slots[i]
+            if slot < 0 { break }
+            let entry = entries[Int(slot)]
+            if entry.hash == hash && entry.bytes.count == span.count
+                && entry.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, span.start, span.count) == 0 }) {
+                return entry.string
+            }
+            i = (i + 1) & mask
+        }
+        let string = span.string
+        guard entries.count < capacity else { return string }
+        slots[i] = Int32(entries.count)
+        entries.append((hash, Array(UnsafeBufferPointer(start: span.start, count: span.count)), string))
+        if entries.count * 2 > slots.count { grow() }
+        return string
+    }
+
+    private mutating func grow() {
+        slots = Array(repeating: -1, count: slots.count * 2)
+        mask = slots.count - 1
+        for (index, entry) in entries.enumerated() {
+            var i = Int(truncatingIfNeeded: entry.hash) & mask
+            while slots[i] >= 0 { i = (i + 1) & mask }
+            slots[i] = Int32(index)
+        }
+    }
+}
+
+@inline(__always) func fnv1a(_ span: ByteSpan) -> UInt64 {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for i in 0..<span.count { h = (h ^ UInt64(span.start[i])) &* 0x100_0000_01b3 }
+    return h
+}
+
+import Glibc

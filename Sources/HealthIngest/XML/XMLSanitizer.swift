@@ -1,0 +1,141 @@
+/// A byte filter in front of libxml2 that repairs Apple's known defects.
+///
+/// - The `<!DOCTYPE HealthData [ … ]>` block is removed (its newlines are kept, so line
+///   numbers in error messages still match the file). iOS 16 writes a syntactically broken
+///   DTD that stops libxml2 before the first record, newer exporters write elements the DTD
+///   does not allow, and without a DTD no entity can be declared, so no external entity can
+///   ever be loaded and no entity can expand.
+/// - Control bytes XML 1.0 forbids (`\x0b` and friends) are dropped.
+/// - Invalid UTF-8 bytes are replaced by `?` (libxml2 stops dead on them).
+///
+/// One pass over a chunk that is already in cache; ASCII takes a two-compare fast path.
+struct XMLSanitizer {
+    private enum State { case prolog, doctype, internalSubset, subsetClosing, body }
+    private var state = State.prolog
+    /// Bytes of the `<!DOCTYPE` keyword matched so far while in the prolog.
+    private var keywordMatched = 0
+    /// A UTF-8 sequence cut by the previous chunk boundary.
+    private var pending: [UInt8] = []
+    private(set) var removedDoctype = false
+    private(set) var repairedBytes = 0
+
+    private static let keyword = Array("<!DOCTYPE".utf8)
+
+    /// Filters `input` into `out`, which must have room for `input.count + 4` bytes.
+    /// Returns the number of bytes written.
+    mutating func filter(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var o = 0
+        var i = 0
+        let count = input.count
+        guard let src = input.baseAddress else { return 0 }
+        if !pending.isEmpty {
+            // Complete the cut sequence from the new chunk's first bytes.
+            let need = sequenceLength(pending[0])
+            while pending.count < need && i < count && isContinuation(src[i]) { pending.append(src[i]); i += 1 }
+            if pending.count == need && pending.withUnsafeBufferPointer({ isValidSequence($0.baseAddress!, need) }) {
+                for b in pending { out[o] = b; o += 1 }
+            } else {
+                out[o] = UInt8(ascii: "?"); o += 1; repairedBytes += 1
+            }
+            pending = []
+        }
+        while i < count {
+            let b = src[i]
+            if state == .body && b >= 0x20 && b < 0x80 {
+                out[o] = b; o += 1; i += 1
+                continue
+            }
+            switch state {
+            case .body:
+                break
+            case .prolog:
+                if b == Self.keyword[keywordMatched] {
+                    keywordMatched += 1
+                    if keywordMatched == Self.keyword.count {
+                        // Drop the keyword bytes already written (they are on one line).
+                        o -= min(o, Self.keyword.count - 1)
+                        state = .doctype
+                        removedDoctype = true
+                        keywordMatched = 0
+                        i += 1
+                        continue
+                    }
+                } else {
+                    keywordMatched = b == Self.keyword[0] ? 1 : 0
+                    if b == UInt8(ascii: "<"), i + 1 < count, isNameStart(src[i + 1]) { state = .body }
+                }
+            case .doctype, .internalSubset, .subsetClosing:
+                advanceDoctype(b)
+                if b == UInt8(ascii: "\n") { out[o] = b; o += 1 }
+                i += 1
+                continue
+            }
+            if b < 0x20 {
+                if b == 0x09 || b == 0x0A || b == 0x0D { out[o] = b; o += 1 } else { repairedBytes += 1 }
+                i += 1
+                continue
+            }
+            if b < 0x80 { out[o] = b; o += 1; i += 1; continue }
+            let n = sequenceLength(b)
+            if n == 0 {
+                out[o] = UInt8(ascii: "?"); o += 1; repairedBytes += 1; i += 1
+            } else if i + n > count && (i + 1..<count).allSatisfy({ isContinuation(src[$0]) }) {
+                pending = Array(UnsafeBufferPointer(start: src + i, count: count - i))
+                break
+            } else if i + n <= count && isValidSequence(src + i, n) {
+                for k in 0..<n { out[o + k] = src[i + k] }
+                o += n; i += n
+            } else {
+                out[o] = UInt8(ascii: "?"); o += 1; repairedBytes += 1; i += 1
+            }
+        }
+        return o
+    }
+
+    /// What is left at the end of the input: a cut sequence becomes `?`.
+    mutating func finish() -> [UInt8] {
+        defer { pending = [] }
+        if pending.isEmpty { return [] }
+        repairedBytes += 1
+        return [UInt8(ascii: "?")]
+    }
+
+    private mutating func advanceDoctype(_ b: UInt8) {
+        switch state {
+        case .doctype:
+            if b == UInt8(ascii: "[") { state = .internalSubset } else if b == UInt8(ascii: ">") { state = .prolog }
+        case .internalSubset:
+            if b == UInt8(ascii: "]") { state = .subsetClosing }
+        case .subsetClosing:
+            if b == UInt8(ascii: ">") {
+                state = .prolog
+            } else if !(b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == UInt8(ascii: "]")) {
+                state = .internalSubset
+            }
+        default: break
+        }
+    }
+}
+
+@inline(__always) private func isContinuation(_ b: UInt8) -> Bool { b & 0xC0 == 0x80 }
+@inline(__always) private func isNameStart(_ b: UInt8) -> Bool {
+    (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 95 || b >= 0x80
+}
+@inline(__always) private func sequenceLength(_ lead: UInt8) -> Int {
+    switch lead {
+    case 0xC2...0xDF: 2
+    case 0xE0...0xEF: 3
+    case 0xF0...0xF4: 4
+    default: 0
+    }
+}
+@inline(__always) private func isValidSequence(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    for k in 1..<n where !isContinuation(p[k]) { return false }
+    switch p[0] {
+    case 0xE0: return p[1] >= 0xA0
+    case 0xED: return p[1] < 0xA0        // no UTF-16 surrogates
+    case 0xF0: return p[1] >= 0x90
+    case 0xF4: return p[1] < 0x90
+    default: return true
+    }
+}

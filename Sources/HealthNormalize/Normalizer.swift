@@ -1,0 +1,113 @@
+import HealthCore
+
+/// The normalize stage: checks each record's dates and value, converts the value into its
+/// canonical unit, finds its local day, and sends what cannot be used to quarantine with
+/// the reason. Workouts get their totals in canonical units.
+public struct Normalizer: StageHandler {
+    public typealias InboundIn = IngestBatch
+    public typealias InboundOut = NormalizedBatch
+
+    private var calendar: LocalCalendar
+
+    public init(calendar: LocalCalendar) { self.calendar = calendar }
+
+    public mutating func handle(_ input: IngestBatch, emit: (NormalizedBatch) throws -> Void) throws {
+        var out = NormalizedBatch()
+        out.samples.reserveCapacity(input.records.count)
+        for record in input.records {
+            switch normalize(record) {
+            case .success(let sample): out.samples.append(sample)
+            case .failure(let entry): out.quarantine.append(entry)
+            }
+        }
+        for workout in input.workouts { out.workouts.append(normalize(workout)) }
+        out.rest = input
+        out.rest.records = []
+        out.rest.workouts = []
+        out.rest.profile = input.profile.map(ProfileValues.normalized)
+        try emit(out)
+    }
+
+    public mutating func normalize(_ record: ExportRecord) -> Result<Sample, QuarantineEntry> {
+        func reject(_ reason: String) -> Result<Sample, QuarantineEntry> {
+            .failure(QuarantineEntry(line: record.line, element: "Record", type: record.type, reason: reason))
+        }
+        if record.type.isEmpty { return reject("missing type") }
+        if let bad = record.unreadableDates.first { return reject("unreadable \(bad)") }
+        guard let start = record.startDate else { return reject("missing startDate") }
+        let end = record.endDate ?? start
+        if end < start { return reject("endDate before startDate") }
+        var value: Double?
+        var unit = record.unit
+        var category: String?
+        if record.type.hasPrefix("HKCategoryTypeIdentifier") {
+            category = CategoryValues.canonical(record.value, type: record.type)
+        } else if let text = record.value {
+            guard let number = Double(text), number.isFinite else { return reject("unreadable value '\(text)'") }
+            value = number
+            if let printed = record.unit, !printed.isEmpty {
+                guard let conversion = UnitConverter.conversion(for: printed, to: Self.preferredUnit(for: record.type)) else {
+                    return reject("unknown unit '\(printed)'")
+                }
+                value = conversion.apply(number)
+                unit = conversion.canonicalUnit
+            }
+        } else if record.type.hasPrefix("HKQuantityTypeIdentifier") {
+            return reject("missing value")
+        }
+        return .success(Sample(record: record, start: start, end: end, value: value, unit: unit,
+                               categoryValue: category, localDate: calendar.localDate(of: start)))
+    }
+
+    /// Types whose canonical unit is not their dimension's default.
+    static func preferredUnit(for type: String) -> String? {
+        if type.hasPrefix("HKQuantityTypeIdentifierDietary") && type != "HKQuantityTypeIdentifierDietaryEnergyConsumed"
+            && type != "HKQuantityTypeIdentifierDietaryWater" { return "g" }
+        if type == "HKQuantityTypeIdentifierHeartRateVariabilitySDNN" || type.hasSuffix("GroundContactTime") { return "ms" }
+        if type == "HKQuantityTypeIdentifierBloodAlcoholContent" { return "%" }
+        return nil
+    }
+
+    private mutating func normalize(_ workout: ExportWorkout) -> NormalizedWorkout {
+        func statistic(_ types: [String]) -> Double? {
+            var total: Double?
+            for s in workout.statistics where types.contains(s.type) {
+                guard let sum = s.sum else { continue }
+                let (v, _) = UnitConverter.canonical(sum, unit: s.unit ?? "")
+                total = (total ?? 0) + v
+            }
+            return total
+        }
+        let distance = statistic(WorkoutTotals.distanceTypes)
+            ?? workout.totalDistance.map { UnitConverter.canonical($0.value, unit: $0.unit ?? "m").0 }
+        let energy = statistic(["HKQuantityTypeIdentifierActiveEnergyBurned"])
+            ?? workout.totalEnergyBurned.map { UnitConverter.canonical($0.value, unit: $0.unit ?? "kcal").0 }
+        var minutes = workout.duration.map { UnitConverter.canonical($0.value, unit: $0.unit ?? "min").0 }
+        if minutes == nil, let s = workout.startDate, let e = workout.endDate {
+            minutes = Double(e.microseconds - s.microseconds) / 60_000_000
+        }
+        return NormalizedWorkout(workout: workout, id: WorkoutTotals.identifier(of: workout),
+                                 localDate: workout.startDate.map { calendar.localDate(of: $0) },
+                                 durationMinutes: minutes, distanceMeters: distance, energyKilocalories: energy)
+    }
+}
+
+enum WorkoutTotals {
+    static let distanceTypes = [
+        "HKQuantityTypeIdentifierDistanceWalkingRunning", "HKQuantityTypeIdentifierDistanceCycling",
+        "HKQuantityTypeIdentifierDistanceSwimming", "HKQuantityTypeIdentifierDistanceWheelchair",
+        "HKQuantityTypeIdentifierDistanceDownhillSnowSports", "HKQuantityTypeIdentifierDistanceCrossCountrySkiing",
+        "HKQuantityTypeIdentifierDistancePaddleSports", "HKQuantityTypeIdentifierDistanceRowing",
+        "HKQuantityTypeIdentifierDistanceSkatingSports",
+    ]
+
+    /// A positive 63-bit id from what identifies a workout in every export of the same phone.
+    static func identifier(of w: ExportWorkout) -> Int64 {
+        var h = StableHasher()
+        h.combine(w.activityType)
+        h.combine(w.source.name)
+        h.combine(w.startDate?.microseconds ?? 0)
+        h.combine(w.endDate?.microseconds ?? 0)
+        return Int64(bitPattern: h.value & 0x7FFF_FFFF_FFFF_FFFF)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import HealthCore
+
+/// The output folder: private (0700/0600), with a lock so that one run at a time writes
+/// it, and atomic publishing (write beside, then rename) so that readers and a killed
+/// run never see half a file.
+public struct OutputFolder: Sendable {
+    public let path: String
+    public var stateFolder: String { (path as NSString).appendingPathComponent(".healthetl") }
+    public var databasePath: String { (path as NSString).appendingPathComponent("health.sqlite") }
+
+    public init(path: String) { self.path = path }
+
+    /// Creates the folders (0700). Files created later are 0600 via the process umask.
+    public func prepare() throws {
+        for folder in [path, stateFolder] {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+                chmod(folder, 0o700)
+            } catch {
+                throw HealthETLError.cannotCreateOutput("\(folder): cannot create output folder (\(error.localizedDescription))")
+            }
+        }
+    }
+
+    /// A path beside the final one, in the same folder (same file system, so rename is atomic).
+    public func stagingPath(for finalPath: String) -> String {
+        finalPath + ".partial-\(getpid())"
+    }
+
+    /// Makes `staged` visible as `finalPath` in one step.
+    public func publish(_ staged: String, as finalPath: String) throws {
+        let fd = open(staged, O_RDONLY)
+        if fd >= 0 { fsync(fd); close(fd) }
+        guard rename(staged, finalPath) == 0 else {
+            throw HealthETLError.io("cannot publish \(finalPath): \(String(cString: strerror(errno)))")
+        }
+        let dir = open(path, O_RDONLY)
+        if dir >= 0 { fsync(dir); close(dir) }
+    }
+
+    /// Removes staging files a killed run left behind (their owner is gone: we hold the lock).
+    public func removeStaleStaging() {
+        let fm = FileManager.default
+        for folder in [path, (path as NSString).appendingPathComponent("csv"), (path as NSString).appendingPathComponent("parquet")] {
+            for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? [] where name.contains(".partial-") || name.contains(".tmp-") {
+                try? fm.removeItem(atPath: (folder as NSString).appendingPathComponent(name))
+            }
+        }
+    }
+}
+
+/// One run per output folder: an exclusive `flock` on `.healthetl/lock`, which the kernel
+/// releases when the holder dies, so a stale lock of a killed run is taken over for free.
+public final class RunLock {
+    private let fd: Int32
+
+    public init(folder: OutputFolder) throws {
+        let path = (folder.stateFolder as NSString).appendingPathComponent("lock")
+        fd = open(path, O_RDWR | O_CREAT, 0o600)
+        guard fd >= 0 else { throw HealthETLError.cannotCreateOutput("\(path): cannot create lock file") }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            var buffer = [UInt8](repeating: 0, count: 32)
+            let n = pread(fd, &buffer, 31, 0)
+            let holder = n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "?"
+            close(fd)
+            throw HealthETLError.locked("another run (pid \(holder)) is writing \(folder.path); retry later")
+        }
+        ftruncate(fd, 0)
+        let pid = "\(getpid())\n"
+        _ = pid.withCString { pwrite(fd, $0, strlen($0), 0) }
+    }
+
+    deinit {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import HealthCore
+
+/// The live progress line on an interactive terminal: phase, percent of input bytes,
+/// records/s, ETA. Redrawn at most four times a second, on stderr.
+public final class ProgressReporter: @unchecked Sendable {
+    public enum Style: Sendable { case none, terminal }
+
+    private let style: Style
+    private let totalBytes: Int64
+    private let started = Date()
+    private var lastDraw = Date.distantPast
+    private var drew = false
+
+    public init(style: Style, totalBytes: Int64) {
+        self.style = style
+        self.totalBytes = totalBytes
+    }
+
+    func update(position: InputPosition, records: Int) {
+        guard style == .terminal else { return }
+        let now = Date()
+        guard now.timeIntervalSince(lastDraw) >= 0.25 else { return }
+        lastDraw = now
+        let elapsed = now.timeIntervalSince(started)
+        let fraction = position.fraction
+        let rate = elapsed > 0 ? Double(records) / elapsed : 0
+        let eta = fraction > 0.01 ? elapsed * (1 - fraction) / fraction : 0
+        draw(String(format: "read  %5.1f%%  %9.0f records/s  ETA %3.0f s", fraction * 100, rate, eta))
+    }
+
+    func phase(_ name: String) {
+        guard style == .terminal else { return }
+        draw("\(name)…")
+    }
+
+    func done() {
+        guard style == .terminal, drew else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+
+    private func draw(_ line: String) {
+        drew = true
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+    }
+}

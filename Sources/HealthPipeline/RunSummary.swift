@@ -1,0 +1,90 @@
+import Foundation
+import HealthCore
+import HealthEmit
+
+/// What a run did: printed with `--json`, stored in the `runs` table.
+public struct RunSummary: Codable, Sendable {
+    public var status: String
+    public var input: String
+    public var inputKind: String
+    public var xml: String
+    public var inputBytes: Int64
+    public var seconds: Double
+    public var elements: Int64
+    public var recordsRead: Int
+    public var samples: Int
+    public var duplicates: Int
+    public var quarantined: Int
+    public var workouts: Int
+    public var routePoints: Int
+    public var correlations: Int
+    public var unknownElements: [String: Int]
+    public var removedDoctype: Bool
+    public var repairedBytes: Int
+    public var routeFilesMissing: [String]
+    public var timeZone: String
+    public var out: String
+    public var megabytesPerSecond: Double
+    public var recordsPerSecond: Double
+
+    init(status: String, input: String, inputKind: String, xml: String, inputBytes: Int64, seconds: Double,
+         elements: Int64, recordsRead: Int, counts: SQLiteSink.Counts, unknownElements: [String: Int],
+         removedDoctype: Bool, repairedBytes: Int, routeFilesMissing: [String], timeZone: String, out: String) {
+        self.status = status; self.input = input; self.inputKind = inputKind; self.xml = xml
+        self.inputBytes = inputBytes; self.seconds = seconds; self.elements = elements
+        self.recordsRead = recordsRead; samples = counts.samplesWritten; duplicates = counts.duplicatesDropped
+        quarantined = counts.quarantined; workouts = counts.workouts; routePoints = counts.routePoints
+        correlations = counts.correlations; self.unknownElements = unknownElements
+        self.removedDoctype = removedDoctype; self.repairedBytes = repairedBytes
+        self.routeFilesMissing = routeFilesMissing; self.timeZone = timeZone; self.out = out
+        megabytesPerSecond = seconds > 0 ? Double(inputBytes) / 1_000_000 / seconds : 0
+        recordsPerSecond = seconds > 0 ? Double(recordsRead) / seconds : 0
+    }
+
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
+    }
+
+    /// The human summary printed at the end of an interactive run.
+    public var text: String {
+        var lines = [
+            String(format: "Imported %@ (%@, %.1f MB) in %.1f s: %.0f MB/s, %.0f records/s",
+                   input, inputKind, Double(inputBytes) / 1_000_000, seconds, megabytesPerSecond, recordsPerSecond),
+            "  samples \(samples) (exact duplicates dropped \(duplicates)), quarantined \(quarantined), "
+                + "workouts \(workouts), route points \(routePoints), correlations \(correlations)",
+        ]
+        if !unknownElements.isEmpty {
+            lines.append("  unknown elements: " + unknownElements.sorted { $0.key < $1.key }
+                .map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
+        }
+        if removedDoctype || repairedBytes > 0 {
+            lines.append("  repaired: \(removedDoctype ? "DOCTYPE skipped" : "")\(repairedBytes > 0 ? ", \(repairedBytes) invalid bytes dropped" : "")")
+        }
+        for missing in routeFilesMissing { lines.append("  route file not found: \(missing)") }
+        lines.append("  → \(out)/health.sqlite")
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// The `runs` table: one row per successful run, written in the same transaction as the data.
+enum RunLog {
+    static func record(_ summary: inout RunSummary, in database: Database, started: Date) throws {
+        let iso = ISO8601DateFormatter()
+        try database.execute("BEGIN")
+        _ = try database.rows("""
+            INSERT INTO runs (started_utc, finished_utc, input, input_kind, input_bytes, status, elements, records_read,
+              samples, duplicates, quarantined, workouts, route_points, unknown_elements, repaired, seconds, timezone)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+            """, [.text(iso.string(from: started)), .text(iso.string(from: Date())), .text(summary.input),
+                  .text(summary.inputKind), .integer(summary.inputBytes), .text(summary.status),
+                  .integer(summary.elements), .integer(Int64(summary.recordsRead)), .integer(Int64(summary.samples)),
+                  .integer(Int64(summary.duplicates)), .integer(Int64(summary.quarantined)),
+                  .integer(Int64(summary.workouts)), .integer(Int64(summary.routePoints)),
+                  .text(String(decoding: (try? JSONEncoder().encode(summary.unknownElements)) ?? Data(), as: UTF8.self)),
+                  .text(summary.removedDoctype ? "doctype" : ""), .real(summary.seconds), .text(summary.timeZone)])
+        try database.execute("COMMIT")
+    }
+}

@@ -1,0 +1,59 @@
+import HealthCore
+
+/// A small declarative argument parser (the shape of swift-argument-parser, without the
+/// dependency): a command declares its flags and options; parsing returns them or a
+/// usage error (exit 64).
+struct ArgumentSpec {
+    var flags: Set<String> = []
+    var options: Set<String> = []
+    var positionals: [String] = []
+}
+
+struct ParsedArguments {
+    var flags: Set<String> = []
+    var options: [String: String] = [:]
+    var positionals: [String] = []
+
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+    func option(_ name: String) -> String? { options[name] }
+}
+
+enum ArgumentParser {
+    static func parse(_ args: ArraySlice<String>, spec: ArgumentSpec, command: String) throws -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var i = args.startIndex
+        while i < args.endIndex {
+            let arg = args[i]
+            if arg.hasPrefix("--") {
+                var name = String(arg.dropFirst(2))
+                var inlineValue: String?
+                if let eq = name.firstIndex(of: "=") {
+                    inlineValue = String(name[name.index(after: eq)...])
+                    name = String(name[..<eq])
+                }
+                if spec.flags.contains(name) {
+                    guard inlineValue == nil else { throw HealthETLError.usage("--\(name) takes no value") }
+                    parsed.flags.insert(name)
+                } else if spec.options.contains(name) {
+                    if let inlineValue {
+                        parsed.options[name] = inlineValue
+                    } else {
+                        i += 1
+                        guard i < args.endIndex else { throw HealthETLError.usage("--\(name) needs a value") }
+                        parsed.options[name] = args[i]
+                    }
+                } else {
+                    throw HealthETLError.usage("\(command): unknown option \(arg)")
+                }
+            } else {
+                parsed.positionals.append(arg)
+            }
+            i += 1
+        }
+        guard parsed.positionals.count == spec.positionals.count else {
+            let expected = spec.positionals.isEmpty ? "no arguments" : spec.positionals.joined(separator: " ")
+            throw HealthETLError.usage("\(command): expected \(expected)")
+        }
+        return parsed
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import HealthCore
+import HealthPipeline
+
+protocol Command {
+    static var name: String { get }
+    static var usage: String { get }
+    static var spec: ArgumentSpec { get }
+    static func run(_ args: ParsedArguments) throws
+}
+
+/// `healthetl import EXPORT [--out DIR] [--pipeline FILE] [--timezone ZONE] [--full] [--quiet] [--json]`
+enum ImportCommand: Command {
+    static let name = "import"
+    static let usage = "healthetl import EXPORT [--out DIR] [--pipeline FILE] [--timezone ZONE] [--full] [--quiet] [--json]"
+    static let spec = ArgumentSpec(flags: ["full", "quiet", "json"], options: ["out", "pipeline", "timezone"],
+                                   positionals: ["EXPORT"])
+
+    static func run(_ args: ParsedArguments) throws {
+        let config = try loadPipeline(args.option("pipeline"))
+        let zone = try config.resolvedTimeZone(override: args.option("timezone"))
+        let quiet = args.flag("quiet")
+        let interactive = !quiet && isatty(STDERR_FILENO) == 1
+        let job = ImportJob(options: .init(export: args.positionals[0], out: args.option("out") ?? config.out ?? "out",
+                                           timeZone: zone, config: config,
+                                           progress: interactive ? .terminal : .none))
+        let summary = try job.run()
+        if args.flag("json") {
+            print(summary.json)
+        } else if !quiet {
+            FileHandle.standardError.write(Data((summary.text + "\n").utf8))
+        }
+    }
+
+    /// `--pipeline FILE`, else `pipelines/default.json` if present, else built-in defaults.
+    static func loadPipeline(_ path: String?) throws -> PipelineConfig {
+        if let path { return try PipelineConfig.load(path) }
+        let fallback = "pipelines/default.json"
+        return FileManager.default.fileExists(atPath: fallback) ? try PipelineConfig.load(fallback) : PipelineConfig()
+    }
+}
+
+/// `healthetl status [--out DIR]`: the last runs and what the store holds.
+enum StatusCommand: Command {
+    static let name = "status"
+    static let usage = "healthetl status [--out DIR]"
+    static let spec = ArgumentSpec(options: ["out"])
+
+    static func run(_ args: ParsedArguments) throws {
+        let out = args.option("out") ?? "out"
+        print(try StoreStatus(folder: OutputFolder(path: out)).report())
+    }
+}
