@@ -42,7 +42,7 @@ public struct Normalizer: StageHandler {
         var category: String?
         if record.type.hasPrefix("HKCategoryTypeIdentifier") {
             category = CategoryValues.canonical(record.value, type: record.type)
-        } else if let text = record.value {
+        } else if let text = record.value ?? Self.aggregatedValue(record) {
             guard let number = Double(text), number.isFinite else { return reject("unreadable value '\(text)'") }
             value = number
             if let printed = record.unit, !printed.isEmpty {
@@ -57,6 +57,12 @@ public struct Normalizer: StageHandler {
         }
         return .success(Sample(record: record, start: start, end: end, value: value, unit: unit,
                                categoryValue: category, localDate: calendar.localDate(of: start)))
+    }
+
+    /// iOS 8 wrote daily aggregates with `min`/`max`/`average` (or `sum`) and no `value`
+    /// for discrete types; the average is the value.
+    static func aggregatedValue(_ record: ExportRecord) -> String? {
+        record.metadata.first { $0.key == "average" }?.value ?? record.metadata.first { $0.key == "sum" }?.value
     }
 
     /// Types whose canonical unit is not their dimension's default.

@@ -29,7 +29,7 @@ final class ParquetWriterTests: XCTestCase {
             for _ in 0..<15 { s.writeBinary([UInt8]()) }
         }
         XCTAssertEqual(w.bytes, [0x15, 0x02, 0x26, 0x01, 0x18, 0x02, 0x61, 0x62, 0x11, 0x12,
-                                 0x05, 0x78, 0xD8, 0x04, 0x1C, 0x14, 0x03, 0x00, 0x19, 0x25, 0x0E, 0x0D,
+                                 0x05, 0x3C, 0xD8, 0x04, 0x1C, 0x14, 0x03, 0x00, 0x19, 0x25, 0x0E, 0x0D,
                                  0x19, 0xF8, 0x0F] + [UInt8](repeating: 0, count: 15) + [0x00])
     }
 
@@ -68,8 +68,18 @@ final class ParquetWriterTests: XCTestCase {
             if let e = expected[s] { XCTAssertEqual(got, e) } else { expected[s] = got }
         }
         XCTAssertEqual(d.count, expected.count)
-        XCTAssertEqual(index(""), UInt32(d.count))      // the empty string is an entry like any other
-        XCTAssertEqual(index(""), UInt32(d.count - 1))
+        let before = d.count
+        XCTAssertEqual(index(""), UInt32(before))      // the empty string is an entry like any other
+        XCTAssertEqual(index(""), UInt32(before))
+        XCTAssertEqual(d.count, before + 1)
+        // Taking back the last entry (a failed row) leaves the others findable.
+        XCTAssertEqual(index("fresh"), UInt32(before + 1))
+        d.removeLastEntry()
+        XCTAssertEqual(d.count, before + 1)
+        XCTAssertEqual(index(""), UInt32(before))
+        for (s, i) in expected { XCTAssertEqual(index(s), i) }
+        XCTAssertEqual(index("other"), UInt32(before + 1))
+        XCTAssertEqual(index("fresh"), UInt32(before + 2))
     }
 
     func testGzipHasGzipWrapper() throws {
@@ -178,8 +188,8 @@ final class ParquetWriterTests: XCTestCase {
         ]
         let texts = ["", "a", "Zürich", "日本語テキスト", "emoji 🫀❤️‍🔥", "tab\tnew\nline \"quoted\" \\", "\u{0}nul",
                      String(repeating: "long ", count: 30), "ä", "a\u{301}", "z"]
-        let doubles: [Double] = [0, -0.0, 1.5, -2.25, .pi, 1e-310, .greatestFiniteMagnitude, -.infinity, .infinity,
-                                 9_007_199_254_740_993, 0.1, 72]
+        let doubles: [Double] = [0, -0.0, 1.5, -2.25, .pi, Double(bitPattern: 0x0000_0000_0000_0001), .greatestFiniteMagnitude, -.infinity, .infinity,
+                                 9_007_199_254_740_992, 0.1, 72, .nan]
         var rows: [[ParquetValue]] = []
         for i in 0..<200 {
             let n = Int64(i)
@@ -272,12 +282,14 @@ final class ParquetWriterTests: XCTestCase {
 
         let path = try makeTemporaryDirectory() + "/values.parquet"
         let w = try ParquetWriter(path: path, columns: columns, rowGroupRows: 1)
-        let rows: [[ParquetValue]] = [[.int64(5), .string("x")], [.int64(6), .null], [.int64(7), .string("x")]]
+        let rows: [[ParquetValue]] = [[.int64(5), .string("x")], [.int64(6), .null], [.int64(7), .string("x")],
+                                      [.int64(8), .string(String(repeating: "y", count: 65))]]
         for row in rows { try w.appendRow(row) }
         try w.close()
         let r2 = try readBack(path)
         try assertTable(r2, columns: columns, rows: rows)
-        XCTAssertEqual(r2.pyarrow.row_groups.count, 3)
+        XCTAssertEqual(r2.pyarrow.row_groups.count, 4)
+        XCTAssertFalse(r2.pyarrow.row_groups[3].columns[1].has_min_max, "no statistics for strings over 64 bytes")
     }
 
     // MARK: Helpers
@@ -528,15 +540,16 @@ print(json.dumps(out))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try pythonPath())
         process.arguments = ["-c", Self.script, path]
-        let out = Pipe(), err = Pipe()
+        let errPath = FileManager.default.temporaryDirectory.appendingPathComponent("parquet-py-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errPath.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errPath) }
+        let out = Pipe()
         process.standardOutput = out
-        process.standardError = err
+        process.standardError = try FileHandle(forWritingTo: errPath)
         try process.run()
-        // Read both pipes to the end before waiting, so a large output cannot block the child.
-        let errData = ReadAll(err.fileHandleForReading)
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let stderr = String(decoding: errData.wait(), as: UTF8.self)
+        let stderr = (try? String(contentsOf: errPath, encoding: .utf8)) ?? ""
         guard process.terminationStatus == 0 else {
             XCTFail("python failed reading \(path): \(stderr)")
             throw CocoaError(.fileReadCorruptFile)
@@ -547,23 +560,5 @@ print(json.dumps(out))
                 + "pip install pyarrow duckdb")
         }
         return try JSONDecoder().decode(ReadBack.self, from: data)
-    }
-}
-
-/// Reads a pipe to its end on another thread.
-private final class ReadAll: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func wait() -> Data {
-        done.wait()
-        return data
     }
 }

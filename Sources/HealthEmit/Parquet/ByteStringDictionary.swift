@@ -58,6 +58,21 @@ struct ByteStringDictionary {
         return UInt32(e)
     }
 
+    /// Removes the entry added last (a failed row added it). Emptying its slot cannot break
+    /// a probe chain: every other entry was placed before it, when that slot was still empty.
+    mutating func removeLastEntry() {
+        guard count > 0 else { return }
+        let e = Int32(count - 1)
+        let mask = slots.count - 1
+        var s = Int(truncatingIfNeeded: hashes[Int(e)]) & mask
+        while slots[s] != e { s = (s &+ 1) & mask }
+        slots[s] = -1
+        hashes.removeLast()
+        offsets.removeLast()
+        bytes.removeSubrange(offsets[offsets.count - 1]...)
+        lastFound = -1
+    }
+
     /// Calls `body` with the bytes of entry `i`.
     @inline(__always)
     func withEntry<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {

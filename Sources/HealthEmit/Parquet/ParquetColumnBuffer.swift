@@ -12,6 +12,8 @@ final class ParquetColumnBuffer {
     // whether that was a null.
     var rowSerial: Int = -1
     var lastWasNull = false
+    /// The current row added a dictionary entry.
+    private var lastAddedEntry = false
 
     var int32s: [Int32] = []
     var int64s: [Int64] = []
@@ -64,8 +66,10 @@ final class ParquetColumnBuffer {
 
     func appendString(_ bytes: UnsafeRawBufferPointer) {
         if usesDictionary {
+            let before = dictionary.count
             if let i = dictionary.index(of: bytes, maxEntries: maxDictionaryEntries, maxBytes: maxDictionaryBytes) {
                 dictionaryIndices.append(i)
+                lastAddedEntry = dictionary.count != before
                 return
             }
             fallBackToPlain()
@@ -101,6 +105,7 @@ final class ParquetColumnBuffer {
         case .bytes:
             if usesDictionary {
                 dictionaryIndices.removeLast()
+                if lastAddedEntry { dictionary.removeLastEntry() }
             } else {
                 let n = Int(stringLengths.removeLast())
                 stringBytes.removeLast(n)

@@ -1,0 +1,153 @@
+import XCTest
+@testable import HealthCore
+@testable import HealthIngest
+
+/// One small export holding every element kind of FORMAT.md, read through the real parser.
+final class ElementKindsTests: XCTestCase {
+    static let export = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!DOCTYPE HealthData [
+    <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary)*)>
+    <!ATTLIST HealthData locale CDATA #REQUIRED>
+    ]>
+    <HealthData locale="en_US">
+     <ExportDate value="2024-03-01 10:00:00 +0100"/>
+     <Me HKCharacteristicTypeIdentifierDateOfBirth="1980-05-17" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale" HKCharacteristicTypeIdentifierBloodType="HKBloodTypeONegative" HKCharacteristicTypeIdentifierFitzpatrickSkinType="HKFitzpatrickSkinTypeIII" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse="None"/>
+     <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="Anna’s Apple Watch" sourceVersion="10.3" device="&lt;&lt;HKDevice: 0x2834a1b00&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1, software:10.3&gt;" unit="ms" creationDate="2024-02-29 23:05:00 +0100" startDate="2024-02-29 23:58:58 +0100" endDate="2024-03-01 00:00:01 +0100" value="41.5">
+      <MetadataEntry key="HKAlgorithmVersion" value="1"/>
+      <HeartRateVariabilityMetadataList>
+       <InstantaneousBeatsPerMinute bpm="63" time="11:58:59.25 PM"/>
+       <InstantaneousBeatsPerMinute bpm="64" time="12:00:00.50 AM"/>
+      </HeartRateVariabilityMetadataList>
+     </Record>
+     <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Health" unit="mmHg" creationDate="2024-02-10 12:52:42 +0100" startDate="2024-02-10 11:30:00 +0100" endDate="2024-02-10 11:30:00 +0100" value="121"/>
+     <Record type="HKQuantityTypeIdentifierBloodPressureDiastolic" sourceName="Health" unit="mmHg" creationDate="2024-02-10 12:52:42 +0100" startDate="2024-02-10 11:30:00 +0100" endDate="2024-02-10 11:30:00 +0100" value="79"/>
+     <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Health" creationDate="2024-02-10 12:52:42 +0100" startDate="2024-02-10 11:30:00 +0100" endDate="2024-02-10 11:30:00 +0100">
+      <MetadataEntry key="HKWasUserEntered" value="1"/>
+      <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Health" unit="mmHg" creationDate="2024-02-10 12:52:42 +0100" startDate="2024-02-10 11:30:00 +0100" endDate="2024-02-10 11:30:00 +0100" value="121"/>
+      <Record type="HKQuantityTypeIdentifierBloodPressureDiastolic" sourceName="Health" unit="mmHg" creationDate="2024-02-10 12:52:42 +0100" startDate="2024-02-10 11:30:00 +0100" endDate="2024-02-10 11:30:00 +0100" value="79"/>
+     </Correlation>
+     <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30.5" durationUnit="min" totalDistance="3.1" totalDistanceUnit="mi" totalEnergyBurned="1200" totalEnergyBurnedUnit="kJ" sourceName="Apple Watch" creationDate="2024-02-20 07:40:00 +0100" startDate="2024-02-20 07:00:00 +0100" endDate="2024-02-20 07:30:30 +0100">
+      <MetadataEntry key="HKIndoorWorkout" value="0"/>
+      <WorkoutEvent type="HKWorkoutEventTypePause" date="2024-02-20 07:10:00 +0100"/>
+      <WorkoutEvent type="HKWorkoutEventTypeResume" date="2024-02-20 07:11:00 +0100"/>
+      <WorkoutActivity uuid="0C822588-0470-4F37-9676-C324BF454FBE" startDate="2024-02-20 07:00:00 +0100" endDate="2024-02-20 07:30:30 +0100" duration="30.5" durationUnit="min">
+       <WorkoutEvent type="HKWorkoutEventTypeSegment" date="2024-02-20 07:00:00 +0100" duration="10" durationUnit="min"/>
+       <WorkoutStatistics type="HKQuantityTypeIdentifierStepCount" startDate="2024-02-20 07:00:00 +0100" endDate="2024-02-20 07:30:30 +0100" sum="4100" unit="count"/>
+      </WorkoutActivity>
+      <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" startDate="2024-02-20 07:00:00 +0100" endDate="2024-02-20 07:30:30 +0100" sum="5.1" unit="km"/>
+      <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="2024-02-20 07:00:00 +0100" endDate="2024-02-20 07:30:30 +0100" average="151" minimum="98" maximum="171" unit="count/min"/>
+      <WorkoutRoute sourceName="Apple Watch" creationDate="2024-02-20 07:41:00 +0100" startDate="2024-02-20 07:00:00 +0100" endDate="2024-02-20 07:30:30 +0100">
+       <FileReference path="/workout-routes/route_2024-02-20_7.00am.gpx"/>
+      </WorkoutRoute>
+      <WorkoutRoute sourceName="iPhone" startDate="2024-02-20 07:00:00 +0100" endDate="2024-02-20 07:30:30 +0100">
+       <Location date="2024-02-20 07:00:01 +0100" latitude="52.52" longitude="13.405" altitude="34.5" horizontalAccuracy="3.1" verticalAccuracy="2.2" course="91" speed="2.9"/>
+       <Location date="2024-02-20 07:00:02 +0100" latitude="52.5201" longitude="13.4051" altitude="34.6" horizontalAccuracy="3" verticalAccuracy="2" course="92" speed="3.0"/>
+      </WorkoutRoute>
+     </Workout>
+     <ActivitySummary dateComponents="2024-02-20" activeEnergyBurned="612.5" activeEnergyBurnedGoal="600" activeEnergyBurnedUnit="kcal" appleMoveTime="0" appleMoveTimeGoal="0" appleExerciseTime="41" appleExerciseTimeGoal="30" appleStandHours="11" appleStandHoursGoal="12"/>
+     <ClinicalRecord type="HKClinicalTypeIdentifierLabResultRecord" identifier="abc-1" sourceName="Clinic" sourceURL="https://fhir.example/Observation/1" fhirVersion="4.0.1" receivedDate="2024-01-05 09:00:00 +0100" resourceFilePath="/clinical-records/abc-1.json"/>
+     <Audiogram sourceName="Mimi" startDate="2024-01-06 10:00:00 +0100" endDate="2024-01-06 10:10:00 +0100">
+      <SensitivityPoint frequencyValue="1000" frequencyUnit="Hz" leftEarValue="15" leftEarUnit="dBHL" rightEarValue="20" rightEarUnit="dBHL"/>
+      <SensitivityPoint frequencyValue="4000" frequencyUnit="Hz" leftEarValue="25" leftEarUnit="dBHL" rightEarValue="30" rightEarUnit="dBHL"/>
+     </Audiogram>
+     <VisionPrescription type="HKVisionPrescriptionTypeGlasses" dateIssued="2023-11-01 00:00:00 +0100" expirationDate="2025-11-01 00:00:00 +0100" brand="Zeiss">
+      <RightEye sphere="-1.25" cylinder="-0.5" axis="90"/>
+      <LeftEye sphere="-1.5"/>
+     </VisionPrescription>
+     <FutureElement foo="bar"><Child/></FutureElement>
+    </HealthData>
+    """
+
+    func testEveryElementKindIsRead() throws {
+        let dir = try temporaryFolder(self)
+        let path = try write(Self.export, to: "export.xml", in: dir)
+        let (batches, summary) = try readBatches(path)
+        XCTAssertTrue(summary.removedDoctype)
+        let records = batches.flatMap(\.records)
+        XCTAssertEqual(records.count, 3, "correlation children are not top-level records")
+
+        let hrv = try XCTUnwrap(records.first)
+        XCTAssertEqual(hrv.type, "HKQuantityTypeIdentifierHeartRateVariabilitySDNN")
+        XCTAssertEqual(hrv.source.name, "Anna’s Apple Watch")
+        XCTAssertEqual(hrv.source.device, "name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1, software:10.3")
+        XCTAssertEqual(hrv.source.deviceModel, "Watch")
+        XCTAssertEqual(hrv.value, "41.5")
+        XCTAssertEqual(hrv.startDate?.iso8601, "2024-02-29T22:58:58Z")
+        XCTAssertEqual(hrv.metadata, [MetadataEntry(key: "HKAlgorithmVersion", value: "1")])
+        // Beat times are times of day in the export's offset; the second crosses midnight.
+        XCTAssertEqual(hrv.heartbeats.map(\.bpm), [63, 64])
+        XCTAssertEqual(hrv.heartbeats.map { $0.time?.iso8601 }, ["2024-02-29T22:58:59.25Z", "2024-02-29T23:00:00.5Z"])
+
+        let correlation = try XCTUnwrap(batches.flatMap(\.correlations).first)
+        XCTAssertEqual(correlation.type, "HKCorrelationTypeIdentifierBloodPressure")
+        XCTAssertEqual(correlation.members.map(\.value), ["121", "79"])
+        XCTAssertEqual(correlation.metadata.first?.key, "HKWasUserEntered")
+
+        let workout = try XCTUnwrap(batches.flatMap(\.workouts).first)
+        XCTAssertEqual(workout.activityType, "HKWorkoutActivityTypeRunning")
+        XCTAssertEqual(workout.duration, Measurement(value: 30.5, unit: "min"))
+        XCTAssertEqual(workout.totalDistance, Measurement(value: 3.1, unit: "mi"))
+        XCTAssertEqual(workout.totalEnergyBurned, Measurement(value: 1200, unit: "kJ"))
+        XCTAssertEqual(workout.events.map(\.type), ["HKWorkoutEventTypePause", "HKWorkoutEventTypeResume"])
+        XCTAssertEqual(workout.statistics.count, 2)
+        XCTAssertEqual(workout.statistics[1].average, 151)
+        XCTAssertEqual(workout.activities.count, 1)
+        XCTAssertEqual(workout.activities[0].events.count, 1)
+        XCTAssertEqual(workout.activities[0].statistics.first?.sum, 4100)
+        XCTAssertEqual(workout.routes.count, 2)
+        XCTAssertEqual(workout.routes[0].filePath, "/workout-routes/route_2024-02-20_7.00am.gpx")
+        XCTAssertEqual(workout.routes[1].points.count, 2)
+        XCTAssertEqual(workout.routes[1].points[1].speed, 3.0)
+        XCTAssertEqual(summary.routeFilesMissing, ["/workout-routes/route_2024-02-20_7.00am.gpx"])
+
+        let activity = try XCTUnwrap(batches.flatMap(\.activitySummaries).first)
+        XCTAssertEqual(activity.date, CivilDate(year: 2024, month: 2, day: 20))
+        XCTAssertEqual(activity.activeEnergyBurned, 612.5)
+        XCTAssertEqual(activity.appleStandHoursGoal, 12)
+
+        let profile = try XCTUnwrap(batches.compactMap(\.profile).first)
+        XCTAssertEqual(profile.characteristics["HKCharacteristicTypeIdentifierBloodType"], "HKBloodTypeONegative")
+        XCTAssertEqual(batches.compactMap(\.exportDate).first?.iso8601, "2024-03-01T09:00:00Z")
+        XCTAssertEqual(batches.compactMap(\.locale).first, "en_US")
+
+        let clinical = try XCTUnwrap(batches.flatMap(\.clinicalRecords).first)
+        XCTAssertEqual(clinical.identifier, "abc-1")
+        XCTAssertEqual(clinical.fhirVersion, "4.0.1")
+        let audiogram = try XCTUnwrap(batches.flatMap(\.audiograms).first)
+        XCTAssertEqual(audiogram.points.map(\.frequencyHz), [1000, 4000])
+        XCTAssertEqual(audiogram.points.map(\.rightEarDBHL), [20, 30])
+        let vision = try XCTUnwrap(batches.flatMap(\.visionPrescriptions).first)
+        XCTAssertEqual(vision.brand, "Zeiss")
+        XCTAssertEqual(vision.rightEye.first { $0.key == "axis" }?.value, "90")
+
+        let unknown = batches.reduce(into: [String: Int]()) { $0.merge($1.unknownElements, uniquingKeysWith: +) }
+        XCTAssertEqual(unknown, ["FutureElement": 1])
+    }
+
+    func testStoreHoldsEveryKind() throws {
+        let dir = try temporaryFolder(self)
+        let path = try write(Self.export, to: "export.xml", in: dir)
+        let out = dir.appendingPathComponent("out").path
+        let result = try healthetl(["import", path, "--out", out, "--timezone", "Europe/Berlin", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let db = out + "/health.sqlite"
+        XCTAssertEqual(try query(db, "SELECT count(*) FROM samples"), ["3"])
+        XCTAssertEqual(try query(db, "SELECT device_model FROM samples WHERE type LIKE '%SDNN'"), ["Watch"])
+        XCTAssertEqual(try query(db, "SELECT count(*) FROM heartbeats"), ["2"])
+        XCTAssertEqual(try query(db, "SELECT count(*) FROM correlation_members"), ["2"])
+        XCTAssertEqual(try query(db, "SELECT round(distance_m, 1) FROM workouts"), ["5100.0"], "statistics before attributes")
+        XCTAssertEqual(try query(db, "SELECT round(energy_kcal, 2) FROM workouts"), ["286.81"], "1200 kJ in kcal")
+        XCTAssertEqual(try query(db, "SELECT avg_heart_rate FROM workouts"), ["151.0"])
+        XCTAssertEqual(try query(db, "SELECT count(*) FROM workout_events"), ["3"])
+        XCTAssertEqual(try query(db, "SELECT count(*) FROM workout_statistics"), ["3"])
+        XCTAssertEqual(try query(db, "SELECT count(*) FROM workout_activities"), ["1"])
+        XCTAssertEqual(try query(db, "SELECT count(*) FROM workout_route_points"), ["2"])
+        XCTAssertEqual(try query(db, "SELECT stand_hours FROM activity_summaries"), ["11.0"])
+        XCTAssertEqual(try query(db, "SELECT blood_type FROM profile"), ["HKBloodTypeONegative"])
+        XCTAssertEqual(try query(db, "SELECT count(*) FROM audiogram_points"), ["2"])
+        XCTAssertEqual(try query(db, "SELECT brand FROM vision_prescriptions"), ["Zeiss"])
+        XCTAssertEqual(try query(db, "SELECT identifier FROM clinical_records"), ["abc-1"])
+        XCTAssertTrue(result.stdout.contains("\"unknown_elements\":{\"FutureElement\":1}"), result.stdout)
+    }
+}
