@@ -83,7 +83,7 @@ final class ParquetWriterTests: XCTestCase {
     }
 
     func testGzipHasGzipWrapper() throws {
-        let gz = try GzipCompressor(level: 1)
+        let gz = try ParquetGzipCompressor(level: 1)
         var out: [UInt8] = []
         let input = Array(repeating: UInt8(ascii: "a"), count: 10_000)
         let n = try input.withUnsafeBytes { try gz.compress($0, into: &out) }

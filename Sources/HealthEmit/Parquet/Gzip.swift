@@ -5,7 +5,7 @@ import HealthCore
 ///
 /// Parquet's GZIP codec expects the gzip wrapper (zlib `windowBits` 15 + 16 = 31), not a
 /// raw deflate stream. The stream is set up once and reset for every page.
-final class GzipCompressor {
+final class ParquetGzipCompressor {
     private let stream: UnsafeMutablePointer<z_stream>
     let level: Int32
 

@@ -57,7 +57,7 @@ struct ParquetChunkInfo {
 final class ParquetChunkWriter {
     /// Target size of a page's encoded values before compression.
     let pageSizeTarget: Int
-    private let compressor: GzipCompressor?
+    private let compressor: ParquetGzipCompressor?
     private let codec: Int32
     private var body: [UInt8] = []
     private var compressed: [UInt8] = []
@@ -66,7 +66,7 @@ final class ParquetChunkWriter {
     init(compression: ParquetCompression, pageSizeTarget: Int = 1 << 20) throws {
         self.pageSizeTarget = pageSizeTarget
         self.codec = compression.codec
-        self.compressor = compression.gzipLevel > 0 ? try GzipCompressor(level: compression.gzipLevel) : nil
+        self.compressor = compression.gzipLevel > 0 ? try ParquetGzipCompressor(level: compression.gzipLevel) : nil
     }
 
     private struct Totals {

@@ -10,12 +10,15 @@ import HealthCore
 /// `int32` also sets date columns (days since 1970-01-01) and `int64` also sets timestamp
 /// columns (microseconds since 1970-01-01T00:00:00Z).
 public struct ParquetRow: ~Copyable {
-    let columns: [ParquetColumnBuffer]
+    private let columns: UnsafeMutablePointer<ParquetColumnBuffer>
+    private let columnCount: Int
     let serial: Int
     private(set) var error: String?
 
-    init(columns: [ParquetColumnBuffer], serial: Int) {
-        self.columns = columns
+    /// `store` must outlive the row (the writer holds it).
+    init(store: ParquetColumnStore, serial: Int) {
+        self.columns = store.base
+        self.columnCount = store.count
         self.serial = serial
     }
 
@@ -23,44 +26,46 @@ public struct ParquetRow: ~Copyable {
 
     public mutating func int32(_ column: Int, _ value: Int32) {
         guard let c = claim(column, .int32) else { return }
-        c.int32s.append(value)
-        c.appendDefinedLevel()
+        c.pointee.int32s.append(value)
+        c.pointee.appendDefinedLevel()
     }
 
     public mutating func int64(_ column: Int, _ value: Int64) {
         guard let c = claim(column, .int64) else { return }
-        c.int64s.append(value)
-        c.appendDefinedLevel()
+        c.pointee.int64s.append(value)
+        c.pointee.appendDefinedLevel()
     }
 
     public mutating func double(_ column: Int, _ value: Double) {
         guard let c = claim(column, .double) else { return }
-        c.doubles.append(value)
-        c.appendDefinedLevel()
+        c.pointee.doubles.append(value)
+        c.pointee.appendDefinedLevel()
     }
 
     public mutating func boolean(_ column: Int, _ value: Bool) {
         guard let c = claim(column, .boolean) else { return }
-        c.booleans.append(value ? 1 : 0)
-        c.appendDefinedLevel()
+        c.pointee.booleans.append(value ? 1 : 0)
+        c.pointee.appendDefinedLevel()
     }
 
     public mutating func string(_ column: Int, _ value: String) {
         guard let c = claim(column, .bytes) else { return }
-        let done: Void? = value.utf8.withContiguousStorageIfAvailable { c.appendString(UnsafeRawBufferPointer($0)) }
+        let done: Void? = value.utf8.withContiguousStorageIfAvailable {
+            c.pointee.appendString(UnsafeRawBufferPointer($0))
+        }
         if done == nil {
             var copy = value
-            copy.withUTF8 { c.appendString(UnsafeRawBufferPointer($0)) }
+            copy.withUTF8 { c.pointee.appendString(UnsafeRawBufferPointer($0)) }
         }
-        c.appendDefinedLevel()
+        c.pointee.appendDefinedLevel()
     }
 
     /// A string given as UTF-8 bytes (the caller guarantees they are valid UTF-8); the bytes
     /// are copied.
     public mutating func string(_ column: Int, utf8 bytes: UnsafeRawBufferPointer) {
         guard let c = claim(column, .bytes) else { return }
-        c.appendString(bytes)
-        c.appendDefinedLevel()
+        c.pointee.appendString(bytes)
+        c.pointee.appendDefinedLevel()
     }
 
     public mutating func date(_ column: Int, _ value: CivilDate) {
@@ -73,13 +78,13 @@ public struct ParquetRow: ~Copyable {
 
     /// Null in an optional column (the same as leaving it unset).
     public mutating func null(_ column: Int) {
-        guard column >= 0 && column < columns.count else { return fail("no column \(column)") }
-        let c = columns[column]
-        guard c.isOptional else { return fail("column '\(c.column.name)' is required and cannot be null") }
-        guard c.rowSerial != serial else { return fail("column '\(c.column.name)' is set twice in one row") }
-        c.rowSerial = serial
-        c.lastWasNull = true
-        c.appendNull()
+        guard column >= 0 && column < columnCount else { return fail("no column \(column)") }
+        let c = columns + column
+        guard c.pointee.isOptional else { return fail("column '\(c.pointee.column.name)' is required and cannot be null") }
+        guard c.pointee.rowSerial != serial else { return fail("column '\(c.pointee.column.name)' is set twice in one row") }
+        c.pointee.rowSerial = serial
+        c.pointee.lastWasNull = true
+        c.pointee.appendNull()
     }
 
     // MARK: Optionals (nil is null)
@@ -115,22 +120,22 @@ public struct ParquetRow: ~Copyable {
     // MARK: Checks
 
     @inline(__always)
-    private mutating func claim(_ column: Int, _ storage: ParquetStorage) -> ParquetColumnBuffer? {
-        guard column >= 0 && column < columns.count else {
+    private mutating func claim(_ column: Int, _ storage: ParquetStorage) -> UnsafeMutablePointer<ParquetColumnBuffer>? {
+        guard column >= 0 && column < columnCount else {
             fail("no column \(column)")
             return nil
         }
-        let c = columns[column]
-        guard c.storage == storage && c.rowSerial != serial else {
-            if c.storage != storage {
-                fail("column '\(c.column.name)' is \(c.column.type), not \(storage)")
+        let c = columns + column
+        guard c.pointee.storage == storage && c.pointee.rowSerial != serial else {
+            if c.pointee.storage != storage {
+                fail("column '\(c.pointee.column.name)' is \(c.pointee.column.type), not \(storage)")
             } else {
-                fail("column '\(c.column.name)' is set twice in one row")
+                fail("column '\(c.pointee.column.name)' is set twice in one row")
             }
             return nil
         }
-        c.rowSerial = serial
-        c.lastWasNull = false
+        c.pointee.rowSerial = serial
+        c.pointee.lastWasNull = false
         return c
     }
 

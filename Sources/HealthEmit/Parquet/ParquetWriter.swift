@@ -41,12 +41,13 @@ public final class ParquetWriter {
     private enum State { case open, closed, aborted }
     private var state = State.open
     private let file: ParquetOutputFile
-    private let buffers: [ParquetColumnBuffer]
-    private let stringBuffers: [ParquetColumnBuffer]
+    private let store: ParquetColumnStore
+    private let stringColumns: [Int]
     private let chunkWriter: ParquetChunkWriter
     private let keyValueMetadata: [(String, String)]
     private var rowsInGroup = 0
     private var serial = 0
+    private var inRow = false
     private var rowGroups: [RowGroupInfo] = []
 
     private struct RowGroupInfo {
@@ -81,8 +82,8 @@ public final class ParquetWriter {
             ParquetColumnBuffer(column: $0, maxDictionaryEntries: maxDictionaryEntries,
                                 maxDictionaryBytes: Self.maxDictionaryBytes)
         }
-        self.buffers = buffers
-        self.stringBuffers = buffers.filter { $0.storage == .bytes }
+        self.store = ParquetColumnStore(buffers)
+        self.stringColumns = buffers.indices.filter { buffers[$0].storage == .bytes }
         self.chunkWriter = try ParquetChunkWriter(compression: compression, pageSizeTarget: pageSizeTarget)
         self.file = try ParquetOutputFile(path: path)
         do {
@@ -106,9 +107,12 @@ public final class ParquetWriter {
     /// invalid, nothing of the row is kept and the writer stays usable.
     public func appendRow(_ body: (inout ParquetRow) throws -> Void) throws {
         guard state == .open else { throw HealthETLError.internal("parquet: \(path) is already closed") }
+        guard !inRow else { throw HealthETLError.internal("parquet: appendRow called while a row is being built") }
+        inRow = true
+        defer { inRow = false }
         serial &+= 1
         let serial = self.serial
-        var row = ParquetRow(columns: buffers, serial: serial)
+        var row = ParquetRow(store: store, serial: serial)
         do {
             try body(&row)
         } catch {
@@ -119,14 +123,16 @@ public final class ParquetWriter {
             rollBackRow(serial)
             throw HealthETLError.internal(message)
         }
-        for c in buffers where c.rowSerial != serial {
-            guard c.isOptional else {
+        for i in 0..<store.count {
+            let c = store[i]
+            if c.pointee.rowSerial == serial { continue }
+            guard c.pointee.isOptional else {
                 rollBackRow(serial)
-                throw HealthETLError.internal("parquet: required column '\(c.column.name)' was not set")
+                throw HealthETLError.internal("parquet: required column '\(c.pointee.column.name)' was not set")
             }
-            c.rowSerial = serial
-            c.lastWasNull = true
-            c.appendNull()
+            c.pointee.rowSerial = serial
+            c.pointee.lastWasNull = true
+            c.pointee.appendNull()
         }
         rowsInGroup += 1
         rowCount += 1
@@ -160,6 +166,7 @@ public final class ParquetWriter {
     /// On failure the temporary file is removed and the error rethrown.
     public func close() throws {
         guard state == .open else { throw HealthETLError.internal("parquet: \(path) is already closed") }
+        guard !inRow else { throw HealthETLError.internal("parquet: close called while a row is being built") }
         do {
             if rowsInGroup > 0 { try flushRowGroup() }
             let footer = makeFooter()
@@ -178,10 +185,10 @@ public final class ParquetWriter {
 
     /// Gives up: removes the temporary file and leaves `path` untouched.
     public func abort() {
-        guard state == .open else { return }
+        guard state == .open && !inRow else { return }
         state = .aborted
         file.discard()
-        for c in buffers { c.removeAll() }
+        for i in 0..<store.count { store[i].pointee.removeAll() }
     }
 
     // MARK: Internals
@@ -189,24 +196,24 @@ public final class ParquetWriter {
     private static let magic: [UInt8] = Array("PAR1".utf8)
 
     private func rollBackRow(_ serial: Int) {
-        for c in buffers where c.rowSerial == serial {
-            c.undoLastRow()
-            c.rowSerial = -1
+        for i in 0..<store.count where store[i].pointee.rowSerial == serial {
+            store[i].pointee.undoLastRow()
+            store[i].pointee.rowSerial = -1
         }
     }
 
     private func stringsAreLarge() -> Bool {
-        stringBuffers.contains { $0.plainStringByteCount > Self.maxStringBytesPerRowGroup }
+        stringColumns.contains { store[$0].pointee.plainStringByteCount > Self.maxStringBytesPerRowGroup }
     }
 
     private func flushRowGroup() throws {
         do {
             let start = file.offset
             var chunks: [ParquetChunkInfo] = []
-            chunks.reserveCapacity(buffers.count)
-            for c in buffers {
-                chunks.append(try chunkWriter.writeChunk(c, rows: rowsInGroup, to: file))
-                c.removeAll()
+            chunks.reserveCapacity(store.count)
+            for i in 0..<store.count {
+                chunks.append(try chunkWriter.writeChunk(store[i].pointee, rows: rowsInGroup, to: file))
+                store[i].pointee.removeAll()
             }
             rowGroups.append(RowGroupInfo(chunks: chunks, rows: Int64(rowsInGroup), fileOffset: start))
             rowsInGroup = 0

@@ -25,6 +25,7 @@ final class ExportSAXHandler: SAXHandler {
     // Values under construction.
     var record: ExportRecord?
     var recordStart: DateParser.Parsed?
+    private var beatShift: Double?
     var correlation: ExportCorrelation?
     var workout: ExportWorkout?
     var activity: ExportWorkoutActivity?
@@ -76,7 +77,8 @@ final class ExportSAXHandler: SAXHandler {
             } else { context = unknown(name, in: "Record") }
         case .heartbeatList:
             if name.equals("InstantaneousBeatsPerMinute") {
-                record?.heartbeats.append(heartbeat(attributes)); context = .leaf
+                let beat = heartbeat(attributes)
+                record?.heartbeats.append(beat); context = .leaf
             } else { context = unknown(name, in: "HeartRateVariabilityMetadataList") }
         case .correlation:
             if name.equals("MetadataEntry") {
@@ -203,6 +205,7 @@ final class ExportSAXHandler: SAXHandler {
     private func parseRecord(_ attributes: SAXAttributes) -> ExportRecord {
         var r = ExportRecord(type: "", source: SourceInfo(name: ""))
         recordStart = nil
+        beatShift = nil
         for i in 0..<attributes.count {
             let name = attributes.name(i), value = attributes.value(i)
             switch name.count {
@@ -242,23 +245,40 @@ final class ExportSAXHandler: SAXHandler {
         return entry
     }
 
-    /// A beat's time is a localized time of day; it is anchored to the parent's start, in the
-    /// same printed offset, rolling over midnight when the list crosses it.
+    /// A beat's time is a localized time of day with no date and no offset. It is written in
+    /// the zone in force at recording, which may differ from the export's printed offset by
+    /// whole or half hours (a winter sample exported in summer). So the beat is placed at
+    /// that time of day nearest to the record's start, shifted by the half-hour multiple
+    /// that puts the first beat inside the record; later beats keep the same shift.
     private func heartbeat(_ attributes: SAXAttributes) -> HeartbeatSample {
         var beat = HeartbeatSample(time: nil, bpm: nil)
         for i in 0..<attributes.count {
             let name = attributes.name(i)
             if name.equals("bpm") { beat.bpm = attributes.value(i).double }
             else if name.equals("time"), let start = recordStart, let tod = DateParser.timeOfDay(attributes.value(i)) {
-                let startSeconds = start.timestamp.microseconds.floorDivided(by: 1_000_000).quotient
-                let wall = startSeconds + Int64(start.offsetSeconds)
-                let (day, startOfDay) = wall.floorDivided(by: 86_400)
-                var seconds = Double(day * 86_400 - Int64(start.offsetSeconds)) + tod
-                if tod + 3600 < Double(startOfDay) { seconds += 86_400 }
-                beat.time = Timestamp(secondsSince1970: seconds)
+                let startSeconds = Double(start.timestamp.microseconds) / 1_000_000
+                let startTimeOfDay = (startSeconds + Double(start.offsetSeconds)).truncatingRemainder(dividingBy: 86_400)
+                var delta = tod - (startTimeOfDay < 0 ? startTimeOfDay + 86_400 : startTimeOfDay)
+                if delta > 43_200 { delta -= 86_400 } else if delta <= -43_200 { delta += 86_400 }
+                if beatShift == nil {
+                    let duration = Double((record?.endDate ?? start.timestamp).microseconds - start.timestamp.microseconds) / 1_000_000
+                    beatShift = Self.zoneShift(delta: delta, duration: duration)
+                }
+                beat.time = Timestamp(secondsSince1970: startSeconds + delta - (beatShift ?? 0))
             }
         }
         return beat
+    }
+
+    /// The multiple of 30 minutes (up to ±14 h) that moves `delta` into [-60 s, duration + 60 s].
+    static func zoneShift(delta: Double, duration: Double) -> Double {
+        for k in 0...28 {
+            for sign in [1.0, -1.0] {
+                let shift = sign * Double(k) * 1800
+                if delta - shift >= -60 && delta - shift <= duration + 60 { return shift }
+            }
+        }
+        return 0
     }
 
     func sourceAndDates(_ attributes: SAXAttributes)
