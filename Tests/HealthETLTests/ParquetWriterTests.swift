@@ -128,6 +128,12 @@ final class ParquetWriterTests: XCTestCase {
         XCTAssertEqual(Array(bytes.suffix(4)), Array("PAR1".utf8))
         XCTAssertThrowsError(try w2.close())
 
+        // Aborting from inside a row.
+        let w3 = try ParquetWriter(path: path, columns: [ParquetColumn("a", .int64)])
+        XCTAssertThrowsError(try w3.appendRow { r in r.int64(0, 1); w3.abort() })
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp))
+        XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(4)), Array("PAR1".utf8))
+
         XCTAssertThrowsError(try ParquetWriter(path: dir + "/missing/x.parquet", columns: [ParquetColumn("a", .int64)]))
         XCTAssertThrowsError(try ParquetWriter(path: dir + "/y.parquet", columns: []))
         XCTAssertThrowsError(try ParquetWriter(path: dir + "/y.parquet",
@@ -153,6 +159,8 @@ final class ParquetWriterTests: XCTestCase {
         struct Boom: Error {}
         XCTAssertThrowsError(try w.appendRow { r in r.int64(0, 2); r.string(2, "n2"); throw Boom() })
         XCTAssertThrowsError(try w.appendRow([.int64(1)]))
+        XCTAssertThrowsError(try w.appendRow { r in r.int64(0, 2); r.double(3, 1); try w.appendRow { _ in } })
+        XCTAssertThrowsError(try w.appendRow { r in r.int64(0, 2); r.double(3, 1); try w.close() })
         try w.appendRow { r in r.int64(0, 3); r.double(3, 2.5) }
         XCTAssertEqual(w.rowCount, 2)
         try w.close()

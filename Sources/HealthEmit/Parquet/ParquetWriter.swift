@@ -116,9 +116,10 @@ public final class ParquetWriter {
         do {
             try body(&row)
         } catch {
-            rollBackRow(serial)
+            if state == .open { rollBackRow(serial) }
             throw error
         }
+        guard state == .open else { throw HealthETLError.internal("parquet: \(path) was aborted") }
         if let message = row.error {
             rollBackRow(serial)
             throw HealthETLError.internal(message)
@@ -185,7 +186,7 @@ public final class ParquetWriter {
 
     /// Gives up: removes the temporary file and leaves `path` untouched.
     public func abort() {
-        guard state == .open && !inRow else { return }
+        guard state == .open else { return }
         state = .aborted
         file.discard()
         for i in 0..<store.count { store[i].pointee.removeAll() }
