@@ -601,7 +601,7 @@ class Generator:
         self.cycle_days = {k for k in range(N) if k % 7 == 4}
         if self.watchless_day and not (self.cycle_days & self.watchless_day):
             self.cycle_days.add(sorted(self.watchless_day)[min(1, len(self.watchless_day) - 1)])
-        self.swim_days = {k for k in range(N) if k % 10 == 8 and k not in self.watchless_day
+        self.swim_days = {k for k in range(N) if k % 7 == 5 and k not in self.watchless_day
                           and k not in self.run_days and k not in self.cycle_days}
         self.manual_quiet_day = 4 if N > 4 else None
         self.manual_cover_day = 11 if N > 11 else None
@@ -667,16 +667,16 @@ class Generator:
                 cands.append(("walk", st, st + rng.randint(18 * m, 26 * m), True, "midnight-walk"))
             if not weekend:
                 st = self.wall(k, 8 * 3600 + rng.randint(-15 * m, 20 * m))
-                cands.append(("walk", st, st + rng.randint(15 * m, 25 * m), True, "commute-am"))
+                cands.append(("walk", st, st + rng.randint(15 * m, 25 * m), rng.random() < 0.5, "commute-am"))
                 st = self.wall(k, 17 * 3600 + 30 * m + rng.randint(-20 * m, 30 * m))
-                cands.append(("walk", st, st + rng.randint(15 * m, 25 * m), True, "commute-pm"))
+                cands.append(("walk", st, st + rng.randint(15 * m, 25 * m), rng.random() < 0.5, "commute-pm"))
             elif rng.random() < 0.7:
                 st = self.wall(k, 10 * 3600 + rng.randint(0, 60 * m))
                 cands.append(("walk", st, st + rng.randint(45 * m, 90 * m), True, "long-walk"))
             if rng.random() < 0.7:
                 st = self.wall(k, 12 * 3600 + 15 * m + rng.randint(0, 40 * m))
                 cands.append(("walk", st, st + rng.randint(10 * m, 30 * m), False, "lunch"))
-            for _ in range(rng.randint(6, 14)):
+            for _ in range(rng.randint(4, 10)):
                 if B - A < 600:
                     break
                 st = rng.randint(A, B - 60)
@@ -737,7 +737,7 @@ class Generator:
         """Samples for every movement bout (steps, distance, active energy, exercise) + Workouts."""
         rng = self.rng
         sc = self.scale
-        wlo, whi = max(10, 60 / sc), max(20, 300 / sc)
+        wlo, whi = max(10, 120 / sc), max(20, 600 / sc)
         run_i = 0
         # paused runs: split the bout in two around a pause
         new_bouts = []
@@ -884,13 +884,13 @@ class Generator:
         holes = [(bt.a, bt.b) for _, bt in self.bouts if bt.watch]
         idle = interval_subtract(self.AW, holes)
         for s0, e0 in idle:
-            for s, e in self.chunks(s0, e0, 600, 1800):
+            for s, e in self.chunks(s0, e0, 1800, 5400):
                 k = self.day_of(s)
                 eu = self.units_for_day(k)[1]
                 emit_cum(AEB, watch, k, eu, rng.uniform(0.15, 0.9) * (e - s) / 60 / TO_STD[eu], s, e, e + rng.randint(2, 400))
         # basal energy (watch) across all worn time, garmin on watchless awake windows
         for s0, e0 in self.W:
-            for s, e in self.chunks(s0, e0, 1200, 2700):
+            for s, e in self.chunks(s0, e0, 2700, 5400):
                 k = self.day_of(s)
                 eu = self.units_for_day(k)[1]
                 emit_cum(BEB, watch, k, eu, rng.uniform(1.0, 1.2) * (e - s) / 60 / TO_STD[eu], s, e, e + rng.randint(2, 400))
@@ -1026,8 +1026,8 @@ class Generator:
         rnd = self.rnd
         ts = self.ts
         sc = self.scale
-        base = max(20.0, 600.0 / sc)
-        wstep = max(5.0, 30.0 / sc)
+        base = max(20.0, 1500.0 / sc)
+        wstep = max(5.0, 60.0 / sc)
         lst = self.recs.setdefault(HR, [])
         bouts = [bt for _, bt in self.bouts if bt.watch]
         nights = self.nights
@@ -1087,7 +1087,7 @@ class Generator:
         for k in range(self.N):
             times = []
             night = (self.bed[k], self.wake[k])
-            for _ in range(rng.randint(2, 4)):
+            for _ in range(rng.randint(2, 3)):
                 if rng.random() < 0.5:
                     t = rng.randint(night[0] + 1800, max(night[0] + 1801, night[1] - 1800))
                 else:
@@ -1097,18 +1097,17 @@ class Generator:
                 # one HRV session whose beat list crosses midnight of the printed (export-offset) clock
                 off = self.clock.off
                 t = ((self.M[k] + off) // 86400 + 1) * 86400 - off - 20
-                times.append(t)
-                special_done = None
+                if t + 70 <= self.range[1] and covers(self.W, t, t + 70):
+                    times.append(t)
+                    special_done = True
+                    self.stats["hrv_midnight_wrap"] = ts(t)
             for t in times:
                 if t + 70 > self.range[1] or t < self.range[0] or not covers(self.W, t, t + 70):
                     continue
-                if special_done is None:
-                    special_done = True
-                    self.stats["hrv_midnight_wrap"] = ts(t)
                 bpm0 = rng.randint(54, 72)
                 beats = []
                 bt = float(t) + rng.uniform(0.5, 2.0)
-                for _ in range(rng.randint(28, 48)):
+                for _ in range(rng.randint(20, 36)):
                     b = bpm0 + rng.randint(-4, 4)
                     beats.append(f'   <InstantaneousBeatsPerMinute bpm="{b}" time="{self.clock.beat_time(bt)}"/>\n')
                     bt += 60.0 / b * rng.choice((1, 1, 2))
@@ -1290,7 +1289,7 @@ class Generator:
             if wk.kind in ("run", "cycle"):
                 pts = self.make_route(wk)
                 if wk.style == "old":
-                    step = 5
+                    step = 10
                     locs = []
                     for i in range(0, len(pts), step):
                         t, lat, lon, ele, v, course, ha, va = pts[i]

@@ -32,6 +32,7 @@ struct XMLSanitizer {
             // Complete the cut sequence from the new chunk's first bytes.
             let need = sequenceLength(pending[0])
             while pending.count < need && i < count && isContinuation(src[i]) { pending.append(src[i]); i += 1 }
+            if pending.count < need && i == count { return 0 }   // still cut: wait for more
             if pending.count == need && pending.withUnsafeBufferPointer({ isValidSequence($0.baseAddress!, need) }) {
                 for b in pending { out[o] = b; o += 1 }
             } else {
@@ -49,20 +50,27 @@ struct XMLSanitizer {
             case .body:
                 break
             case .prolog:
+                // Bytes that may start `<!DOCTYPE` are held back until the keyword is
+                // complete (then dropped) or broken (then written).
                 if b == Self.keyword[keywordMatched] {
                     keywordMatched += 1
+                    i += 1
                     if keywordMatched == Self.keyword.count {
-                        // Drop the keyword bytes already written (they are on one line).
-                        o -= min(o, Self.keyword.count - 1)
                         state = .doctype
                         removedDoctype = true
                         keywordMatched = 0
-                        i += 1
-                        continue
                     }
-                } else {
-                    keywordMatched = b == Self.keyword[0] ? 1 : 0
-                    if b == UInt8(ascii: "<"), i + 1 < count, isNameStart(src[i + 1]) { state = .body }
+                    continue
+                }
+                let held = keywordMatched
+                for k in 0..<held { out[o] = Self.keyword[k]; o += 1 }
+                keywordMatched = 0
+                if held == 1 && isNameStart(b) {
+                    state = .body   // `<` + name: the root element; no DOCTYPE can follow
+                } else if b == Self.keyword[0] {
+                    keywordMatched = 1
+                    i += 1
+                    continue
                 }
             case .doctype, .internalSubset, .subsetClosing:
                 advanceDoctype(b)

@@ -1,0 +1,69 @@
+import XCTest
+@testable import HealthIngest
+
+/// The byte filter in front of libxml2: DOCTYPE removal (line numbers kept), forbidden
+/// control bytes, invalid UTF-8, and the same output whatever the chunk boundaries.
+final class SanitizerTests: XCTestCase {
+    private func filter(_ input: [UInt8], chunk: Int) -> [UInt8] {
+        var sanitizer = XMLSanitizer()
+        var output: [UInt8] = []
+        var i = 0
+        var scratch = [UInt8](repeating: 0, count: chunk + 4)
+        while i < input.count {
+            let n = min(chunk, input.count - i)
+            let written = input[i..<i + n].withUnsafeBufferPointer { src in
+                scratch.withUnsafeMutableBufferPointer { sanitizer.filter(src, into: $0.baseAddress!) }
+            }
+            output += scratch[0..<written]
+            i += n
+        }
+        return output + sanitizer.finish()
+    }
+
+    private let brokenDTD = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!DOCTYPE HealthData [
+    <!ATTLIST VisionPrescription
+      type CDATA #REQUIRED
+      dateIssued CDATA #REQUIRED
+    <!ELEMENT Attachment EMPTY>
+    ]>
+    <HealthData locale="en_US">
+     <Record type="T" sourceName="Wat\u{0B}ch ü 导" value="1"/>
+    </HealthData>
+    """
+
+    func testRemovesDoctypeKeepsLinesDropsControlBytes() {
+        let out = String(decoding: filter(Array(brokenDTD.utf8), chunk: 1 << 20), as: UTF8.self)
+        XCTAssertFalse(out.contains("DOCTYPE"))
+        XCTAssertFalse(out.contains("ATTLIST"))
+        XCTAssertEqual(out.split(separator: "\n", omittingEmptySubsequences: false).count,
+                       brokenDTD.split(separator: "\n", omittingEmptySubsequences: false).count)
+        XCTAssertTrue(out.contains("sourceName=\"Watch ü 导\""), out)
+    }
+
+    func testChunkBoundariesDoNotMatter() {
+        let input = Array(brokenDTD.utf8)
+        let whole = filter(input, chunk: input.count)
+        for chunk in [1, 2, 3, 5, 7, 13, 64] {
+            XCTAssertEqual(filter(input, chunk: chunk), whole, "chunk \(chunk)")
+        }
+    }
+
+    func testInvalidUTF8BecomesQuestionMarks() {
+        var input = Array("<a b=\"x".utf8)
+        input += [0xFF, 0xC3, 0x28, 0xE2, 0x82]      // bad byte, bad continuation, cut sequence
+        input += Array("\"/>".utf8)
+        let out = filter(input, chunk: 3)
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), "<a b=\"x??(?\"/>")
+    }
+
+    func testParserAcceptsRepairedInput() throws {
+        let dir = try temporaryFolder(self)
+        let path = try write(brokenDTD, to: "export.xml", in: dir)
+        let (batches, summary) = try readBatches(path)
+        XCTAssertTrue(summary.removedDoctype)
+        XCTAssertEqual(summary.repairedBytes, 1)
+        XCTAssertEqual(batches.flatMap(\.records).map(\.source.name), ["Watch ü 导"])
+    }
+}
