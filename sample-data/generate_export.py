@@ -501,7 +501,7 @@ class Generator:
                             ("iPhone", "Apple Inc.", "iPhone", "iPhone14,2"))
         self.health = Source("Health", LEVEL_MANUAL, [(0, "17.3.1"), (v_sw + 1, "17.4")])
         self.garmin = Source("Garmin Connect", LEVEL_OTHER, [(0, "5.1.1")])
-        self.garmin_vt = Source("Garmin\x0bConnect", LEVEL_OTHER, [(0, "5.1.1")])
+        self.garmin_vt = Source("Garmin Connect\x0b", LEVEL_OTHER, [(0, "5.1.1")])
         self.strava = Source("Strava", LEVEL_OTHER, [(0, "354.0.1")])
         self.zepp = Source("Zepp Life", LEVEL_OTHER, [(0, "202403011629")])
         self.zepp_vt = Source("Zepp\x0bLife", LEVEL_OTHER, [(0, "202403011629")])
@@ -524,8 +524,7 @@ class Generator:
         self.clinical_files = {}  # name -> text
         self.route_points_inline = 0
         self.route_points_gpx = 0
-        self.vt_count = 0
-        self.vt_budget = 5 if args.vertical_tabs else 0
+        self.vt_left = {"garmin": 2, "zepp": 1, "food": 1, "workout": 1} if args.vertical_tabs else {}
         self.stats = {}
 
     # --- time helpers -------------------------------------------------------------------------
@@ -574,10 +573,11 @@ class Generator:
         self.emit(typ, src, d, unit, vs, s, e, c, meta, "", src_attrs)
         return float(vs) * TO_STD[unit]
 
-    def vt(self):
-        """Consume one vertical-tab injection if --vertical-tabs is on."""
-        if self.vt_count < self.vt_budget:
-            self.vt_count += 1
+    def vt(self, where, p=1.0):
+        """Consume one vertical-tab injection (per place) if --vertical-tabs is on. No rng use,
+        so the output is otherwise identical with and without the flag."""
+        if self.vt_left.get(where, 0) > 0 and p:
+            self.vt_left[where] -= 1
             return True
         return False
 
@@ -825,7 +825,7 @@ class Generator:
                         dur = e - s
                         st = max(1, round(cad * dur / 60 * rng.uniform(0.9, 1.05)))
                         c = e + rng.randint(600, 3600)
-                        sa = self.garmin_vt.attrs(k, self.rnd) if self.vt() else None
+                        sa = self.garmin_vt.attrs(k, self.rnd) if self.vt("garmin") else None
                         emit_cum(STEPS, garmin, k, "count", st, s, e, c, src_attrs=sa)
                         emit_cum(DWR, garmin, k, "km", st * stride / 1000 * rng.uniform(0.95, 1.05), s, e, c)
                         emit_cum(AEB, garmin, k, "kcal", rate * dur / 60 * rng.uniform(0.9, 1.1), s, e, c)
@@ -1147,7 +1147,7 @@ class Generator:
             if k % 2 == 1:
                 t = self.wake[k] + rng.randint(200, 1200)
                 kg = round(rng.uniform(68.3, 69.6), 2)
-                src = self.zepp_vt if self.vt() else self.zepp
+                src = self.zepp_vt if self.vt("zepp", k > 6) else self.zepp
                 self.emit(MASS, src, k, "kg", g(kg), t, t, t + rng.randint(3600, 20000))
                 self.emit(BMI, self.zepp, k, "count", g(round(kg / 1.72 ** 2, 4)), t, t, t + rng.randint(3600, 20000))
             if k % 10 == 3:
@@ -1204,7 +1204,7 @@ class Generator:
         t = self.wall(k, 12 * 3600 + 30 * 60)
         c = self.wall(k, 21 * 3600 + rng.randint(0, 3000))
         name = rng.choice(self.FOODS)
-        if self.vt():
+        if self.vt("food", " " in name):
             name = name.replace(" ", "\x0b", 1)
         fe = esc(name)
         meta = (("HKFoodType", fe), ("Meal", "Lunch"))
@@ -1273,13 +1273,15 @@ class Generator:
             du, eu = self.units_for_day(k)
             if wk.src is self.strava:
                 sa = self.strava.attrs_nodevice(k)
+                brand = "Strava\x0b" if self.vt("workout") else "Strava"
                 wk.kcal = getattr(wk, "strava_kcal", wk.kcal)
                 wk.dist_m = getattr(wk, "strava_dist", wk.dist_m)
                 x = (f' <Workout workoutActivityType="{ACT[wk.kind]}" duration="{moving / 60!r}" durationUnit="min" '
                      f'totalDistance="{g(wk.dist_m / 1000)}" totalDistanceUnit="km" totalEnergyBurned="{g(wk.kcal)}" '
                      f'totalEnergyBurnedUnit="kcal" {sa} creationDate="{ts(c + 1800)}" startDate="{ts(a)}" endDate="{ts(b)}">\n'
                      f'  <MetadataEntry key="HKIndoorWorkout" value="0"/>\n'
-                     f'  <MetadataEntry key="HKExternalUUID" value="{self.rnd(40)}"/>\n </Workout>\n')
+                     f'  <MetadataEntry key="HKExternalUUID" value="{self.rnd(40)}"/>\n'
+                     f'  <MetadataEntry key="HKWorkoutBrandName" value="{brand}"/>\n </Workout>\n')
                 self.workout_xml.append((a, x))
                 continue
             sa = self.watch.attrs(k, self.rnd)
@@ -1706,7 +1708,7 @@ APPLEDOUBLE = (b"\x00\x05\x16\x07\x00\x02\x00\x00" + b"Mac OS X        " + b"\x0
 def write_outputs(gen, args, sections):
     out = args.out
     tree = "apple_health_export/"
-    zdt = time.localtime(gen.export_t)[:6]
+    zdt = dt.datetime.fromtimestamp(gen.export_t, gen.zone).timetuple()[:6]
     if args.layout == "xml":
         d = os.path.dirname(os.path.abspath(out))
         os.makedirs(d, exist_ok=True)

@@ -1,0 +1,34 @@
+# HealthETL — the two commands a fresh machine needs:
+#   make import EXPORT=sample-data/export.xml
+#   make test
+SWIFT ?= swift
+EXPORT ?= sample-data/export.xml
+OUT ?= out
+PIPELINE ?= pipelines/default.json
+VENV ?= .venv
+BIN = .build/release/healthetl
+
+.PHONY: build import nightly test venv bench clean
+
+build:
+	$(SWIFT) build -c release --product healthetl
+
+import: build
+	$(BIN) import "$(EXPORT)" --out "$(OUT)" --pipeline "$(PIPELINE)"
+
+nightly: build
+	$(BIN) import "$(EXPORT)" --out "$(OUT)" --pipeline pipelines/nightly.json --quiet
+
+# Python is tooling only: pyarrow/duckdb read our Parquet files in tests.
+venv: $(VENV)/.ready
+$(VENV)/.ready:
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet pyarrow duckdb
+	touch $@
+
+test: venv
+	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) build --build-tests
+	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build
+
+clean:
+	rm -rf .build $(OUT)
