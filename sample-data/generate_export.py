@@ -997,8 +997,14 @@ class Generator:
             else:  # older style night (no watch): Sleep Cycle writes InBed + AsleepUnspecified blocks
                 onset = bed + rng.randint(10 * 60, 30 * 60)
                 end = wake - rng.randint(0, 10 * 60)
-                nb = rng.randint(2, 3)
-                cuts = sorted(rng.sample(range(onset + 3600, end - 3600, 60), nb - 1))
+                cuts = []
+                lo = onset + 3600
+                for _ in range(rng.randint(1, 2)):
+                    if end - 3600 - lo < 600:
+                        break
+                    cuts.append(rng.randint(lo, end - 3600))
+                    lo = cuts[-1] + 3600
+                nb = len(cuts) + 1
                 edges = [onset] + cuts + [end]
                 c = wake + rng.randint(60, 600)
                 self.emit(SLEEP, self.sleepcycle, k, None, SV + "InBed", bed, wake, c)
@@ -1486,6 +1492,8 @@ class Generator:
             prev_e = None
             for x in grp:
                 s, e = x[0], x[1]
+                if not s < e:
+                    raise AssertionError(f"{what}: empty or negative sample [{s},{e})")
                 if prev_e is not None and s < prev_e:
                     raise AssertionError(f"{what}: overlapping samples within level {lvl} at {s}")
                 prev_e = e

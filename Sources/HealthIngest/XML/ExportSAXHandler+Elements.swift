@@ -35,7 +35,7 @@ extension ExportSAXHandler {
         if name.equals("WorkoutEvent") {
             let event = workoutEvent(attributes)
             if inActivity { activity?.events.append(event) } else { workout?.events.append(event) }
-            return .leaf
+            return inActivity ? .activityEvent : .workoutEvent
         }
         if name.equals("WorkoutStatistics") {
             let statistic = workoutStatistic(attributes)

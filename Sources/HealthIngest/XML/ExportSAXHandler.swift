@@ -10,7 +10,7 @@ final class ExportSAXHandler: SAXHandler {
 
     enum Context {
         case root, record, heartbeatList, correlation, correlationRecord
-        case workout, workoutRoute, workoutActivity, audiogram, vision, leaf, skipped
+        case workout, workoutRoute, workoutActivity, workoutEvent, activityEvent, audiogram, vision, leaf, skipped
     }
 
     private let batchSize: Int
@@ -94,6 +94,16 @@ final class ExportSAXHandler: SAXHandler {
             context = startWorkoutChild(name, attributes, inActivity: parent == .workoutActivity)
         case .workoutRoute:
             context = startRouteChild(name, attributes)
+        case .workoutEvent, .activityEvent:
+            if name.equals("MetadataEntry") {
+                let entry = metadataEntry(attributes)
+                if parent == .activityEvent {
+                    if let last = activity?.events.indices.last { activity?.events[last].metadata.append(entry) }
+                } else if let last = workout?.events.indices.last {
+                    workout?.events[last].metadata.append(entry)
+                }
+                context = .leaf
+            } else { context = unknown(name, in: "WorkoutEvent") }
         case .audiogram:
             if name.equals("SensitivityPoint") {
                 audiogram?.points.append(sensitivityPoint(attributes)); context = .leaf
@@ -142,7 +152,7 @@ final class ExportSAXHandler: SAXHandler {
         case .vision:
             if let v = vision { batch.visionPrescriptions.append(v) }
             vision = nil
-        case .root, .heartbeatList, .leaf, .skipped:
+        case .root, .heartbeatList, .workoutEvent, .activityEvent, .leaf, .skipped:
             break
         }
         if stack.count == 1 {
