@@ -564,7 +564,7 @@ class Generator:
         self.add(typ, c * 4 + src.level, self.record(typ, src, d, unit, value, s, e, c, meta, tail, " ", src_attrs))
 
     def emit_cum(self, typ, src, d, unit, v, s, e, c, meta=(), src_attrs=None):
-        assert s < e, (typ, s, e)
+        assert self.range[0] <= s < e <= self.range[1], (typ, s, e)
         vs = g(v)
         lst = self.cum.get(typ)
         if lst is None:
@@ -720,13 +720,14 @@ class Generator:
 
     # ------------------------------------------------------------------------------------------
     def chunks(self, a, b, lo, hi):
-        rng = self.rng
+        R = self.rng.random
         out = []
         t = a
         lo = max(1, int(lo))
         hi = max(lo, int(hi))
+        span = hi - lo + 1
         while t < b:
-            e = t + rng.randint(lo, hi)
+            e = t + lo + int(R() * span)
             if e > b or b - e < lo // 2:
                 e = b
             out.append((t, e))
@@ -794,11 +795,12 @@ class Generator:
                     n_walk_watch += 1
                     ch = self.chunks(a, b, wlo, whi)
                     micro = (not run) and n_walk_watch % micro_every == 0 and ch[-1][1] - ch[-1][0] > 2
+                    R = rng.random
                     for i, (s, e) in enumerate(ch):
                         dur = e - s
-                        st = max(1, round(cad * dur / 60 * rng.uniform(0.92, 1.08)))
-                        dist = st * stride * rng.uniform(0.96, 1.04)
-                        c = e + rng.randint(2, 240)
+                        st = max(1, round(cad * dur / 60 * (0.92 + 0.16 * R())))
+                        dist = st * stride * (0.96 + 0.08 * R())
+                        c = e + 2 + int(R() * 238)
                         v = emit_cum(STEPS, watch, k, "count", st, s, e, c)
                         if wk:
                             wk.steps += v
@@ -808,7 +810,7 @@ class Generator:
                             dv += emit_cum(DWR, watch, k, "mi" if du == "mi" else "km", tiny / 1609.344 if du == "mi" else tiny / 1000, e - 1, e, c)
                         else:
                             dv = emit_cum(DWR, watch, k, du, dist / TO_STD[du], s, e, c)
-                        ev = emit_cum(AEB, watch, k, eu, rate * dur / 60 * rng.uniform(0.9, 1.1) / TO_STD[eu], s, e, c)
+                        ev = emit_cum(AEB, watch, k, eu, rate * dur / 60 * (0.9 + 0.2 * R()) / TO_STD[eu], s, e, c)
                         if wk:
                             wk.dist_m += dv
                             wk.kcal += ev
@@ -845,11 +847,12 @@ class Generator:
                 emit_cum(DWR, health, k, "mi", round(st * 0.74 / 1609.344, 2), a, b, c, meta)
             elif bt.kind == "cycle":
                 if bt.watch:
+                    R = rng.random
                     for s, e in self.chunks(a, b, wlo, whi):
                         dur = e - s
-                        c = e + rng.randint(2, 240)
-                        wk.dist_m += emit_cum(DCYC, watch, k, du, 6.4 * dur * rng.uniform(0.85, 1.15) / TO_STD[du], s, e, c)
-                        wk.kcal += emit_cum(AEB, watch, k, eu, 9.0 * dur / 60 * rng.uniform(0.9, 1.1) / TO_STD[eu], s, e, c)
+                        c = e + 2 + int(R() * 238)
+                        wk.dist_m += emit_cum(DCYC, watch, k, du, 6.4 * dur * (0.85 + 0.3 * R()) / TO_STD[du], s, e, c)
+                        wk.kcal += emit_cum(AEB, watch, k, eu, 9.0 * dur / 60 * (0.9 + 0.2 * R()) / TO_STD[eu], s, e, c)
                 if wk.strava:
                     c = b + rng.randint(300, 3600)
                     dist = 6.3 * (b - a) * rng.uniform(0.95, 1.05)
@@ -1047,45 +1050,53 @@ class Generator:
             _, pre, post, _, _ = self.watch.part(d)
             head = f' <Record type="{HR}" {pre}'
             tail = f'{post} unit="count/min" creationDate="'
+            R = rng.random
+            append = lst.append
+            nb, nn, nM = len(bouts), len(nights), len(M)
+            tails = ('">\n  <MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="0"/>\n </Record>\n',
+                     '">\n  <MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="1"/>\n </Record>\n',
+                     '">\n  <MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="2"/>\n </Record>\n')
             while t < e0:
-                while d + 1 < len(M) and t >= M[d + 1]:
+                while d + 1 < nM and t >= M[d + 1]:
                     d += 1
                     _, pre, post, _, _ = self.watch.part(d)
                     head = f' <Record type="{HR}" {pre}'
                     tail = f'{post} unit="count/min" creationDate="'
-                while bi < len(bouts) and bouts[bi].b <= t:
+                while bi < nb and bouts[bi].b <= t:
                     bi += 1
-                while ni < len(nights) and nights[ni][1] <= t:
+                while ni < nn and nights[ni][1] <= t:
                     ni += 1
-                bt = bouts[bi] if bi < len(bouts) and bouts[bi].a <= t else None
+                bt = bouts[bi] if bi < nb and bouts[bi].a <= t else None
                 if bt is not None:
                     kind = bt.kind
                     if kind == "run":
-                        v = 128 + min(40, (t - bt.a) / 60) + rng.randint(-4, 6)
+                        v = int(124 + min(40, (t - bt.a) / 60) + 11 * R())
                     elif kind == "cycle":
-                        v = rng.randint(118, 152)
+                        v = 118 + int(35 * R())
                     elif kind == "swim":
-                        v = rng.randint(108, 142)
+                        v = 108 + int(35 * R())
                     else:
-                        v = rng.randint(92, 116)
-                    ctx = "2"
-                    step = wstep if bt.wk is not None else base * 0.5
+                        v = 92 + int(25 * R())
+                    ctx = 2
                     if bt.wk is not None:
-                        bt.wk.hr.append(int(v))
-                elif ni < len(nights) and nights[ni][0] <= t:
-                    v = rng.randint(49, 61)
-                    ctx = "0"
+                        step = wstep
+                        bt.wk.hr.append(v)
+                    else:
+                        step = base * 0.5
+                elif ni < nn and nights[ni][0] <= t:
+                    v = 49 + int(13 * R())
+                    ctx = 0
                     step = base * 1.5
                 else:
-                    v = rng.randint(62, 84)
-                    ctx = "1"
+                    v = 62 + int(23 * R())
+                    ctx = 1
                     step = base
-                c = t + rng.randint(1, 400)
-                lst.append((c * 4 + 1,
-                            f'{head}{0x280000000 | rnd(28):x}{tail}{ts(c)}" startDate="{ts(t)}" endDate="{ts(t)}" value="{int(v)}">\n'
-                            f'  <MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="{ctx}"/>\n </Record>\n'))
+                c = t + 1 + int(400 * R())
+                st = ts(t)
+                append((c * 4 + 1,
+                        f'{head}{0x280000000 | rnd(28):x}{tail}{ts(c)}" startDate="{st}" endDate="{st}" value="{v}{tails[ctx]}'))
                 n += 1
-                t += max(5, int(step * rng.uniform(0.75, 1.25)))
+                t += max(5, int(step * (0.75 + 0.5 * R())))
         self.stats["heart_rate_records"] = n
 
         # HRV with beat lists, 2-4 per day during worn time (prefer night)
@@ -1228,7 +1239,9 @@ class Generator:
 
     # ------------------------------------------------------------------------------------------
     def make_route(self, wk):
-        rng = self.rng
+        """GPS track, 1 point per second while moving. Uses its own RNG so that GPX files are
+        generated lazily (only for zip/folder layouts) without changing anything else."""
+        rng = random.Random(f"{self.args.seed}/route/{wk.idx}")
         lat = 52.5163 + rng.uniform(-0.03, 0.03)
         lon = 13.3777 + rng.uniform(-0.05, 0.05)
         ele = rng.uniform(34, 48)
@@ -1270,7 +1283,8 @@ class Generator:
         rng, ts = self.rng, self.ts
         ACT = {"run": "HKWorkoutActivityTypeRunning", "cycle": "HKWorkoutActivityTypeCycling",
                "swim": "HKWorkoutActivityTypeSwimming"}
-        for wk in self.workouts:
+        for idx, wk in enumerate(self.workouts):
+            wk.idx = idx
             k = wk.day
             a, b = wk.a, wk.b
             moving = sum(bt.b - bt.a for bt in wk.bouts)
@@ -1295,8 +1309,8 @@ class Generator:
             base_kcal = 1.1 * moving / 60
             route_xml = ""
             if wk.kind in ("run", "cycle"):
-                pts = self.make_route(wk)
                 if wk.style == "old":
+                    pts = self.make_route(wk)
                     step = 10
                     locs = []
                     for i in range(0, len(pts), step):
@@ -1307,14 +1321,14 @@ class Generator:
                     route_xml = (f'  <WorkoutRoute {self.watch.attrs_nodevice(k)} creationDate="{ts(c)}" startDate="{ts(a)}" '
                                  f'endDate="{ts(b)}">\n{"".join(locs)}  </WorkoutRoute>\n')
                 else:
-                    fname, title = self.route_name(pts[-1][0])
+                    fname, title = self.route_name(wk.b)
                     name = f"route_{fname}.gpx"
                     i = 2
                     while name in self.gpx_files:
                         name = f"route_{fname}_{i}.gpx"
                         i += 1
-                    self.gpx_files[name] = (pts, title)
-                    self.route_points_gpx += len(pts)
+                    self.gpx_files[name] = (wk, title)
+                    self.route_points_gpx += sum(bt.b + 1 - bt.a for bt in wk.bouts)
                     wk.route_file = name
                     route_xml = (f'  <WorkoutRoute {self.watch.attrs_nodevice(k)} creationDate="{ts(c + 5)}" startDate="{ts(a)}" endDate="{ts(b)}">\n'
                                  f'   <MetadataEntry key="HKMetadataKeySyncVersion" value="2"/>\n'
@@ -1546,11 +1560,8 @@ class Generator:
         for s, e, lvl, name in counted:
             if name not in ASLEEP_VALUES:
                 continue
-            d = self.day_of(s)
-            if dt.datetime.fromtimestamp(s, self.zone).hour >= 18:
-                d += 1
-            if s < self.M[0]:
-                d = 0 if dt.datetime.fromtimestamp(s, self.zone).hour >= 18 and self.day_of(s + 86400) == 0 else -1
+            ld = dt.datetime.fromtimestamp(s, self.zone)
+            d = (ld.date() - self.start).days + (1 if ld.hour >= 18 else 0)
             if not 0 <= d < N:
                 continue
             mins = (e - s) / 60
@@ -1725,8 +1736,8 @@ def write_outputs(gen, args, sections):
         return out, os.path.getsize(out)
     other = []  # (relpath, bytes)
     other.append(("export_cda.xml", gen.cda_text().encode("utf-8")))
-    for name, (pts, title) in gen.gpx_files.items():
-        other.append((f"workout-routes/{name}", gen.gpx_text(pts, title).encode("utf-8")))
+    for name, (wk, title) in gen.gpx_files.items():
+        other.append((f"workout-routes/{name}", gen.gpx_text(gen.make_route(wk), title).encode("utf-8")))
     for name, text in gen.clinical_files.items():
         other.append((f"clinical-records/{name}", text.encode("utf-8")))
     if args.layout == "folder":

@@ -70,8 +70,10 @@ public struct ImportJob: Sendable {
         }
         try threads.wait()
         unknown.set(unknownElements)
+        let loaded = Date()
         progress.phase("finish")
         let counts = try sink.finish()
+        let finished = Date()
         let summaryOfReader = readerSummary.value ?? ExportReader.Summary()
         let seconds = Date().timeIntervalSince(started)
         var summary = RunSummary(status: "ok", input: options.export, inputKind: "\(source.kind)",
@@ -81,6 +83,7 @@ public struct ImportJob: Sendable {
                                  repairedBytes: summaryOfReader.repairedBytes,
                                  routeFilesMissing: summaryOfReader.routeFilesMissing,
                                  timeZone: options.timeZone.identifier, out: options.out)
+        summary.phaseSeconds = ["load": loaded.timeIntervalSince(started), "dedupe_index": finished.timeIntervalSince(loaded)]
         try RunLog.record(&summary, in: sink.database, started: started)
         progress.done()
         try folder.publish(staged, as: folder.databasePath)

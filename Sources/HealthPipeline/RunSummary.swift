@@ -26,6 +26,8 @@ public struct RunSummary: Codable, Sendable {
     public var out: String
     public var megabytesPerSecond: Double
     public var recordsPerSecond: Double
+    /// Wall-clock seconds per phase (load = parse through SQLite insert, overlapped).
+    public var phaseSeconds: [String: Double] = [:]
 
     init(status: String, input: String, inputKind: String, xml: String, inputBytes: Int64, seconds: Double,
          elements: Int64, recordsRead: Int, counts: SQLiteSink.Counts, unknownElements: [String: Int],

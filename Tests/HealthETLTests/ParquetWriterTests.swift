@@ -56,6 +56,69 @@ final class ParquetWriterTests: XCTestCase {
         XCTAssertEqual(RLEHybridEncoder.bitWidth(forMaxValue: 65_535), 16)
     }
 
+    func testRLEHybridRoundTrip() {
+        var rng: UInt64 = 42
+        func next(_ bound: Int) -> Int {
+            rng = rng &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((rng >> 33) % UInt64(bound))
+        }
+        for _ in 0..<300 {
+            let width = 1 + next(32)
+            let maxValue = width == 32 ? UInt64(UInt32.max) : (UInt64(1) << width) - 1
+            var values: [UInt32] = []
+            let count = next(3000)
+            while values.count < count {
+                let v = UInt32(UInt64(next(Int.max)) % (maxValue + 1))
+                let run = [1, 1, 2, 7, 8, 9, 15, 16, 64, 700][next(10)]
+                values.append(contentsOf: repeatElement(v, count: min(run, count - values.count)))
+            }
+            var out: [UInt8] = []
+            values.withUnsafeBufferPointer { RLEHybridEncoder.encode($0, bitWidth: width, into: &out) }
+            XCTAssertEqual(decodeRLEHybrid(out, bitWidth: width, count: values.count), values, "bit width \(width)")
+        }
+    }
+
+    /// A reference decoder (Encodings.md) that also checks every byte is consumed.
+    private func decodeRLEHybrid(_ bytes: [UInt8], bitWidth: Int, count: Int) -> [UInt32]? {
+        var out: [UInt32] = []
+        var p = 0
+        while out.count < count {
+            var header: UInt64 = 0, shift: UInt64 = 0
+            while true {
+                guard p < bytes.count else { return nil }
+                let b = bytes[p]
+                p += 1
+                header |= UInt64(b & 0x7F) << shift
+                shift += 7
+                if b & 0x80 == 0 { break }
+            }
+            if header & 1 == 1 {
+                let n = Int(header >> 1) * 8
+                guard p + n * bitWidth / 8 <= bytes.count else { return nil }
+                var bit = 0
+                for _ in 0..<n {
+                    var v: UInt64 = 0
+                    for k in 0..<bitWidth {
+                        let at = p * 8 + bit + k
+                        v |= UInt64((bytes[at / 8] >> UInt8(at % 8)) & 1) << UInt64(k)
+                    }
+                    bit += bitWidth
+                    if out.count < count { out.append(UInt32(v)) }
+                }
+                p += n * bitWidth / 8
+            } else {
+                var v: UInt64 = 0
+                for k in 0..<((bitWidth + 7) / 8) {
+                    guard p < bytes.count else { return nil }
+                    v |= UInt64(bytes[p]) << UInt64(8 * k)
+                    p += 1
+                }
+                out.append(contentsOf: repeatElement(UInt32(v), count: Int(header >> 1)))
+            }
+        }
+        return p == bytes.count && out.count == count ? out : nil
+    }
+
     func testDictionaryFindsEqualBytes() {
         var d = ByteStringDictionary()
         func index(_ s: String) -> UInt32? {
@@ -196,8 +259,8 @@ final class ParquetWriterTests: XCTestCase {
         ]
         let texts = ["", "a", "Zürich", "日本語テキスト", "emoji 🫀❤️‍🔥", "tab\tnew\nline \"quoted\" \\", "\u{0}nul",
                      String(repeating: "long ", count: 30), "ä", "a\u{301}", "z"]
-        let doubles: [Double] = [0, -0.0, 1.5, -2.25, .pi, Double(bitPattern: 0x0000_0000_0000_0001), .greatestFiniteMagnitude, -.infinity, .infinity,
-                                 9_007_199_254_740_992, 0.1, 72, .nan]
+        let doubles: [Double] = [0, -0.0, 1.5, -2.25, .pi, Double(bitPattern: 1) /* smallest subnormal */,
+                                 .greatestFiniteMagnitude, -.infinity, .infinity, 9_007_199_254_740_992, 0.1, 72, .nan]
         var rows: [[ParquetValue]] = []
         for i in 0..<200 {
             let n = Int64(i)
@@ -252,6 +315,8 @@ final class ParquetWriterTests: XCTestCase {
             ParquetColumn("value", .double, optional: true),
             ParquetColumn("note", .string, optional: true),
             ParquetColumn("day", .date),
+            ParquetColumn("sparse", .string, optional: true, dictionary: true),
+            ParquetColumn("wide", .string, dictionary: true),
         ]
         var rows: [[ParquetValue]] = []
         for i in 0..<25_000 {
@@ -262,6 +327,8 @@ final class ParquetWriterTests: XCTestCase {
                 i % 13 == 0 ? .null : .double(Double(i % 500) * 0.25),
                 i % 2 == 0 ? .null : .string(String(repeating: "n", count: i % 50)),
                 .date(CivilDate(year: 2023, month: 11, day: 14).adding(days: i / 1440)),
+                i % 10_000 < 2_000 ? .string(i % 3 == 0 ? "x" : "y") : .null,  // all-null pages
+                .string((i / 50) % 2 == 0 ? "w-run" : "w\((i * 7919) % 3001)"),   // 12-bit indices
             ])
         }
         let path = try makeTemporaryDirectory() + "/groups.parquet"
@@ -278,6 +345,8 @@ final class ParquetWriterTests: XCTestCase {
             XCTAssertTrue(g.columns[1].has_dictionary_page)
             XCTAssertFalse(g.columns[2].has_dictionary_page)
             XCTAssertFalse(g.columns[2].encodings.contains("RLE_DICTIONARY"))
+            XCTAssertTrue(g.columns[6].has_dictionary_page)
+            XCTAssertTrue(g.columns[7].has_dictionary_page)
         }
     }
 
@@ -390,7 +459,8 @@ final class ParquetWriterTests: XCTestCase {
                 XCTAssertEqual(st.physical_type, Self.physicalTypes[c.type]!, what, file: file, line: line)
                 XCTAssertEqual(st.num_values, group.num_rows, what, file: file, line: line)
                 XCTAssertEqual(st.null_count, slice.count - values.count, what, file: file, line: line)
-                XCTAssertEqual(report.duckdb.null_counts[g][j], slice.count - values.count, what, file: file, line: line)
+                XCTAssertEqual(report.duckdb.null_counts[g][j], slice.count - values.count, what,
+                               file: file, line: line)
                 let (lo, hi) = expectedBounds(values)
                 XCTAssertEqual(st.has_min_max, lo != nil, what, file: file, line: line)
                 XCTAssertEqual(st.min, lo, what, file: file, line: line)
@@ -404,8 +474,11 @@ final class ParquetWriterTests: XCTestCase {
         guard let first = values.first else { return (nil, nil) }
         switch first {
         case .string:
-            let bytes = values.compactMap { v -> [UInt8]? in if case .string(let s) = v { Array(s.utf8) } else { nil } }
-            let lo = bytes.min { $0.lexicographicallyPrecedes($1) }!, hi = bytes.max { $0.lexicographicallyPrecedes($1) }!
+            let bytes = values.compactMap { v -> [UInt8]? in
+                if case .string(let s) = v { Array(s.utf8) } else { nil }
+            }
+            let lo = bytes.min { $0.lexicographicallyPrecedes($1) }!
+            let hi = bytes.max { $0.lexicographicallyPrecedes($1) }!
             guard lo.count <= 64 && hi.count <= 64 else { return (nil, nil) }
             return (String(decoding: lo, as: UTF8.self), String(decoding: hi, as: UTF8.self))
         case .double:
@@ -535,7 +608,13 @@ print(json.dumps(out))
 """#
 
     private func pythonPath() throws -> String {
-        if let p = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"], !p.isEmpty { return p }
+        if let p = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"], !p.isEmpty {
+            guard FileManager.default.isExecutableFile(atPath: p) else {
+                XCTFail("HEALTHETL_PYTHON=\(p) is not an executable")
+                throw CocoaError(.fileNoSuchFile)
+            }
+            return p
+        }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let venv = root.appendingPathComponent(".venv/bin/python").path

@@ -15,7 +15,8 @@ struct ByteStringDictionary {
     /// Entry `i` is `bytes[offsets[i] ..< offsets[i + 1]]`.
     private(set) var offsets: [Int] = [0]
     private var hashes: [UInt64] = []
-    private var slots: [Int32] = Array(repeating: -1, count: 1024)
+    /// Allocated on the first lookup (most columns never use their dictionary).
+    private var slots: [Int32] = []
     private var lastFound: Int32 = -1
 
     var count: Int { offsets.count - 1 }
@@ -35,6 +36,7 @@ struct ByteStringDictionary {
     /// `maxEntries` entries and `maxBytes` bytes; nil when it would not.
     mutating func index(of key: UnsafeRawBufferPointer, maxEntries: Int, maxBytes: Int) -> UInt32? {
         if lastFound >= 0 && entryEquals(Int(lastFound), key) { return UInt32(lastFound) }
+        if slots.isEmpty { slots = Array(repeating: -1, count: 1024) }
         let h = Self.hash(key)
         let mask = slots.count - 1
         var s = Int(truncatingIfNeeded: h) & mask

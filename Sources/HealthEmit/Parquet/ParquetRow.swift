@@ -80,8 +80,12 @@ public struct ParquetRow: ~Copyable {
     public mutating func null(_ column: Int) {
         guard column >= 0 && column < columnCount else { return fail("no column \(column)") }
         let c = columns + column
-        guard c.pointee.isOptional else { return fail("column '\(c.pointee.column.name)' is required and cannot be null") }
-        guard c.pointee.rowSerial != serial else { return fail("column '\(c.pointee.column.name)' is set twice in one row") }
+        guard c.pointee.isOptional else {
+            return fail("column '\(c.pointee.column.name)' is required and cannot be null")
+        }
+        guard c.pointee.rowSerial != serial else {
+            return fail("column '\(c.pointee.column.name)' is set twice in one row")
+        }
         c.pointee.rowSerial = serial
         c.pointee.lastWasNull = true
         c.pointee.appendNull()
@@ -120,7 +124,8 @@ public struct ParquetRow: ~Copyable {
     // MARK: Checks
 
     @inline(__always)
-    private mutating func claim(_ column: Int, _ storage: ParquetStorage) -> UnsafeMutablePointer<ParquetColumnBuffer>? {
+    private mutating func claim(_ column: Int,
+                                _ storage: ParquetStorage) -> UnsafeMutablePointer<ParquetColumnBuffer>? {
         guard column >= 0 && column < columnCount else {
             fail("no column \(column)")
             return nil
