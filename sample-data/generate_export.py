@@ -685,7 +685,7 @@ class Generator:
             accepted = []
             for kind, a, b, brisk, tag in cands:
                 lo = A if tag != "manual-quiet" else self.wake[k]
-                if a < lo or b > (B if tag != "midnight-walk" else min(self.bed[k + 1], RN) - 600):
+                if a < lo or b > B:
                     continue
                 if any(a < y + 120 and b > x - 120 for x, y in accepted):
                     continue
@@ -743,7 +743,7 @@ class Generator:
         # paused runs: split the bout in two around a pause
         new_bouts = []
         for k, bt in self.bouts:
-            if bt.kind in ("run", "cycle", "swim") or (bt.kind == "cycle"):
+            if bt.kind in ("run", "cycle", "swim"):
                 if bt.kind == "cycle" and not bt.watch:
                     wk = Workout("cycle", k, self.strava, "old")
                     wk.strava = True
@@ -857,7 +857,7 @@ class Generator:
                     c = b + rng.randint(300, 3600)
                     dist = 6.3 * (b - a) * rng.uniform(0.95, 1.05)
                     wk.strava_dist = emit_cum(DCYC, strava, k, "km", dist / 1000, a, b, c)
-                    wk.strava_kcal = emit_cum(AEB, strava, k, "kJ", 8.5 * (b - a) / 60 * 4.184, a, b, c) if True else 0
+                    wk.strava_kcal = emit_cum(AEB, strava, k, "kJ", 8.5 * (b - a) / 60 * 4.184, a, b, c)
                     if not bt.watch:
                         wk.dist_m, wk.kcal = wk.strava_dist, wk.strava_kcal
             elif bt.kind == "swim":
@@ -928,7 +928,6 @@ class Generator:
                 elif k in self.watchless_day and rng.random() < 0.7:
                     self.emit_cum(FLIGHTS, self.garmin, k, "count", fl, s, e, e + rng.randint(600, 3600))
             # stand hours + stand minutes
-            date = self.date(k)
             for h in range(7, 23):
                 t0 = self.wall(k, h * 3600)
                 t1 = self.wall(k, (h + 1) * 3600)
@@ -947,7 +946,6 @@ class Generator:
                             break
                         self.emit_cum(STAND, self.watch, k, "min", max(1, d // 60 - rng.randint(0, 1)), t, t + d, t + d + rng.randint(2, 300))
                         t += d + rng.randint(300, 1500)
-            del date
         # a stand sample crossing local midnight on midnight-walk days
         for k, bt in self.bouts:
             if bt.tag == "midnight-walk" and bt.watch:
@@ -958,7 +956,6 @@ class Generator:
     # ------------------------------------------------------------------------------------------
     def gen_sleep(self):
         rng = self.rng
-        tz = self.clock
         for k in range(self.N):
             bed, wake = self.bed[k], self.wake[k]
             kk = max(0, k)
@@ -1026,7 +1023,6 @@ class Generator:
             self.sleep.append((s, e, LEVEL_MANUAL, "AsleepUnspecified"))
             self.emit(SLEEP, self.health, k, None, SV + "AsleepUnspecified", s, e, e + rng.randint(600, 5400),
                       (("HKWasUserEntered", "1"),))
-        del tz
 
     # ------------------------------------------------------------------------------------------
     def gen_heart(self):
@@ -1152,7 +1148,7 @@ class Generator:
     def gen_discrete(self):
         """Body measurements, glucose, BP/Food correlations, symptoms, VO2max; other top-level."""
         rng = self.rng
-        health, ts = self.health, self.ts
+        health = self.health
         UE = (("HKWasUserEntered", "1"),)
         for k in range(self.N):
             if k == 0:
@@ -1290,7 +1286,7 @@ class Generator:
             moving = sum(bt.b - bt.a for bt in wk.bouts)
             pauses = [(wk.bouts[i].b, wk.bouts[i + 1].a) for i in range(len(wk.bouts) - 1)]
             c = b + rng.randint(10, 90)
-            du, eu = self.units_for_day(k)
+            du = self.units_for_day(k)[0]
             if wk.src is self.strava:
                 sa = self.strava.attrs_nodevice(k)
                 brand = "Strava\x0b" if self.vt("workout") else "Strava"
@@ -1429,7 +1425,7 @@ class Generator:
 
     # ------------------------------------------------------------------------------------------
     def gen_summaries_misc(self):
-        rng, ts = self.rng, self.ts
+        ts = self.ts
         watch_active = [0.0] * self.N
         watch_exer = [0.0] * self.N
         for typ, acc in ((AEB, watch_active), (EXER, watch_exer)):
@@ -1523,8 +1519,7 @@ class Generator:
     def compute_truth(self):
         N = self.N
         days = [{f: 0.0 for f in DAY_FIELDS} for _ in range(N)]
-        run_iv = sorted((bt.a, bt.b) for _, bt in self.bouts if bt.wk is not None and bt.kind == "run")
-        # the running-workout intervals are the workout spans (pause included)
+        # running intervals = running-workout spans (pauses included; nothing moves during a pause)
         run_iv = interval_union([(wk.a, wk.b) for wk in self.workouts if wk.kind == "run"])
         run_starts = [x[0] for x in run_iv]
 
@@ -1644,11 +1639,6 @@ class Generator:
             for bi, (typ, xs) in enumerate(grp):
                 ins = sorted(far.get((gi, bi), []), key=lambda p: p[0])
                 j = 0
-                parts = []
-                last = 0
-                for idx in sorted({i for (g2, b2, i) in adj if g2 == gi and b2 == bi} | {p for p, _ in ins}):
-                    pass
-                # build the batch with insertions
                 res = []
                 for i, x in enumerate(xs):
                     while j < len(ins) and ins[j][0] == i:
@@ -1661,7 +1651,6 @@ class Generator:
                 while j < len(ins):
                     res.append(ins[j][1])
                     j += 1
-                del parts, last
                 sect.append("".join(res))
             out.append(sect)
         qs, cs, hs = out
@@ -1679,10 +1668,7 @@ class Generator:
                 f' <ExportDate value="{self.ts(self.export_t)}"/>\n {me}\n')
 
     def write_xml(self, f, sections):
-        n = 0
-        h = self.header()
-        f.write(h)
-        n += len(h.encode("utf-8"))
+        f.write(self.header())
         for sect in sections:
             for chunk in sect:
                 f.write(chunk)
@@ -1837,8 +1823,9 @@ def open_artifact(path, layout, xml_name):
 
 def slice_merge(samples, M, splitter=None):
     """Health-app style merge. samples: (s, e, prio, value, tag). Time is cut at every sample
-    boundary and at M (midnights); in each slice only the highest-priority (lowest number) samples
-    count, pro rata by time. Returns {day: total} (or {day: {...}} via splitter)."""
+    boundary and at every cut in M (midnights, workout bounds); in each slice only the samples of the
+    highest priority (lowest number) present count, pro rata by time.
+    Returns {index i of the M interval [M[i], M[i+1]) holding the slice: {splitter key: total}}."""
     bounds = sorted(set([x[0] for x in samples] + [x[1] for x in samples] + list(M)))
     events = {}
     for i, x in enumerate(samples):
@@ -1963,12 +1950,9 @@ def validate(args, truth):
             s, e = parse_t(el.get("startDate")), parse_t(el.get("endDate"))
             smp.append((s, e, prio(el), float(el.get("value")) * TO_STD[el.get("unit")], None))
         res = slice_merge(smp, M_cut, run_split if typ == DWR else None)
-        for b0key, vals in res.items():
-            pass
-        # slice_merge keyed by index into M_cut; map back to day via the slice start
+        # slice_merge is keyed by the index of the slice start in M_cut; map it back to the day
         for idx, vals in res.items():
-            t = M_cut[idx]
-            d = bisect.bisect_right(M, t) - 1
+            d = bisect.bisect_right(M, M_cut[idx]) - 1 if idx >= 0 else -1
             if not 0 <= d < args.days:
                 continue
             for key, v in vals.items():
@@ -1984,25 +1968,15 @@ def validate(args, truth):
         ld = dt.datetime.fromtimestamp(s, zone)
         sd = (ld.date() + dt.timedelta(days=1 if ld.hour >= 18 else 0) - start).days
         smp.append((s, e, prio(el), (e - s) / 60.0, (v, sd)))
-    bounds = sorted(set([x[0] for x in smp] + [x[1] for x in smp]))
-    for j in range(len(bounds) - 1):
-        b0, b1 = bounds[j], bounds[j + 1]
-        live = [x for x in smp if x[0] <= b0 and b1 <= x[1]]
-        if not live:
+    res = slice_merge(smp, [], lambda b0, b1, tag: tag)
+    for (v, sd), mins in res.get(-1, {}).items():
+        if v == "Awake" or not 0 <= sd < args.days:
             continue
-        p = min(x[2] for x in live)
-        for x in live:
-            if x[2] != p:
-                continue
-            v, sd = x[4]
-            if v == "Awake" or not 0 <= sd < args.days:
-                continue
-            mins = (b1 - b0) / 60.0
-            mine[sd]["sleep_total_minutes"] += mins
-            if v == "AsleepDeep":
-                mine[sd]["sleep_deep_minutes"] += mins
-            if v == "AsleepREM":
-                mine[sd]["sleep_rem_minutes"] += mins
+        mine[sd]["sleep_total_minutes"] += mins
+        if v == "AsleepDeep":
+            mine[sd]["sleep_deep_minutes"] += mins
+        if v == "AsleepREM":
+            mine[sd]["sleep_rem_minutes"] += mins
     worst = 0.0
     for d in range(args.days):
         key = (start + dt.timedelta(days=d)).isoformat()
