@@ -26,9 +26,10 @@ $(VENV)/.ready:
 	$(VENV)/bin/pip install --quiet pyarrow duckdb
 	touch $@
 
+# XCTest only (no Swift Testing suites), so the run closes on XCTest's own summary line.
 test: venv
-	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) build --build-tests
-	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build
+	$(SWIFT) build --build-tests
+	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build --disable-swift-testing
 
 clean:
 	rm -rf .build $(OUT)
