@@ -518,6 +518,7 @@ class Generator:
         self.correlations = []    # (key, xml)
         self.workouts = []
         self.workout_xml = []     # (key, xml)
+        self.workout_kinds = []   # kind of each Workout element (run/cycle/swim)
         self.summaries = []
         self.misc = []
         self.gpx_files = {}       # name -> text
@@ -1287,18 +1288,20 @@ class Generator:
             pauses = [(wk.bouts[i].b, wk.bouts[i + 1].a) for i in range(len(wk.bouts) - 1)]
             c = b + rng.randint(10, 90)
             du = self.units_for_day(k)[0]
-            if wk.src is self.strava:
-                sa = self.strava.attrs_nodevice(k)
+            if wk.strava:
+                # Strava's own copy of the ride (old style, totals as attributes). For a Watch ride it
+                # overlaps the Watch workout; its samples are covered by the Watch's and count 0.
                 brand = "Strava\x0b" if self.vt("workout") else "Strava"
-                wk.kcal = getattr(wk, "strava_kcal", wk.kcal)
-                wk.dist_m = getattr(wk, "strava_dist", wk.dist_m)
                 x = (f' <Workout workoutActivityType="{ACT[wk.kind]}" duration="{moving / 60!r}" durationUnit="min" '
-                     f'totalDistance="{g(wk.dist_m / 1000)}" totalDistanceUnit="km" totalEnergyBurned="{g(wk.kcal)}" '
-                     f'totalEnergyBurnedUnit="kcal" {sa} creationDate="{ts(c + 1800)}" startDate="{ts(a)}" endDate="{ts(b)}">\n'
+                     f'totalDistance="{g(wk.strava_dist / 1000)}" totalDistanceUnit="km" totalEnergyBurned="{g(wk.strava_kcal)}" '
+                     f'totalEnergyBurnedUnit="kcal" {self.strava.attrs_nodevice(k)} creationDate="{ts(c + 1800)}" '
+                     f'startDate="{ts(a)}" endDate="{ts(b)}">\n'
                      f'  <MetadataEntry key="HKIndoorWorkout" value="0"/>\n'
                      f'  <MetadataEntry key="HKExternalUUID" value="{self.rnd(40)}"/>\n'
                      f'  <MetadataEntry key="HKWorkoutBrandName" value="{brand}"/>\n </Workout>\n')
                 self.workout_xml.append((a, x))
+                self.workout_kinds.append("cycle")
+            if wk.src is self.strava:
                 continue
             sa = self.watch.attrs(k, self.rnd)
             hr = wk.hr or [120]
@@ -1347,6 +1350,7 @@ class Generator:
                      f'totalEnergyBurned="{g(wk.kcal)}" totalEnergyBurnedUnit="kcal" {sa} creationDate="{ts(c)}" '
                      f'startDate="{ts(a)}" endDate="{ts(b)}">\n{meta}{ev}{route_xml} </Workout>\n')
                 self.workout_xml.append((a, x))
+                self.workout_kinds.append(wk.kind)
                 continue
             # iOS 16+ style
             events = []
@@ -1422,6 +1426,7 @@ class Generator:
                  f'creationDate="{ts(c)}" startDate="{ts(a)}" endDate="{ts(b)}">\n'
                  f'{meta_xml if meta_first else ""}{ev_xml("  ")}{act}{stats("  ")}{route_xml}{"" if meta_first else meta_xml} </Workout>\n')
             self.workout_xml.append((a, x))
+            self.workout_kinds.append(wk.kind)
 
     # ------------------------------------------------------------------------------------------
     def gen_summaries_misc(self):
@@ -2032,7 +2037,8 @@ def main(argv=None):
         "records_total_top_level": gen.n_distinct + gen.n_duplicates,
         "duplicates": gen.n_duplicates,
         "workouts": len(gen.workout_xml),
-        "workouts_by_type": {k: sum(1 for w in gen.workouts if w.kind == k) for k in ("run", "cycle", "swim")},
+        "workouts_by_type": {k: gen.workout_kinds.count(k) for k in ("run", "cycle", "swim")},
+        "workouts_strava": sum(1 for w in gen.workouts if w.strava),
         "route_points": inline + (gpx_pts if args.layout != "xml" else 0),
         "route_points_inline": inline,
         "route_points_gpx": gpx_pts,

@@ -22,6 +22,10 @@ enum JSONText {
     }
 
     static func quoted(_ s: String) -> String {
+        // Most keys and values need no escaping: one byte scan, one concatenation.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + s + "\""
+        }
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {

@@ -129,29 +129,21 @@ final class ExportSAXHandler: SAXHandler {
         guard let context = stack.popLast() else { return }
         switch context {
         case .record:
-            if let r = record { batch.records.append(r) }
-            record = nil
+            if let r = record.take() { batch.records.append(r) }
         case .correlationRecord:
-            if let r = record { correlation?.members.append(r) }
-            record = nil
+            if let r = record.take() { correlation?.members.append(r) }
         case .correlation:
-            if let c = correlation { batch.correlations.append(c) }
-            correlation = nil
+            if let c = correlation.take() { batch.correlations.append(c) }
         case .workout:
-            if let w = workout { batch.workouts.append(w) }
-            workout = nil
+            if let w = workout.take() { batch.workouts.append(w) }
         case .workoutActivity:
-            if let a = activity { workout?.activities.append(a) }
-            activity = nil
+            if let a = activity.take() { workout?.activities.append(a) }
         case .workoutRoute:
-            if let r = route { workout?.routes.append(r) }
-            route = nil
+            if let r = route.take() { workout?.routes.append(r) }
         case .audiogram:
-            if let a = audiogram { batch.audiograms.append(a) }
-            audiogram = nil
+            if let a = audiogram.take() { batch.audiograms.append(a) }
         case .vision:
-            if let v = vision { batch.visionPrescriptions.append(v) }
-            vision = nil
+            if let v = vision.take() { batch.visionPrescriptions.append(v) }
         case .root, .heartbeatList, .workoutEvent, .activityEvent, .leaf, .skipped:
             break
         }
