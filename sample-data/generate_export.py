@@ -774,8 +774,8 @@ class Generator:
                     bt.wk = wk
                     wk.bouts.append(bt)
                     new_bouts.append((k, bt))
-                if bt.kind == "cycle":
-                    wk.strava = rng.random() < 0.5
+                if bt.kind == "cycle":  # Strava also records the first Watch ride and about half of the others
+                    wk.strava = rng.random() < 0.5 or not any(w.kind == "cycle" and w.src is self.watch for w in self.workouts)
                 self.workouts.append(wk)
             else:
                 new_bouts.append((k, bt))
