@@ -65,7 +65,11 @@ public struct RunSummary: Codable, Sendable {
         if removedDoctype || repairedBytes > 0 {
             lines.append("  repaired: \(removedDoctype ? "DOCTYPE skipped" : "")\(repairedBytes > 0 ? ", \(repairedBytes) invalid bytes dropped" : "")")
         }
-        for missing in routeFilesMissing { lines.append("  route file not found: \(missing)") }
+        if routeFilesMissing.count > 3 {
+            lines.append("  \(routeFilesMissing.count) route files not found (GPX routes come with the zip or the export folder)")
+        } else {
+            for missing in routeFilesMissing { lines.append("  route file not found: \(missing)") }
+        }
         lines.append("  → \(out)/health.sqlite")
         return lines.joined(separator: "\n")
     }

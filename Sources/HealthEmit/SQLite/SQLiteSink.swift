@@ -29,7 +29,7 @@ public final class SQLiteSink {
         // A fresh file that is published only when complete: no journal needed.
         try database.execute("""
             PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = FILE;
-            PRAGMA cache_size = -65536; PRAGMA locking_mode = EXCLUSIVE;
+            PRAGMA cache_size = -32768; PRAGMA locking_mode = EXCLUSIVE;
             """)
         try database.execute(StoreSchema.tables)
         self.runID = runID
