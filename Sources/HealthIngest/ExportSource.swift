@@ -51,7 +51,7 @@ public struct ExportSource: Sendable {
                 throw HealthETLError.dataUnusable("\(path): the zip holds no Apple Health export XML (root element HealthData)")
             }
             kind = .zip; zip = archive; zipEntry = found; xmlName = found.name; baseFolder = nil
-            totalBytes = Self.fileSize(path)
+            totalBytes = Int64(found.compressedSize)   // what the progress callback counts
             return
         }
         kind = .xml; xmlName = path; zip = nil; zipEntry = nil
