@@ -71,7 +71,7 @@ public struct ImportJob: Sendable {
         try threads.wait()
         unknown.set(unknownElements)
         let loaded = Date()
-        progress.phase("finish")
+        progress.phase("dedupe + index")
         let counts = try sink.finish()
         let finished = Date()
         let summaryOfReader = readerSummary.value ?? ExportReader.Summary()
