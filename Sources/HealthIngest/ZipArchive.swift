@@ -226,19 +226,9 @@ public final class ZipArchive: @unchecked Sendable {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
         var crc = CZlib.crc32(0, nil, 0)
-        var offset = start
-        var remaining = entry.compressedSize
-        var consumed: Int64 = 0
-        while remaining > 0 {
-            let want = Int(min(UInt64(chunk), remaining))
-            let got = try ZipArchive.preadFully(fd, buffer, want, at: offset, path: path)
-            guard got == want else {
-                throw fail(entry, "data ends early at offset \(offset + UInt64(got)) (truncated archive)")
-            }
-            offset += UInt64(got)
-            remaining -= UInt64(got)
-            consumed += Int64(got)
-            progress(consumed)
+        var data = EntryData(archive: self, entry: entry, offset: start)
+        while data.remaining > 0 {
+            let got = try data.read(into: buffer, upTo: chunk, progress: progress)
             crc = CZlib.crc32(crc, buffer.assumingMemoryBound(to: Bytef.self), uInt(got))
             if try !body(UnsafeRawBufferPointer(start: buffer, count: got)) { return }
         }
@@ -261,22 +251,12 @@ public final class ZipArchive: @unchecked Sendable {
         defer { inflateEnd(&zs) }
 
         var crc = CZlib.crc32(0, nil, 0)
-        var offset = start
-        var remaining = entry.compressedSize
-        var consumed: Int64 = 0
+        var data = EntryData(archive: self, entry: entry, offset: start)
         var produced: UInt64 = 0
 
         while true {
-            if zs.avail_in == 0 && remaining > 0 {
-                let want = Int(min(UInt64(inputChunk), remaining))
-                let got = try ZipArchive.preadFully(fd, input, want, at: offset, path: path)
-                guard got == want else {
-                    throw fail(entry, "compressed data ends early at offset \(offset + UInt64(got)) (truncated archive)")
-                }
-                offset += UInt64(got)
-                remaining -= UInt64(got)
-                consumed += Int64(got)
-                progress(consumed)
+            if zs.avail_in == 0 && data.remaining > 0 {
+                let got = try data.read(into: input, upTo: inputChunk, progress: progress)
                 zs.next_in = input
                 zs.avail_in = uInt(got)
             }
@@ -310,6 +290,38 @@ public final class ZipArchive: @unchecked Sendable {
                 let message = zs.msg.map { String(cString: $0) } ?? "status \(status)"
                 throw fail(entry, "inflate error after \(produced) bytes: \(message)")
             }
+        }
+    }
+
+    /// The stored bytes of one entry, read front to back: stored and deflated entries share
+    /// the reading, the truncation check and the progress count.
+    private struct EntryData {
+        let archive: ZipArchive
+        let entry: Entry
+        var offset: UInt64
+        private(set) var remaining: UInt64
+        private var consumed: Int64 = 0
+
+        init(archive: ZipArchive, entry: Entry, offset: UInt64) {
+            self.archive = archive
+            self.entry = entry
+            self.offset = offset
+            remaining = entry.compressedSize
+        }
+
+        /// Reads the next `min(limit, remaining)` bytes; throws if the file ends before them.
+        mutating func read(into buffer: UnsafeMutableRawPointer, upTo limit: Int,
+                           progress: (Int64) -> Void) throws -> Int {
+            let want = Int(min(UInt64(limit), remaining))
+            let got = try ZipArchive.preadFully(archive.fd, buffer, want, at: offset, path: archive.path)
+            guard got == want else {
+                throw archive.fail(entry, "data ends early at offset \(offset + UInt64(got)) (truncated archive)")
+            }
+            offset += UInt64(got)
+            remaining -= UInt64(got)
+            consumed += Int64(got)
+            progress(consumed)
+            return got
         }
     }
 
