@@ -44,7 +44,6 @@ public struct ImportJob: Sendable {
         let threads = StageThreads()
         threads.onFailure { ingested.cancel(); normalized.cancel() }
         let readerSummary = Handoff<ExportReader.Summary>()
-        let unknown = Handoff<[String: Int]>()
 
         let reader = ExportReader(source: source)
         threads.spawn("ingest") {
@@ -69,13 +68,12 @@ public struct ImportJob: Sendable {
             threads.fail(error)
         }
         try threads.wait()
-        unknown.set(unknownElements)
         let loaded = Date()
         progress.phase("dedupe + index")
         let counts = try sink.finish()
         let finished = Date()
         let summaryOfReader = readerSummary.value ?? ExportReader.Summary()
-        let seconds = Date().timeIntervalSince(started)
+        let seconds = finished.timeIntervalSince(started)
         var summary = RunSummary(status: "ok", input: options.export, inputKind: "\(source.kind)",
                                  xml: source.xmlName, inputBytes: source.totalBytes, seconds: seconds,
                                  elements: summaryOfReader.elements, recordsRead: recordsRead, counts: counts,
@@ -84,7 +82,7 @@ public struct ImportJob: Sendable {
                                  routeFilesMissing: summaryOfReader.routeFilesMissing,
                                  timeZone: options.timeZone.identifier, out: options.out)
         summary.phaseSeconds = ["load": loaded.timeIntervalSince(started), "dedupe_index": finished.timeIntervalSince(loaded)]
-        try RunLog.record(&summary, in: sink.database, started: started)
+        try RunLog.record(summary, in: sink.database, started: started)
         progress.done()
         try folder.publish(staged, as: folder.databasePath)
         return summary

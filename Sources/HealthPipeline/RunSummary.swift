@@ -62,9 +62,8 @@ public struct RunSummary: Codable, Sendable {
             lines.append("  unknown elements: " + unknownElements.sorted { $0.key < $1.key }
                 .map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
         }
-        if removedDoctype || repairedBytes > 0 {
-            lines.append("  repaired: \(removedDoctype ? "DOCTYPE skipped" : "")\(repairedBytes > 0 ? ", \(repairedBytes) invalid bytes dropped" : "")")
-        }
+        let repairs = (removedDoctype ? ["DOCTYPE skipped"] : []) + (repairedBytes > 0 ? ["\(repairedBytes) invalid bytes dropped"] : [])
+        if !repairs.isEmpty { lines.append("  repaired: " + repairs.joined(separator: ", ")) }
         if routeFilesMissing.count > 3 {
             lines.append("  \(routeFilesMissing.count) route files not found (GPX routes come with the zip or the export folder)")
         } else {
@@ -75,12 +74,13 @@ public struct RunSummary: Codable, Sendable {
     }
 }
 
-/// The `runs` table: one row per successful run, written in the same transaction as the data.
+/// The `runs` table: one row per successful run, written into the staged store before it
+/// is published, so a store never shows a run that did not finish.
 enum RunLog {
-    static func record(_ summary: inout RunSummary, in database: Database, started: Date) throws {
+    static func record(_ summary: RunSummary, in database: Database, started: Date) throws {
         let iso = ISO8601DateFormatter()
-        try database.execute("BEGIN")
-        _ = try database.rows("""
+        try database.transaction {
+            try database.rows("""
             INSERT INTO runs (started_utc, finished_utc, input, input_kind, input_bytes, status, elements, records_read,
               samples, duplicates, quarantined, workouts, route_points, unknown_elements, repaired, seconds, timezone)
             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
@@ -91,6 +91,6 @@ enum RunLog {
                   .integer(Int64(summary.workouts)), .integer(Int64(summary.routePoints)),
                   .text(String(decoding: (try? JSONEncoder().encode(summary.unknownElements)) ?? Data(), as: UTF8.self)),
                   .text(summary.removedDoctype ? "doctype" : ""), .real(summary.seconds), .text(summary.timeZone)])
-        try database.execute("COMMIT")
+        }
     }
 }

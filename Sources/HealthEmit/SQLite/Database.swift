@@ -49,6 +49,7 @@ public final class Database {
     }
 
     /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
+    @discardableResult
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {

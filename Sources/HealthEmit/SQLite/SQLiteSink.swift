@@ -131,7 +131,7 @@ public final class SQLiteSink {
             DELETE FROM sample_data WHERE id IN (SELECT id FROM duplicate_ids);
             DELETE FROM heartbeat_data WHERE sample_id IN (SELECT id FROM duplicate_ids);
             """)
-        counts.duplicatesDropped = database.changesOf("SELECT count(*) FROM duplicate_ids")
+        counts.duplicatesDropped = Int(try database.scalar("SELECT count(*) FROM duplicate_ids").int ?? 0)
         counts.samplesWritten -= counts.duplicatesDropped
         try database.execute("DROP TABLE duplicate_ids")
         try database.execute(StoreSchema.indexes)
@@ -148,15 +148,15 @@ public final class SQLiteSink {
     /// Workouts without heart-rate statistics (before iOS 16) get them from the samples.
     private func deriveWorkoutHeartRates() throws {
         guard let hr = typeIDs["HKQuantityTypeIdentifierHeartRate"] else { return }
+        // One indexed range scan per workout for all three figures.
         try database.execute("""
-            UPDATE workouts SET
-              avg_heart_rate = (SELECT avg(value) FROM sample_data s WHERE s.type_id = \(hr)
-                                AND s.start_us BETWEEN workouts.start_us AND workouts.end_us),
-              min_heart_rate = (SELECT min(value) FROM sample_data s WHERE s.type_id = \(hr)
-                                AND s.start_us BETWEEN workouts.start_us AND workouts.end_us),
-              max_heart_rate = (SELECT max(value) FROM sample_data s WHERE s.type_id = \(hr)
-                                AND s.start_us BETWEEN workouts.start_us AND workouts.end_us)
-            WHERE avg_heart_rate IS NULL AND start_us IS NOT NULL;
+            UPDATE workouts SET avg_heart_rate = hr.average, min_heart_rate = hr.minimum, max_heart_rate = hr.maximum
+            FROM (SELECT w.id, avg(s.value) AS average, min(s.value) AS minimum, max(s.value) AS maximum
+                  FROM workouts w JOIN sample_data s ON s.type_id = \(hr)
+                    AND s.start_us BETWEEN w.start_us AND w.end_us
+                  WHERE w.avg_heart_rate IS NULL AND w.start_us IS NOT NULL
+                  GROUP BY w.id) AS hr
+            WHERE hr.id = workouts.id;
             """)
     }
 
@@ -182,10 +182,4 @@ public final class SQLiteSink {
     func firstTime(correlation identity: UInt64) -> Bool { seenCorrelations.insert(identity).inserted }
     func countWorkout() { counts.workouts += 1 }
     func countCorrelation() { counts.correlations += 1 }
-}
-
-extension Database {
-    func changesOf(_ countQuery: String) -> Int {
-        Int((try? scalar(countQuery).int) ?? 0)
-    }
 }
