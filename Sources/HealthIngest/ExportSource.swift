@@ -97,27 +97,20 @@ public struct ExportSource: Sendable {
         return text.contains("<HealthData") || text.contains("<!DOCTYPE HealthData")
     }
 
+    /// The export XML in `folder` or in one of its immediate subfolders (`apple_health_export/`
+    /// or its localized name), recognised by content; the largest candidate is tried first.
     private static func findXML(inFolder folder: String) throws -> String? {
         let fm = FileManager.default
-        var candidates: [String] = []
-        for sub in ["", "apple_health_export"] {
-            let dir = sub.isEmpty ? folder : (folder as NSString).appendingPathComponent(sub)
-            guard let names = try? fm.contentsOfDirectory(atPath: dir) else { continue }
-            for name in names.sorted() where name.lowercased().hasSuffix(".xml") {
-                candidates.append((dir as NSString).appendingPathComponent(name))
-            }
-            // Localized export folder names: any subfolder holding a HealthData XML.
-            if sub.isEmpty {
-                for name in names.sorted() {
-                    let sub = (dir as NSString).appendingPathComponent(name)
-                    var isDir: ObjCBool = false
-                    if name != "apple_health_export", fm.fileExists(atPath: sub, isDirectory: &isDir), isDir.boolValue,
-                       let inner = try? fm.contentsOfDirectory(atPath: sub) {
-                        candidates += inner.sorted().filter { $0.lowercased().hasSuffix(".xml") }
-                            .map { (sub as NSString).appendingPathComponent($0) }
-                    }
-                }
-            }
+        func xmlFiles(in dir: String) -> [String] {
+            ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).sorted()
+                .filter { $0.lowercased().hasSuffix(".xml") }
+                .map { (dir as NSString).appendingPathComponent($0) }
+        }
+        var candidates = xmlFiles(in: folder)
+        for name in ((try? fm.contentsOfDirectory(atPath: folder)) ?? []).sorted() {
+            let sub = (folder as NSString).appendingPathComponent(name)
+            var isDir: ObjCBool = false
+            if fm.fileExists(atPath: sub, isDirectory: &isDir), isDir.boolValue { candidates += xmlFiles(in: sub) }
         }
         for file in candidates.sorted(by: { fileSize($0) > fileSize($1) }) {
             guard let handle = FileHandle(forReadingAtPath: file) else { continue }
