@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A view of bytes owned by libxml2 or an input buffer, valid only during a callback.
 /// Comparing and parsing on these avoids making a `String` for every attribute.

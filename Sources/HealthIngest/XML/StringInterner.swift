@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HealthCore
+
 /// Maps repeated byte strings (type names, sources, units, metadata keys) to one shared
 /// `String`, so a million `HKQuantityTypeIdentifierHeartRate` attributes cost one
 /// allocation, not a million. Lookup hashes and compares bytes; a String is only made the
@@ -52,10 +59,8 @@ struct StringInterner {
     }
 }
 
-@inline(__always) func fnv1a(_ span: ByteSpan) -> UInt64 {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for i in 0..<span.count { h = (h ^ UInt64(span.start[i])) &* 0x100_0000_01b3 }
-    return h
+@inline(__always) private func fnv1a(_ span: ByteSpan) -> UInt64 {
+    var hasher = StableHasher()
+    hasher.combine(bytes: UnsafeBufferPointer(start: span.start, count: span.count))
+    return hasher.value
 }
-
-import Glibc
