@@ -26,17 +26,19 @@ let package = Package(
         .target(name: "HealthIngest", dependencies: ["HealthCore", "CLibXML2", "CZlib"], swiftSettings: strict),
         .target(name: "HealthNormalize", dependencies: ["HealthCore"], swiftSettings: strict),
         .target(name: "HealthDedupe", dependencies: ["HealthCore"], swiftSettings: strict),
+        .target(name: "HealthAggregate", dependencies: ["HealthCore"], swiftSettings: strict),
         .target(name: "HealthEmit", dependencies: ["HealthCore", "CSQLite", "CZlib"], swiftSettings: strict),
         // Wiring, checkpoints, lock, progress.
         .target(name: "HealthPipeline",
-                dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe", "HealthEmit"],
+                dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate",
+                               "HealthEmit"],
                 swiftSettings: strict),
         // Thin command line.
         .executableTarget(name: "healthetl", dependencies: ["HealthPipeline"], swiftSettings: strict),
 
         .testTarget(name: "HealthETLTests",
                     dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",
-                                   "HealthEmit", "HealthPipeline"],
+                                   "HealthAggregate", "HealthEmit", "HealthPipeline"],
                     swiftSettings: strict),
     ]
 )

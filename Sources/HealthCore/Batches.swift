@@ -72,11 +72,14 @@ public struct Sample: Sendable {
     public var localDate: CivilDate
     /// Content hash over every attribute and metadata entry: equal for exact duplicates.
     public var identity: UInt64
+    /// Typed in by the user (`HKWasUserEntered=1`): ranks as manual entry in the merge.
+    public var userEntered: Bool
 
     public init(record: ExportRecord, start: Timestamp, end: Timestamp, value: Double?, unit: String?,
-                categoryValue: String?, localDate: CivilDate, identity: UInt64 = 0) {
+                categoryValue: String?, localDate: CivilDate, identity: UInt64 = 0, userEntered: Bool = false) {
         self.record = record; self.start = start; self.end = end; self.value = value; self.unit = unit
         self.categoryValue = categoryValue; self.localDate = localDate; self.identity = identity
+        self.userEntered = userEntered
     }
 }
 

@@ -56,7 +56,13 @@ public struct Normalizer: StageHandler {
             return reject("missing value")
         }
         return .success(Sample(record: record, start: start, end: end, value: value, unit: unit,
-                               categoryValue: category, localDate: calendar.localDate(of: start)))
+                               categoryValue: category, localDate: calendar.localDate(of: start),
+                               userEntered: Self.wasUserEntered(record)))
+    }
+
+    static func wasUserEntered(_ record: ExportRecord) -> Bool {
+        guard let entry = record.metadata.first(where: { $0.key == "HKWasUserEntered" }) else { return false }
+        return entry.value == "1" || entry.value == "true"
     }
 
     /// iOS 8 wrote daily aggregates with `min`/`max`/`average` (or `sum`) and no `value`

@@ -1,4 +1,5 @@
 import Foundation
+import HealthAggregate
 import HealthCore
 import HealthDedupe
 import HealthEmit
@@ -71,6 +72,9 @@ public struct ImportJob: Sendable {
         let loaded = Date()
         progress.phase("dedupe + index")
         let counts = try sink.finish()
+        let indexed = Date()
+        progress.phase("analytics")
+        let analytics = try buildAnalytics(in: sink.database, recordedAt: started)
         let finished = Date()
         let summaryOfReader = readerSummary.value ?? ExportReader.Summary()
         let seconds = finished.timeIntervalSince(started)
@@ -81,10 +85,30 @@ public struct ImportJob: Sendable {
                                  repairedBytes: summaryOfReader.repairedBytes,
                                  routeFilesMissing: summaryOfReader.routeFilesMissing,
                                  timeZone: options.timeZone.identifier, out: options.out)
-        summary.phaseSeconds = ["load": loaded.timeIntervalSince(started), "dedupe_index": finished.timeIntervalSince(loaded)]
+        summary.days = analytics.days.count
+        summary.sleepNights = analytics.nights.count
+        summary.phaseSeconds = ["load": loaded.timeIntervalSince(started), "dedupe_index": indexed.timeIntervalSince(loaded),
+                                "analytics": finished.timeIntervalSince(indexed)]
         try RunLog.record(summary, in: sink.database, started: started)
         progress.done()
         try folder.publish(staged, as: folder.databasePath)
         return summary
+    }
+
+    /// Merge, aggregate and store the analytics of everything loaded.
+    private func buildAnalytics(in database: Database, recordedAt: Date) throws -> AnalyticsWriter.Content {
+        let config = options.config
+        guard let weekStart = PeriodRollup.weekStartIndex(config.weekStart) else {
+            throw HealthETLError.usage("weekStart '\(config.weekStart ?? "")' is not a day name (monday … sunday)")
+        }
+        let builder = AnalyticsBuilder(reader: SeriesReader(database: database),
+                                       calendar: LocalCalendar(timeZone: options.timeZone),
+                                       priority: SourcePriority(patterns: config.sourcePriority),
+                                       sleepDayStartHour: config.sleepDayStartHour ?? 18,
+                                       heartbeatMaxGapMinutes: config.heartbeatMaxGapMinutes ?? 10, weekStart: weekStart)
+        let content = try builder.build()
+        try AnalyticsWriter(database: database)
+            .replaceAll(with: content, recordedAt: Timestamp(secondsSince1970: recordedAt.timeIntervalSince1970))
+        return content
     }
 }

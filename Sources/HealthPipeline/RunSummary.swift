@@ -26,6 +26,8 @@ public struct RunSummary: Codable, Sendable {
     public var out: String
     public var megabytesPerSecond: Double
     public var recordsPerSecond: Double
+    public var days = 0
+    public var sleepNights = 0
     /// Wall-clock seconds per phase (load = parse through SQLite insert, overlapped).
     public var phaseSeconds: [String: Double] = [:]
 
@@ -69,6 +71,7 @@ public struct RunSummary: Codable, Sendable {
         } else {
             for missing in routeFilesMissing { lines.append("  route file not found: \(missing)") }
         }
+        lines.append("  analytics: \(days) days, \(sleepNights) sleep nights")
         lines.append("  → \(out)/health.sqlite")
         return lines.joined(separator: "\n")
     }

@@ -35,8 +35,8 @@ public final class SQLiteSink {
         self.runID = runID
         insertSample = try database.prepare("""
             INSERT INTO sample_data (type_id, source_id, start_us, end_us, created_us, local_day, value, unit,
-              raw_value, raw_unit, category_value, metadata, identity, line)
-            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+              raw_value, raw_unit, category_value, metadata, identity, line, user_entered)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             """)
         insertHeartbeat = try database.prepare("INSERT INTO heartbeat_data (sample_id, time_us, bpm) VALUES (?,?,?)")
         insertType = try database.prepare("INSERT INTO types (identifier) VALUES (?)")
@@ -76,6 +76,7 @@ public final class SQLiteSink {
         stmt.bind(12, JSONText.object(r.metadata))
         stmt.bind(13, Int64(bitPattern: s.identity))
         stmt.bind(14, Int64(r.line))
+        stmt.bind(15, Int64(s.userEntered ? 1 : 0))
         try stmt.run()
         counts.samplesWritten += 1
         if !r.heartbeats.isEmpty {

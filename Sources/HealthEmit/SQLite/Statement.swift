@@ -79,4 +79,12 @@ public final class Statement {
     }
 
     public func row() -> [SQLValue] { (0..<columnCount).map(value) }
+
+    // Typed reads for hot loops: no enum boxing per cell.
+    @inline(__always) public func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(handle, i) }
+    @inline(__always) public func double(_ i: Int32) -> Double { sqlite3_column_double(handle, i) }
+    @inline(__always) public func isNull(_ i: Int32) -> Bool { sqlite3_column_type(handle, i) == SQLITE_NULL }
+    public func text(_ i: Int32) -> String? {
+        sqlite3_column_text(handle, i).map { String(cString: $0) }
+    }
 }

@@ -1,3 +1,5 @@
+import HealthCore
+
 /// The tables of `health.sqlite` (SPEC "Outputs"). Samples are stored compactly (integer
 /// instants, type and source as ids) in `sample_data`; the `samples` view shows them with
 /// SPEC's column names, ISO 8601 instants and names instead of ids.
@@ -15,7 +17,8 @@ public enum StoreSchema {
         id INTEGER PRIMARY KEY, type_id INTEGER NOT NULL, source_id INTEGER NOT NULL,
         start_us INTEGER NOT NULL, end_us INTEGER NOT NULL, created_us INTEGER,
         local_day INTEGER NOT NULL, value REAL, unit TEXT, raw_value TEXT, raw_unit TEXT,
-        category_value TEXT, metadata TEXT, identity INTEGER NOT NULL, line INTEGER);
+        category_value TEXT, metadata TEXT, identity INTEGER NOT NULL, line INTEGER,
+        user_entered INTEGER NOT NULL DEFAULT 0);
     CREATE TABLE heartbeat_data (sample_id INTEGER NOT NULL, time_us INTEGER, bpm REAL);
     CREATE TABLE correlations (
         id INTEGER PRIMARY KEY, type TEXT NOT NULL, source_id INTEGER, start_utc TEXT, end_utc TEXT,
@@ -70,6 +73,35 @@ public enum StoreSchema {
         input_bytes INTEGER, status TEXT, elements INTEGER, records_read INTEGER, samples INTEGER,
         duplicates INTEGER, quarantined INTEGER, workouts INTEGER, route_points INTEGER,
         unknown_elements TEXT, repaired TEXT, seconds REAL, timezone TEXT);
+    \(analyticsTables)
+    """
+
+    /// SPEC's metric columns, in SPEC's order: whole numbers as INTEGER, the rest REAL.
+    public static let metricColumns = DailyMetric.allCases
+        .map { "\($0.column) \($0.isInteger ? "INTEGER" : "REAL")" }.joined(separator: ", ")
+
+    /// The analytics (SPEC "Analytics columns"), sleep nights and the long-form per-type days.
+    public static let analyticsTables = """
+    CREATE TABLE daily_analytics (
+        id INTEGER PRIMARY KEY, date TEXT NOT NULL UNIQUE, \(metricColumns), recorded_at TEXT NOT NULL);
+    CREATE TABLE weekly_analytics (
+        id INTEGER PRIMARY KEY, week_start TEXT NOT NULL UNIQUE, week_end TEXT NOT NULL, \(metricColumns),
+        days_with_data INTEGER NOT NULL, recorded_at TEXT NOT NULL);
+    CREATE TABLE monthly_analytics (
+        id INTEGER PRIMARY KEY, year INTEGER NOT NULL, month INTEGER NOT NULL, start_date TEXT NOT NULL,
+        end_date TEXT NOT NULL, \(metricColumns), days_with_data INTEGER NOT NULL, recorded_at TEXT NOT NULL,
+        UNIQUE (year, month));
+    CREATE TABLE yearly_analytics (
+        id INTEGER PRIMARY KEY, year INTEGER NOT NULL UNIQUE, start_date TEXT NOT NULL, end_date TEXT NOT NULL,
+        \(metricColumns), days_with_data INTEGER NOT NULL, recorded_at TEXT NOT NULL);
+    CREATE TABLE sleep_sessions (
+        id INTEGER PRIMARY KEY, night_date TEXT NOT NULL UNIQUE, start_utc TEXT NOT NULL, end_utc TEXT NOT NULL,
+        in_bed_minutes REAL NOT NULL, asleep_minutes REAL NOT NULL, core_minutes REAL NOT NULL,
+        deep_minutes REAL NOT NULL, rem_minutes REAL NOT NULL, unspecified_minutes REAL NOT NULL,
+        awake_minutes REAL NOT NULL, sources TEXT);
+    CREATE TABLE daily_metrics (
+        date TEXT NOT NULL, type TEXT NOT NULL, unit TEXT, sum REAL, average REAL, minimum REAL, maximum REAL,
+        count INTEGER NOT NULL, PRIMARY KEY (date, type)) WITHOUT ROWID;
     """
 
     /// Built after the bulk load: creating indexes on a full table is several times faster

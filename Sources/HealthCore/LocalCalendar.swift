@@ -1,5 +1,4 @@
 import Foundation
-import HealthCore
 
 /// Local calendar days of instants in one IANA zone, DST-correct.
 ///
@@ -10,6 +9,8 @@ public struct LocalCalendar: Sendable {
     public let timeZone: TimeZone
     private var cachedRange: Range<Int64> = 0..<0   // seconds since 1970
     private var cachedOffset: Int64 = 0
+    /// The last day asked for: consecutive instants mostly fall on the same day.
+    private var cachedDay: (date: CivilDate, start: Timestamp, end: Timestamp)?
 
     public init(timeZone: TimeZone) { self.timeZone = timeZone }
 
@@ -44,5 +45,20 @@ public struct LocalCalendar: Sendable {
         var guess = Timestamp(seconds: wall - offset(at: Timestamp(seconds: wall)))
         guess = Timestamp(seconds: wall - offset(at: guess))
         return guess
+    }
+
+    /// The local day holding `instant` and the instants at which it begins and ends.
+    public mutating func day(containing instant: Timestamp) -> (date: CivilDate, start: Timestamp, end: Timestamp) {
+        if let d = cachedDay, d.start <= instant, instant < d.end { return d }
+        let date = localDate(of: instant)
+        let d = (date, startOfDay(date), startOfDay(date.adding(days: 1)))
+        cachedDay = d
+        return d
+    }
+
+    /// Seconds since local midnight of `instant` (wall clock; on DST days hours repeat or skip).
+    public mutating func secondOfDay(_ instant: Timestamp) -> Int64 {
+        let seconds = instant.microseconds.floorDivided(by: 1_000_000).quotient + offset(at: instant)
+        return seconds.floorDivided(by: 86_400).remainder
     }
 }

@@ -1,0 +1,80 @@
+import HealthCore
+
+/// The aggregate stage's ledger: collects what the per-series stages produce (merged day
+/// amounts, heart-rate days, sleep nights, per-type statistics) into daily analytics rows and
+/// the long-form per-type table. It holds one entry per day and per (type, day): thousands,
+/// never per sample.
+public struct AnalyticsBook: Sendable {
+    private var days: [CivilDate: MetricValues] = [:]
+    private var typeDays: [TypeDay: DailyTypeMetric] = [:]
+
+    private struct TypeDay: Hashable { var type: String; var date: CivilDate }
+
+    public init() {}
+
+    /// Plain statistics per type and day (from the store: count, mean, min, max of the samples
+    /// starting that day). Marks the day as one with data.
+    public mutating func addStatistics(_ rows: [DailyTypeMetric]) {
+        for row in rows {
+            typeDays[TypeDay(type: row.type, date: row.date)] = row
+            touch(row.date)
+        }
+    }
+
+    /// Merged amounts of a cumulative type: the type's daily sum, and its analytics column
+    /// (DistanceWalkingRunning split into walking and running).
+    public mutating func addCumulative(type: String, unit: String?, amounts: [DayAmount]) {
+        let metric = DailyMetric.metric(forCumulativeType: type)
+        for a in amounts {
+            let key = TypeDay(type: type, date: a.date)
+            typeDays[key, default: DailyTypeMetric(date: a.date, type: type, unit: unit, count: 0)].sum =
+                (typeDays[key]?.sum ?? 0) + a.amount
+            guard let metric else { touch(a.date); continue }
+            if metric == .walkingDistance {
+                days[a.date, default: MetricValues()].add(a.amount - a.inRunning, to: .walkingDistance)
+                days[a.date, default: MetricValues()].add(a.inRunning, to: .runningDistance)
+            } else {
+                days[a.date, default: MetricValues()].add(a.amount, to: metric)
+            }
+        }
+    }
+
+    /// Heartbeats per day; the heart-rate type's mean becomes time-weighted.
+    public mutating func addHeartRate(type: String, _ hr: [HeartRateDay]) {
+        for d in hr {
+            if d.beats > 0 { days[d.date, default: MetricValues()].add(d.beats, to: .heartbeats) }
+            let key = TypeDay(type: type, date: d.date)
+            if d.count > 0 {
+                typeDays[key] = DailyTypeMetric(date: d.date, type: type, unit: "count/min", sum: nil, average: d.average,
+                                                minimum: d.minimum, maximum: d.maximum, count: d.count)
+            }
+            touch(d.date)
+        }
+    }
+
+    /// Replaces the mean of a type on some days (the LEQ of sound levels).
+    public mutating func replaceAverages(_ rows: [DailyTypeMetric]) {
+        for row in rows { typeDays[TypeDay(type: row.type, date: row.date)] = row }
+    }
+
+    public mutating func addNights(_ nights: [SleepNight]) {
+        for n in nights where n.asleepMinutes > 0 || n.inBedMinutes > 0 {
+            days[n.date, default: MetricValues()][.sleepTotalMinutes] = n.asleepMinutes
+            days[n.date, default: MetricValues()][.sleepDeepMinutes] = n.deepMinutes
+            days[n.date, default: MetricValues()][.sleepREMMinutes] = n.remMinutes
+        }
+    }
+
+    private mutating func touch(_ date: CivilDate) {
+        if days[date] == nil { days[date] = MetricValues() }
+    }
+
+    /// One row per day with any data, integer metrics rounded as stored.
+    public var dailyRows: [DailyAnalytics] {
+        days.map { DailyAnalytics(date: $0.key, metrics: $0.value.rounded) }.sorted { $0.date < $1.date }
+    }
+
+    public var typeRows: [DailyTypeMetric] {
+        typeDays.values.sorted { ($0.date, $0.type) < ($1.date, $1.type) }
+    }
+}

@@ -1,0 +1,92 @@
+import HealthCore
+
+
+/// A merged amount that fell on one local day; `inRunning` is the part of it that lies
+/// inside a running workout (used to split DistanceWalkingRunning into walking and running).
+public struct DayAmount: Sendable, Equatable {
+    public var date: CivilDate
+    public var amount: Double
+    public var inRunning: Double
+    public init(date: CivilDate, amount: Double, inRunning: Double = 0) {
+        self.date = date; self.amount = amount; self.inRunning = inRunning
+    }
+}
+
+/// The aggregate stage's first step for cumulative series: cuts merged pieces at local
+/// midnights (DST days are 23 or 25 hours; the zone decides, never the printed clock) and
+/// at running-workout bounds, pro rata by time.
+public struct DaySplitter<Tag: Sendable>: StageHandler {
+    public typealias InboundIn = [MergedPiece<Tag>]
+    public typealias InboundOut = [DayAmount]
+
+    private var calendar: LocalCalendar
+    private let running: [Range<Int64>]
+    private var runningIndex = 0
+    private var out: [DayAmount] = []
+
+    /// `running`: sorted, non-overlapping intervals (µs) of running workouts.
+    public init(calendar: LocalCalendar, running: [Range<Int64>] = []) {
+        self.calendar = calendar
+        self.running = running
+    }
+
+    public mutating func handle(_ input: [MergedPiece<Tag>], emit: ([DayAmount]) throws -> Void) throws {
+        for piece in input { split(piece) }
+        try emit(out)
+        out.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func split(_ piece: MergedPiece<Tag>) {
+        let length = piece.end - piece.start
+        if length <= 0 {
+            let d = dayHolding(piece.start)
+            out.append(DayAmount(date: d.date, amount: piece.amount,
+                                 inRunning: runningOverlap(piece.start, piece.start + 1) > 0 ? piece.amount : 0))
+            return
+        }
+        var from = piece.start
+        while from < piece.end {
+            let d = dayHolding(from)
+            let to = min(piece.end, d.end)
+            let share = piece.amount * Double(to - from) / Double(length)
+            let run = running.isEmpty ? 0 : share * Double(runningOverlap(from, to)) / Double(to - from)
+            out.append(DayAmount(date: d.date, amount: share, inRunning: run))
+            from = to
+        }
+    }
+
+    private mutating func dayHolding(_ t: Int64) -> (date: CivilDate, end: Int64) {
+        let d = calendar.day(containing: Timestamp(microseconds: t))
+        return (d.date, d.end.microseconds)
+    }
+
+    /// µs of `[from, to)` inside running intervals. Pieces arrive nearly in start order, so a
+    /// cursor that only steps back when needed keeps this linear.
+    private mutating func runningOverlap(_ from: Int64, _ to: Int64) -> Int64 {
+        guard !running.isEmpty else { return 0 }
+        while runningIndex > 0, running[runningIndex - 1].upperBound > from { runningIndex -= 1 }
+        while runningIndex < running.count, running[runningIndex].upperBound <= from { runningIndex += 1 }
+        var total: Int64 = 0
+        var i = runningIndex
+        while i < running.count, running[i].lowerBound < to {
+            total += max(0, min(to, running[i].upperBound) - max(from, running[i].lowerBound))
+            i += 1
+        }
+        return total
+    }
+}
+
+/// Sorted, merged running intervals from workout spans.
+public enum RunningIntervals {
+    public static func union(_ spans: [Range<Int64>]) -> [Range<Int64>] {
+        var out: [Range<Int64>] = []
+        for s in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) where !s.isEmpty {
+            if let last = out.last, s.lowerBound <= last.upperBound {
+                out[out.count - 1] = last.lowerBound..<max(last.upperBound, s.upperBound)
+            } else {
+                out.append(s)
+            }
+        }
+        return out
+    }
+}

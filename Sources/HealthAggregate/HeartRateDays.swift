@@ -1,0 +1,80 @@
+import HealthCore
+
+/// A heart-rate sample: beats per minute over `[start, end)` (usually an instant).
+public struct HeartRateReading: Sendable, Equatable {
+    public var start: Int64   // µs
+    public var end: Int64
+    public var bpm: Double
+    public init(start: Int64, end: Int64, bpm: Double) { self.start = start; self.end = end; self.bpm = bpm }
+}
+
+/// One day of heart rate: estimated heartbeats, the minutes they were counted over
+/// (the watch was worn), and plain statistics of the samples starting that day.
+public struct HeartRateDay: Sendable, Equatable {
+    public var date: CivilDate
+    public var beats = 0.0
+    public var wornMinutes = 0.0
+    public var minimum = Double.infinity
+    public var maximum = -Double.infinity
+    public var count = 0
+    public var sum = 0.0
+    public init(date: CivilDate) { self.date = date }
+    /// Time-weighted mean; the plain mean when no sample had a neighbour close enough.
+    public var average: Double { wornMinutes > 0 ? beats / wornMinutes : (count > 0 ? sum / Double(count) : 0) }
+}
+
+/// The aggregate stage for heart rate: integrates bpm over time ("heartbeats" is not an Apple
+/// metric). Each sample holds until the next one (from any source: the merged timeline, so
+/// a chest strap next to the watch does not double the count); a gap longer than `maxGap`
+/// means the watch was not worn and counts only the sample's own span. Intervals that cross
+/// midnight are split pro rata. Input sorted by start.
+public struct HeartRateDays: StageHandler {
+    public typealias InboundIn = [HeartRateReading]
+    public typealias InboundOut = [HeartRateDay]
+
+    private var calendar: LocalCalendar
+    private let maxGap: Int64
+    private var previous: HeartRateReading?
+    private var days: [CivilDate: HeartRateDay] = [:]
+
+    public init(calendar: LocalCalendar, maxGapMinutes: Double = 10) {
+        self.calendar = calendar
+        self.maxGap = Int64(maxGapMinutes * 60_000_000)
+    }
+
+    public mutating func handle(_ input: [HeartRateReading], emit: ([HeartRateDay]) throws -> Void) throws {
+        for reading in input {
+            let date = calendar.localDate(of: Timestamp(microseconds: reading.start))
+            var day = days[date] ?? HeartRateDay(date: date)
+            day.minimum = min(day.minimum, reading.bpm)
+            day.maximum = max(day.maximum, reading.bpm)
+            day.count += 1
+            day.sum += reading.bpm
+            days[date] = day
+            if let p = previous {
+                let gap = reading.start - p.start
+                integrate(p, until: gap <= maxGap ? reading.start : p.end)
+            }
+            previous = reading
+        }
+    }
+
+    public mutating func finish(emit: ([HeartRateDay]) throws -> Void) throws {
+        if let p = previous { integrate(p, until: p.end) }
+        previous = nil
+        try emit(days.values.sorted { $0.date < $1.date })
+        days = [:]
+    }
+
+    private mutating func integrate(_ r: HeartRateReading, until end: Int64) {
+        var from = r.start
+        while from < end {
+            let d = calendar.day(containing: Timestamp(microseconds: from))
+            let to = min(end, d.end.microseconds)
+            let minutes = Double(to - from) / 60_000_000
+            days[d.date, default: HeartRateDay(date: d.date)].beats += r.bpm * minutes
+            days[d.date, default: HeartRateDay(date: d.date)].wornMinutes += minutes
+            from = to
+        }
+    }
+}

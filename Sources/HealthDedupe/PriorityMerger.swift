@@ -1,0 +1,79 @@
+import HealthCore
+
+/// The dedupe stage (second part), the Health app's merge of overlapping sources: time is cut
+/// at every sample boundary; in each slice only the best-ranked source present counts, with
+/// its samples' values spread pro rata by time. Lower-ranked sources only fill the gaps.
+///
+/// Input must come sorted by start (the store reads it through its (type, start) index);
+/// memory is the set of samples overlapping the sweep position, not the series.
+///
+/// Two overlapping samples of the *same* source count once in their common slice (the
+/// higher rate wins): such overlaps are re-synced rewrites (seen from Garmin Connect), and
+/// adding them would count the same steps twice.
+public struct PriorityMerger<Tag: Sendable>: StageHandler {
+    public typealias InboundIn = [MergeSample<Tag>]
+    public typealias InboundOut = [MergedPiece<Tag>]
+
+    private struct Active {
+        var sample: MergeSample<Tag>
+        var rate: Double   // value per µs
+    }
+
+    private var active: [Active] = []
+    private var cursor = Int64.min
+    private var lastStart = Int64.min
+    private var pieces: [MergedPiece<Tag>] = []
+
+    public init() {}
+
+    public mutating func handle(_ input: [MergeSample<Tag>], emit: ([MergedPiece<Tag>]) throws -> Void) throws {
+        for sample in input {
+            guard sample.start >= lastStart else {
+                throw HealthETLError.internal("priority merge: samples out of order at \(sample.start)")
+            }
+            lastStart = sample.start
+            advance(to: sample.start)
+            if sample.end <= sample.start {
+                // An instant counts unless a better source covers it.
+                if !active.contains(where: { $0.sample.rank < sample.rank }) {
+                    pieces.append(MergedPiece(start: sample.start, end: sample.start, amount: sample.value, tag: sample.tag))
+                }
+                continue
+            }
+            active.append(Active(sample: sample, rate: sample.value / Double(sample.end - sample.start)))
+        }
+        try flush(emit)
+    }
+
+    public mutating func finish(emit: ([MergedPiece<Tag>]) throws -> Void) throws {
+        advance(to: Int64.max)
+        try flush(emit)
+    }
+
+    private mutating func flush(_ emit: ([MergedPiece<Tag>]) throws -> Void) throws {
+        guard !pieces.isEmpty else { return }
+        try emit(pieces)
+        pieces.removeAll(keepingCapacity: true)
+    }
+
+    /// Emits the slices between the cursor and `limit`, retiring samples that end on the way.
+    private mutating func advance(to limit: Int64) {
+        while cursor < limit, !active.isEmpty {
+            var nextEnd = Int64.max
+            for a in active where a.sample.end < nextEnd { nextEnd = a.sample.end }
+            let sliceEnd = min(nextEnd, limit)
+            if sliceEnd > cursor { emitSlice(cursor, sliceEnd) }
+            cursor = sliceEnd
+            active.removeAll { $0.sample.end <= cursor }
+        }
+        cursor = max(cursor, limit)
+    }
+
+    private mutating func emitSlice(_ from: Int64, _ to: Int64) {
+        var best = active[0]
+        for a in active.dropFirst() where a.sample.rank < best.sample.rank || (a.sample.rank == best.sample.rank && a.rate > best.rate) {
+            best = a
+        }
+        pieces.append(MergedPiece(start: from, end: to, amount: best.rate * Double(to - from), tag: best.sample.tag))
+    }
+}

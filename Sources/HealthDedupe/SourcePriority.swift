@@ -1,0 +1,88 @@
+/// The order in which sources win a time slice (FORMAT.md "How the Health app counts a day").
+///
+/// The order is a setting, not part of the export: `sourcePriority` lists patterns, best
+/// first, each matched case-insensitively against the source name and the device model
+/// (`*` is a wildcard; without one a pattern matches as a substring). The word `manual`
+/// stands for data the user typed in: source "Health" or `HKWasUserEntered=1`. Sources that
+/// match no pattern (third-party apps and devices) come last.
+///
+/// Like the Health app's list, every source gets a place of its own: two third-party apps
+/// never count in the same slice. Within a class a source matched by name (`Alex’s iPhone`)
+/// ranks before one matched only by its device (an app writing from the iPhone), then by name.
+public struct SourcePriority: Sendable, Equatable {
+    public static let defaultPatterns = ["manual", "Apple Watch", "iPhone"]
+    public let patterns: [String]
+
+    public init(patterns: [String]? = nil) {
+        let given = patterns ?? []
+        self.patterns = given.isEmpty ? Self.defaultPatterns : given
+    }
+
+    /// A source as the merge sees it.
+    public struct Candidate: Hashable, Sendable {
+        public var name: String
+        public var deviceModel: String?
+        public var userEntered: Bool
+        public init(name: String, deviceModel: String?, userEntered: Bool) {
+            self.name = name; self.deviceModel = deviceModel; self.userEntered = userEntered
+        }
+    }
+
+    /// Sort key: pattern class, then name-match before device-match, then name.
+    struct Key: Comparable, Hashable {
+        var patternIndex: Int
+        var byDeviceOnly: Bool
+        var name: String
+        static func < (a: Key, b: Key) -> Bool {
+            (a.patternIndex, a.byDeviceOnly ? 1 : 0, a.name) < (b.patternIndex, b.byDeviceOnly ? 1 : 0, b.name)
+        }
+    }
+
+    func key(for c: Candidate) -> Key {
+        for (index, pattern) in patterns.enumerated() {
+            if pattern.lowercased() == "manual" {
+                if c.userEntered || c.name == "Health" { return Key(patternIndex: index, byDeviceOnly: false, name: c.name) }
+                continue
+            }
+            if Self.matches(pattern, c.name) { return Key(patternIndex: index, byDeviceOnly: false, name: c.name) }
+            if let model = c.deviceModel, Self.matchesDevice(pattern, model) {
+                return Key(patternIndex: index, byDeviceOnly: true, name: c.name)
+            }
+        }
+        return Key(patternIndex: patterns.count, byDeviceOnly: false, name: c.name)
+    }
+
+    /// Ranks (0 = best) for a set of sources; equal names in the same class share a rank,
+    /// since the Health app lists a source once whatever its versions.
+    public func ranks(of candidates: some Sequence<Candidate>) -> [Candidate: Int] {
+        let keyed = candidates.map { ($0, key(for: $0)) }
+        let order = Set(keyed.map(\.1)).sorted()
+        let rankOfKey = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        return Dictionary(keyed.map { ($0.0, rankOfKey[$0.1]!) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    static func matches(_ pattern: String, _ text: String) -> Bool {
+        let p = pattern.lowercased(), t = text.lowercased()
+        guard p.contains("*") else { return t.contains(p) }
+        return glob(Array(p.unicodeScalars), Array(t.unicodeScalars))
+    }
+
+    /// A device model (`Watch`, `iPhone`) matches a pattern that names it (`Apple Watch`).
+    static func matchesDevice(_ pattern: String, _ model: String) -> Bool {
+        guard !model.isEmpty else { return false }
+        return matches(pattern, model) || pattern.lowercased().contains(model.lowercased())
+    }
+
+    private static func glob(_ p: [Unicode.Scalar], _ t: [Unicode.Scalar]) -> Bool {
+        // Iterative wildcard match with backtracking to the last star.
+        var pi = 0, ti = 0, star = -1, mark = 0
+        while ti < t.count {
+            if pi < p.count, p[pi] != "*", p[pi] == t[ti] { pi += 1; ti += 1 }
+            else if pi < p.count, p[pi] == "*" { star = pi; mark = ti; pi += 1 }
+            else if star >= 0 { pi = star + 1; mark += 1; ti = mark }
+            else { return false }
+        }
+        while pi < p.count, p[pi] == "*" { pi += 1 }
+        return pi == p.count
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import HealthAggregate
+import HealthCore
+import HealthDedupe
+import HealthEmit
+
+/// Wires the second half of the job: each stored series, read back in time order, goes
+/// through the priority merge (dedupe) and the day, sleep or heart-rate stage (aggregate)
+/// into the analytics ledger; periods are rolled up from the days.
+struct AnalyticsBuilder {
+    let reader: SeriesReader
+    var calendar: LocalCalendar
+    let priority: SourcePriority
+    let sleepDayStartHour: Int
+    let heartbeatMaxGapMinutes: Double
+    let weekStart: Int
+
+    static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
+    static let runningActivity = "HKWorkoutActivityTypeRunning"
+
+    func build() throws -> AnalyticsWriter.Content {
+        let sources = try reader.sources()
+        let ranks = rankTable(sources)
+        let names = Dictionary(sources.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let running = RunningIntervals.union(try reader.workoutSpans(activityType: Self.runningActivity))
+        var book = AnalyticsBook()
+        var nights: [SleepNight] = []
+        book.addStatistics(try reader.dailyStatistics())
+        for (typeID, identifier) in try reader.types() {
+            let type = TypeRegistry.type(for: identifier)
+            if identifier == Self.sleepType {
+                nights = try sleepNights(typeID, ranks: ranks, names: names)
+                book.addNights(nights)
+                continue
+            }
+            switch type.aggregation {
+            case .cumulative:
+                var stages = PriorityMerger<Void>().then(DaySplitter<Void>(calendar: calendar, running: running))
+                var amounts: [DayAmount] = []
+                try reader.forEachBatch(typeID: typeID) { rows in
+                    let samples = rows.compactMap { r in
+                        r.value.map { MergeSample(start: r.start, end: r.end, value: $0, rank: ranks.rank(r), tag: ()) }
+                    }
+                    try stages.handle(samples) { amounts += $0 }
+                }
+                try stages.finish { amounts += $0 }
+                book.addCumulative(type: identifier, unit: type.canonicalUnit, amounts: amounts)
+            case .timeWeighted:
+                var stage = HeartRateDays(calendar: calendar, maxGapMinutes: heartbeatMaxGapMinutes)
+                try reader.forEachBatch(typeID: typeID) { rows in
+                    try stage.handle(rows.compactMap { r in r.value.map { HeartRateReading(start: r.start, end: r.end, bpm: $0) } }) { _ in }
+                }
+                try stage.finish { book.addHeartRate(type: identifier, $0) }
+            case .leq:
+                var stage = SoundLevelDays(type: identifier, calendar: calendar)
+                try reader.forEachBatch(typeID: typeID) { rows in
+                    try stage.handle(rows.compactMap { r in r.value.map { SoundLevelReading(start: r.start, end: r.end, decibels: $0) } }) { _ in }
+                }
+                try stage.finish { book.replaceAverages($0) }
+            case .discrete, .category:
+                continue   // the store's per-day statistics are the answer
+            }
+        }
+        var content = AnalyticsWriter.Content()
+        content.days = book.dailyRows
+        content.periods = PeriodKind.allCases.flatMap { PeriodRollup.periods($0, of: content.days, weekStart: weekStart) }
+        content.typeDays = book.typeRows
+        content.nights = nights
+        return content
+    }
+
+    /// Ranks of every stored source, as typed in and as recorded.
+    struct RankTable {
+        var ranks: [Int64: (recorded: Int, typedIn: Int)] = [:]
+        func rank(_ row: SeriesReader.Row) -> Int {
+            guard let r = ranks[row.sourceID] else { return Int.max }
+            return row.userEntered ? r.typedIn : r.recorded
+        }
+    }
+
+    private func rankTable(_ sources: [SeriesReader.Source]) -> RankTable {
+        func candidate(_ s: SeriesReader.Source, _ typedIn: Bool) -> SourcePriority.Candidate {
+            .init(name: s.name, deviceModel: s.deviceModel, userEntered: typedIn)
+        }
+        let ranked = priority.ranks(of: sources.flatMap { [candidate($0, false), candidate($0, true)] })
+        var table = RankTable()
+        for s in sources {
+            table.ranks[s.id] = (ranked[candidate(s, false)] ?? Int.max, ranked[candidate(s, true)] ?? Int.max)
+        }
+        return table
+    }
+
+    /// In-bed and asleep/awake samples are merged as two separate tracks (FORMAT.md), then
+    /// both tracks' pieces go to the nights.
+    private func sleepNights(_ typeID: Int64, ranks: RankTable, names: [Int64: String]) throws -> [SleepNight] {
+        var inBed = PriorityMerger<SleepTag>(), asleep = PriorityMerger<SleepTag>()
+        var nights = SleepNights(calendar: calendar, dayStartHour: sleepDayStartHour)
+        let collect: ([MergedPiece<SleepTag>]) throws -> Void = { try nights.handle($0) { _ in } }
+        try reader.forEachBatch(typeID: typeID) { rows in
+            var bedSamples: [MergeSample<SleepTag>] = [], sleepSamples: [MergeSample<SleepTag>] = []
+            for r in rows {
+                guard let stage = r.categoryValue.flatMap(SleepStage.init(categoryValue:)) else { continue }
+                let tag = SleepTag(stage: stage, sampleStart: r.start, source: names[r.sourceID] ?? "")
+                let sample = MergeSample(start: r.start, end: r.end, value: Double(r.end - r.start), rank: ranks.rank(r), tag: tag)
+                if stage.isInBedTrack { bedSamples.append(sample) } else { sleepSamples.append(sample) }
+            }
+            try inBed.handle(bedSamples, emit: collect)
+            try asleep.handle(sleepSamples, emit: collect)
+        }
+        try inBed.finish(emit: collect)
+        try asleep.finish(emit: collect)
+        var result: [SleepNight] = []
+        try nights.finish { result = $0 }
+        return result
+    }
+}
