@@ -53,6 +53,7 @@ public enum UnitConverter {
         "speed": "m/s", "vo2": "mL/min·kg", "concentration": "mg/dL", "volume": "L", "pressure": "mmHg",
         "count": "count", "percent": "%", "sound": "dBASPL", "hearing": "dBHL", "power": "W", "met": "kcal/hr·kg",
         "voltage": "V", "conductance": "S", "iu": "IU", "illuminance": "lx", "effort": "appleEffortScore",
+        "flow": "L/min",
     ]
 
     private static let units: [String: Unit] = {
@@ -89,6 +90,7 @@ public enum UnitConverter {
         add("iu", [("IU", 1)])
         add("illuminance", [("lx", 1)])
         add("effort", [("appleEffortScore", 1)])
+        add("flow", [("L/min", 1), ("L/s", 60), ("mL/min", 0.001)])
         return t
     }()
 }

@@ -46,11 +46,13 @@ public struct Normalizer: StageHandler {
             guard let number = Double(text), number.isFinite else { return reject("unreadable value '\(text)'") }
             value = number
             if let printed = record.unit, !printed.isEmpty {
-                guard let conversion = UnitConverter.conversion(for: printed, to: Self.preferredUnit(for: record.type)) else {
-                    return reject("unknown unit '\(printed)'")
+                switch conversion(type: record.type, unit: printed) {
+                case .success(let c):
+                    value = c.apply(number)
+                    unit = c.canonicalUnit
+                case .failure(let reason):
+                    return reject(reason.description)
                 }
-                value = conversion.apply(number)
-                unit = conversion.canonicalUnit
             }
         } else if record.type.hasPrefix("HKQuantityTypeIdentifier") {
             return reject("missing value")
@@ -71,13 +73,32 @@ public struct Normalizer: StageHandler {
         record.metadata.first { $0.key == "average" }?.value ?? record.metadata.first { $0.key == "sum" }?.value
     }
 
-    /// Types whose canonical unit is not their dimension's default.
-    static func preferredUnit(for type: String) -> String? {
-        if type.hasPrefix("HKQuantityTypeIdentifierDietary") && type != "HKQuantityTypeIdentifierDietaryEnergyConsumed"
-            && type != "HKQuantityTypeIdentifierDietaryWater" { return "g" }
-        if type == "HKQuantityTypeIdentifierHeartRateVariabilitySDNN" || type.hasSuffix("GroundContactTime") { return "ms" }
-        if type == "HKQuantityTypeIdentifierBloodAlcoholContent" { return "%" }
-        return nil
+    private struct TypeUnit: Hashable { var type: String; var unit: String }
+    /// Conversions by (type, printed unit): a handful of pairs per export, looked up per record.
+    private var conversions: [TypeUnit: Result<UnitConverter.Conversion, QuarantineReason>] = [:]
+
+    struct QuarantineReason: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The conversion of `unit` into the registry's canonical unit for `type`; a unit of
+    /// another dimension (steps in km) cannot be converted.
+    mutating func conversion(type: String, unit: String) -> Result<UnitConverter.Conversion, QuarantineReason> {
+        let key = TypeUnit(type: type, unit: unit)
+        let found = conversions[key] ?? {
+            let canonical = TypeRegistry.type(for: type).canonicalUnit
+            let result: Result<UnitConverter.Conversion, QuarantineReason>
+            if let c = UnitConverter.conversion(for: unit, to: canonical), canonical == nil || c.canonicalUnit == canonical {
+                result = .success(c)
+            } else if UnitConverter.conversion(for: unit) == nil {
+                result = .failure(QuarantineReason(description: "unknown unit '\(unit)'"))
+            } else {
+                result = .failure(QuarantineReason(description: "unit '\(unit)' cannot be converted to \(canonical ?? "")"))
+            }
+            conversions[key] = result
+            return result
+        }()
+        return found
     }
 
     private mutating func normalize(_ workout: ExportWorkout) -> NormalizedWorkout {

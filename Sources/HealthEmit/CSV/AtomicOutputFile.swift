@@ -1,0 +1,164 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HealthCore
+
+/// A file written beside its final path as a hidden temporary (`dir/.name.tmp-<pid>`, mode 0600)
+/// through one fixed buffer, then fsynced and renamed over `path`: a reader of `path` sees the
+/// old file or the whole new one, never half a file (SPEC "Outputs").
+///
+/// Writers can append straight into the buffer (`reserve` + `advance`), so the hot path of a
+/// text format is a bounds check and a store per byte. Not thread-safe. A file that is
+/// released before `commit()` removes its temporary.
+final class AtomicOutputFile {
+    let path: String
+    let temporaryPath: String
+    private var fd: Int32
+    private let buffer: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+    private var used = 0
+    /// Bytes written so far (buffered included).
+    private(set) var byteCount: Int64 = 0
+
+    /// Creates the temporary file; throws `cannotCreateOutput` (naming the path) when it can't.
+    init(path: String, bufferSize: Int = 256 << 10) throws {
+        self.path = path
+        self.temporaryPath = Self.temporaryPath(for: path)
+        unlink(temporaryPath)   // a stale leftover of an earlier process with the same pid
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW
+        fd = open(temporaryPath, flags, mode_t(0o600))
+        guard fd >= 0 else {
+            throw HealthETLError.cannotCreateOutput("cannot create \(path) (temporary \(temporaryPath)): \(errnoText())")
+        }
+        capacity = max(bufferSize, 4096)
+        buffer = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        discard()
+        buffer.deallocate()
+    }
+
+    /// `dir/.name.tmp-<pid>` for `dir/name`.
+    static func temporaryPath(for path: String) -> String {
+        let (dir, name) = splitPath(path)
+        let hidden = ".\(name).tmp-\(getpid())"
+        return dir.map { $0 == "/" ? "/" + hidden : $0 + "/" + hidden } ?? hidden
+    }
+
+    var isOpen: Bool { fd >= 0 }
+
+    /// Room for `n` bytes (n ≤ capacity) at the returned pointer; flushes the buffer first if
+    /// needed. Follow with `advance(by:)` giving the bytes actually written.
+    @inline(__always)
+    func reserve(_ n: Int) throws -> UnsafeMutablePointer<UInt8> {
+        if used + n > capacity { try flushBuffer() }
+        return buffer + used
+    }
+
+    @inline(__always)
+    func advance(by n: Int) {
+        used += n
+        byteCount += Int64(n)
+    }
+
+    @inline(__always)
+    func writeByte(_ b: UInt8) throws {
+        if used == capacity { try flushBuffer() }
+        buffer[used] = b
+        used += 1
+        byteCount += 1
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        let n = bytes.count
+        guard n > 0 else { return }
+        if used + n <= capacity {
+            (buffer + used).update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
+            used += n
+        } else {
+            try flushBuffer()
+            if n >= capacity {
+                try writeAll(bytes.baseAddress!, n)
+            } else {
+                buffer.update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
+                used = n
+            }
+        }
+        byteCount += Int64(n)
+    }
+
+    /// Flushes, fsyncs, closes and renames the file over `path`, then fsyncs the folder.
+    /// On failure the temporary file is removed and the error (naming the path) thrown.
+    func commit() throws {
+        guard fd >= 0 else { throw HealthETLError.internal("\(path) was already closed") }
+        do {
+            try flushBuffer()
+            guard fsync(fd) == 0 else { throw HealthETLError.io("cannot fsync \(temporaryPath): \(errnoText())") }
+            let rc = close(fd)
+            fd = -1
+            guard rc == 0 else { throw HealthETLError.io("cannot close \(temporaryPath): \(errnoText())") }
+            guard rename(temporaryPath, path) == 0 else {
+                throw HealthETLError.io("cannot rename \(temporaryPath) to \(path): \(errnoText())")
+            }
+        } catch {
+            if fd >= 0 { close(fd); fd = -1 }
+            unlink(temporaryPath)
+            throw error
+        }
+        let dir = Self.splitPath(path).dir ?? "."
+        let dfd = open(dir, O_RDONLY | O_CLOEXEC)
+        if dfd >= 0 {
+            _ = fsync(dfd)
+            close(dfd)
+        }
+    }
+
+    /// Closes and removes the temporary file, if it is still open; `path` is untouched.
+    func discard() {
+        guard fd >= 0 else { return }
+        close(fd)
+        fd = -1
+        unlink(temporaryPath)
+        used = 0
+    }
+
+    private func flushBuffer() throws {
+        guard used > 0 else { return }
+        guard fd >= 0 else { throw HealthETLError.internal("\(path) was already closed") }
+        try writeAll(UnsafeRawPointer(buffer), used)
+        used = 0
+    }
+
+    private func writeAll(_ start: UnsafeRawPointer, _ count: Int) throws {
+        var p = start
+        var left = count
+        while left > 0 {
+            let n = posixWrite(fd, p, left)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw HealthETLError.io("cannot write \(temporaryPath) (for \(path)): \(errnoText())")
+            }
+            p += n
+            left -= n
+        }
+    }
+
+    /// ("dir", "name") for "dir/name", ("/", "name") for "/name", (nil, "name") for "name".
+    private static func splitPath(_ path: String) -> (dir: String?, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (nil, path) }
+        let name = String(path[path.index(after: slash)...])
+        return (slash == path.startIndex ? "/" : String(path[..<slash]), name)
+    }
+}
+
+@inline(__always)
+private func posixWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
+    write(fd, p, n)
+}
+
+private func errnoText() -> String {
+    String(cString: strerror(errno))
+}
