@@ -111,3 +111,8 @@ func write(_ text: String, to name: String, in folder: URL) throws -> String {
 func query(_ db: String, _ sql: String) throws -> [String] {
     try Database(path: db, mode: .readOnly).rows(sql).map { $0.first?.string ?? "NULL" }
 }
+
+/// Opens a store read-only and returns every column of a query.
+func queryRows(_ db: String, _ sql: String) throws -> [[SQLValue]] {
+    try Database(path: db, mode: .readOnly).rows(sql)
+}
