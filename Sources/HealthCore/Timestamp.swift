@@ -28,6 +28,24 @@ public struct Timestamp: Hashable, Comparable, Sendable {
         }
         return s + "Z"
     }
+
+    /// Parses what `iso8601` prints (`2024-01-10T10:30:00Z`, optional `.ffffff`).
+    public init?(iso8601 text: String) {
+        guard text.hasSuffix("Z"), let tIndex = text.firstIndex(of: "T"),
+              let date = CivilDate(iso: text[..<tIndex]) else { return nil }
+        let clock = text[text.index(after: tIndex)..<text.index(before: text.endIndex)]
+        let parts = clock.split(separator: ":")
+        guard parts.count == 3, let h = Int64(parts[0]), let m = Int64(parts[1]) else { return nil }
+        let secParts = parts[2].split(separator: ".", maxSplits: 1)
+        guard let sec = Int64(secParts[0]) else { return nil }
+        var micros: Int64 = 0
+        if secParts.count == 2 {
+            let digits = secParts[1].prefix(6)
+            guard let f = Int64(digits) else { return nil }
+            micros = f * Int64(pow10: 6 - digits.count)
+        }
+        self.init(microseconds: ((Int64(date.daysSinceEpoch) * 86_400) + h * 3600 + m * 60 + sec) * 1_000_000 + micros)
+    }
 }
 
 /// A calendar date with no zone (proleptic Gregorian), used for local days.
@@ -89,5 +107,13 @@ extension Int64 {
         var r = self % d
         if r < 0 { q -= 1; r += d }
         return (q, r)
+    }
+}
+
+extension Int64 {
+    init(pow10 n: Int) {
+        var v: Int64 = 1
+        for _ in 0..<n { v *= 10 }
+        self = v
     }
 }
