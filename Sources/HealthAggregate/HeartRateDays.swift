@@ -37,7 +37,7 @@ public struct HeartRateDays: StageHandler {
     private var previous: HeartRateReading?
     private var days: [CivilDate: HeartRateDay] = [:]
 
-    public init(calendar: LocalCalendar, maxGapMinutes: Double = 10) {
+    public init(calendar: LocalCalendar, maxGapMinutes: Double = 30) {
         self.calendar = calendar
         self.maxGap = Int64(maxGapMinutes * 60_000_000)
     }

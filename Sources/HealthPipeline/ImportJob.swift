@@ -27,6 +27,9 @@ public struct ImportJob: Sendable {
 
     public func run() throws -> RunSummary {
         let started = Date()
+        guard let weekStart = PeriodRollup.weekStartIndex(options.config.weekStart) else {
+            throw HealthETLError.usage("weekStart '\(options.config.weekStart ?? "")' is not a day name (monday … sunday)")
+        }
         let source = try ExportSource(path: options.export)
         let folder = OutputFolder(path: options.out)
         try folder.prepare()
@@ -74,7 +77,7 @@ public struct ImportJob: Sendable {
         let counts = try sink.finish()
         let indexed = Date()
         progress.phase("analytics")
-        let analytics = try buildAnalytics(in: sink.database, recordedAt: started)
+        let analytics = try buildAnalytics(in: sink.database, weekStart: weekStart, recordedAt: started)
         let finished = Date()
         let summaryOfReader = readerSummary.value ?? ExportReader.Summary()
         let seconds = finished.timeIntervalSince(started)
@@ -96,16 +99,13 @@ public struct ImportJob: Sendable {
     }
 
     /// Merge, aggregate and store the analytics of everything loaded.
-    private func buildAnalytics(in database: Database, recordedAt: Date) throws -> AnalyticsWriter.Content {
+    private func buildAnalytics(in database: Database, weekStart: Int, recordedAt: Date) throws -> AnalyticsWriter.Content {
         let config = options.config
-        guard let weekStart = PeriodRollup.weekStartIndex(config.weekStart) else {
-            throw HealthETLError.usage("weekStart '\(config.weekStart ?? "")' is not a day name (monday … sunday)")
-        }
         let builder = AnalyticsBuilder(reader: SeriesReader(database: database),
                                        calendar: LocalCalendar(timeZone: options.timeZone),
                                        priority: SourcePriority(patterns: config.sourcePriority),
                                        sleepDayStartHour: config.sleepDayStartHour ?? 18,
-                                       heartbeatMaxGapMinutes: config.heartbeatMaxGapMinutes ?? 10, weekStart: weekStart)
+                                       heartbeatMaxGapMinutes: config.heartbeatMaxGapMinutes ?? 30, weekStart: weekStart)
         let content = try builder.build()
         try AnalyticsWriter(database: database)
             .replaceAll(with: content, recordedAt: Timestamp(secondsSince1970: recordedAt.timeIntervalSince1970))
