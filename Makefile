@@ -19,11 +19,12 @@ import: build
 nightly: build
 	$(BIN) import "$(EXPORT)" --out "$(OUT)" --pipeline pipelines/nightly.json --quiet
 
-# Python is tooling only: pyarrow/duckdb read our Parquet files in tests.
+# Python is tooling only: pyarrow/duckdb read our Parquet files in tests, openpyxl reads the
+# spreadsheet LibreOffice makes from our CSV.
 venv: $(VENV)/.ready
 $(VENV)/.ready:
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet pyarrow duckdb
+	$(VENV)/bin/pip install --quiet pyarrow duckdb openpyxl
 	touch $@
 
 # XCTest only (no Swift Testing suites), so the run closes on XCTest's own summary line.

@@ -32,6 +32,7 @@ public struct ImportJob: Sendable {
         }
         let source = try ExportSource(path: options.export)
         let folder = OutputFolder(path: options.out)
+        let files = try OutputFiles(folder: folder, outputs: options.config.outputs ?? PipelineConfig.allOutputs)
         try folder.prepare()
         let lock = try RunLock(folder: folder)
         defer { withExtendedLifetime(lock) {} }
@@ -93,8 +94,13 @@ public struct ImportJob: Sendable {
         summary.phaseSeconds = ["load": loaded.timeIntervalSince(started), "dedupe_index": indexed.timeIntervalSince(loaded),
                                 "analytics": finished.timeIntervalSince(indexed)]
         try RunLog.record(summary, in: sink.database, started: started)
+        defer { files.discard() }
+        summary.outputRows = try files.write(from: sink.database) { progress.phase("writing \($0)") }
+        let written = Date()
+        summary.phaseSeconds["outputs"] = written.timeIntervalSince(finished)
         progress.done()
         try folder.publish(staged, as: folder.databasePath)
+        try files.publish()
         return summary
     }
 

@@ -13,38 +13,44 @@ public struct OutputFolder: Sendable {
 
     /// Creates the folders (0700). Files created later are 0600 via the process umask.
     public func prepare() throws {
-        for folder in [path, stateFolder] {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-                chmod(folder, 0o700)
-            } catch {
-                throw HealthETLError.cannotCreateOutput("\(folder): cannot create output folder (\(error.localizedDescription))")
-            }
+        for folder in [path, stateFolder] { try Self.makePrivateFolder(folder) }
+    }
+
+    /// Creates `folder` (and parents) 0700, or makes an existing one 0700.
+    static func makePrivateFolder(_ folder: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            chmod(folder, 0o700)
+        } catch {
+            throw HealthETLError.cannotCreateOutput("\(folder): cannot create output folder (\(error.localizedDescription))")
         }
     }
 
-    /// A path beside the final one, in the same folder (same file system, so rename is atomic).
+    /// Where a file is built before it is published: in the private state folder, out of the
+    /// user's sight, on the same file system as the final path (so the rename is atomic).
     public func stagingPath(for finalPath: String) -> String {
-        finalPath + ".partial-\(getpid())"
+        (stateFolder as NSString).appendingPathComponent((finalPath as NSString).lastPathComponent + ".partial-\(getpid())")
     }
 
-    /// Makes `staged` visible as `finalPath` in one step.
+    /// Makes `staged` visible as `finalPath` in one step (same file system: an atomic rename).
     public func publish(_ staged: String, as finalPath: String) throws {
         let fd = open(staged, O_RDONLY)
         if fd >= 0 { fsync(fd); close(fd) }
         guard rename(staged, finalPath) == 0 else {
             throw HealthETLError.io("cannot publish \(finalPath): \(String(cString: strerror(errno)))")
         }
-        let dir = open(path, O_RDONLY)
+        let dir = open((finalPath as NSString).deletingLastPathComponent, O_RDONLY)
         if dir >= 0 { fsync(dir); close(dir) }
     }
 
     /// Removes staging files a killed run left behind (their owner is gone: we hold the lock).
     public func removeStaleStaging() {
         let fm = FileManager.default
-        for folder in [path, (path as NSString).appendingPathComponent("csv"), (path as NSString).appendingPathComponent("parquet")] {
-            for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? [] where name.contains(".partial-") || name.contains(".tmp-") {
+        for folder in [path, stateFolder, (path as NSString).appendingPathComponent("csv"),
+                       (path as NSString).appendingPathComponent("parquet")] {
+            for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? []
+            where name.contains(".partial-") || name.contains(".tmp-") || name.hasPrefix("staging-") {
                 try? fm.removeItem(atPath: (folder as NSString).appendingPathComponent(name))
             }
         }

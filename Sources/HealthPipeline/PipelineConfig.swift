@@ -14,6 +14,9 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
 
     public init() {}
 
+    /// What a pipeline without `outputs` writes.
+    public static let allOutputs = ["sqlite", "csv", "parquet"]
+
     public static func load(_ path: String) throws -> PipelineConfig {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw HealthETLError.inputMissing("\(path): pipeline file not found")

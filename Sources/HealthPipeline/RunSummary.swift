@@ -28,6 +28,8 @@ public struct RunSummary: Codable, Sendable {
     public var recordsPerSecond: Double
     public var days = 0
     public var sleepNights = 0
+    /// Rows per CSV/Parquet table written.
+    public var outputRows: [String: Int] = [:]
     /// Wall-clock seconds per phase (load = parse through SQLite insert, overlapped).
     public var phaseSeconds: [String: Double] = [:]
 
@@ -72,7 +74,7 @@ public struct RunSummary: Codable, Sendable {
             for missing in routeFilesMissing { lines.append("  route file not found: \(missing)") }
         }
         lines.append("  analytics: \(days) days, \(sleepNights) sleep nights")
-        lines.append("  → \(out)/health.sqlite")
+        lines.append("  → \(out)/health.sqlite" + (outputRows.isEmpty ? "" : ", \(out)/csv, \(out)/parquet"))
         return lines.joined(separator: "\n")
     }
 }

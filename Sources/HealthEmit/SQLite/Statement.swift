@@ -84,6 +84,13 @@ public final class Statement {
     @inline(__always) public func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(handle, i) }
     @inline(__always) public func double(_ i: Int32) -> Double { sqlite3_column_double(handle, i) }
     @inline(__always) public func isNull(_ i: Int32) -> Bool { sqlite3_column_type(handle, i) == SQLITE_NULL }
+    @inline(__always) public func isInteger(_ i: Int32) -> Bool { sqlite3_column_type(handle, i) == SQLITE_INTEGER }
+    /// The UTF-8 bytes of a text cell, valid only inside `body` (no String is made).
+    @inline(__always) public func withText<T>(_ i: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let count = Int(sqlite3_column_bytes(handle, i))
+        guard let p = sqlite3_column_text(handle, i) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeRawBufferPointer(start: p, count: count))
+    }
     public func text(_ i: Int32) -> String? {
         sqlite3_column_text(handle, i).map { String(cString: $0) }
     }

@@ -1,0 +1,128 @@
+import HealthCore
+
+/// One table of the CSV and Parquet outputs: its columns and the query that yields them from
+/// the store, so both formats come from the same rows in one pass.
+public struct OutputTable: Sendable {
+    public enum Kind: Sendable, Hashable {
+        /// `dictionary`: few distinct values (types, sources): Parquet dictionary-encodes them.
+        case text(dictionary: Bool)
+        case integer
+        /// CSV prints `places` decimals.
+        case real(places: Int)
+        /// From SQL as days since 1970 (integer) or `YYYY-MM-DD`.
+        case date
+        /// From SQL as µs since 1970 (integer) or ISO 8601 `…Z`.
+        case timestamp
+    }
+
+    public struct Column: Sendable {
+        public var name: String
+        public var kind: Kind
+        public var optional: Bool
+        public init(_ name: String, _ kind: Kind, optional: Bool = true) {
+            self.name = name; self.kind = kind; self.optional = optional
+        }
+    }
+
+    /// File name without extension: `csv/<name>.csv`, `parquet/<name>.parquet`.
+    public var name: String
+    public var columns: [Column]
+    public var sql: String
+    public var inCSV: Bool
+    public var inParquet: Bool
+
+    public init(name: String, columns: [Column], sql: String, inCSV: Bool = true, inParquet: Bool = true) {
+        self.name = name; self.columns = columns; self.sql = sql; self.inCSV = inCSV; self.inParquet = inParquet
+    }
+}
+
+extension OutputTable {
+    /// Every table of SPEC's outputs, in the order they are written.
+    public static let all: [OutputTable] = [samples, daily, weekly, monthly, yearly, workouts, sleep, activitySummaries]
+
+    static func metricColumns() -> [Column] {
+        DailyMetric.allCases.map { m in
+            Column(m.column, m.isInteger ? .integer : .real(places: m.column.hasSuffix("_minutes") ? 1 : 2))
+        }
+    }
+    static let metricList = DailyMetric.allCases.map(\.column).joined(separator: ", ")
+
+    /// Every stored sample; Parquet only (a spreadsheet cannot hold millions of rows).
+    public static let samples = OutputTable(
+        name: "samples",
+        columns: [Column("type", .text(dictionary: true), optional: false), Column("source_name", .text(dictionary: true), optional: false),
+                  Column("source_version", .text(dictionary: true)), Column("device_model", .text(dictionary: true)),
+                  Column("start_utc", .timestamp, optional: false), Column("end_utc", .timestamp, optional: false),
+                  Column("creation_utc", .timestamp), Column("local_date", .date, optional: false),
+                  Column("value", .real(places: 6)), Column("unit", .text(dictionary: true)),
+                  Column("raw_value", .text(dictionary: false)), Column("raw_unit", .text(dictionary: true)),
+                  Column("category_value", .text(dictionary: true))],
+        sql: """
+            SELECT t.identifier, src.name, src.version, src.device_model, s.start_us, s.end_us, s.created_us, s.local_day,
+                   s.value, s.unit, s.raw_value, s.raw_unit, s.category_value
+            FROM sample_data s JOIN types t ON t.id = s.type_id JOIN sources src ON src.id = s.source_id
+            ORDER BY s.type_id, s.start_us, s.id
+            """,
+        inCSV: false)
+
+    public static let daily = OutputTable(
+        name: "daily", columns: [Column("date", .date, optional: false)] + metricColumns(),
+        sql: "SELECT date, \(metricList) FROM daily_analytics ORDER BY date")
+
+    static let periodTail = [Column("days_with_data", .integer, optional: false)]
+
+    public static let weekly = OutputTable(
+        name: "weekly",
+        columns: [Column("week_start", .date, optional: false), Column("week_end", .date, optional: false)] + metricColumns() + periodTail,
+        sql: "SELECT week_start, week_end, \(metricList), days_with_data FROM weekly_analytics ORDER BY week_start")
+
+    public static let monthly = OutputTable(
+        name: "monthly",
+        columns: [Column("year", .integer, optional: false), Column("month", .integer, optional: false),
+                  Column("start_date", .date, optional: false), Column("end_date", .date, optional: false)]
+            + metricColumns() + periodTail,
+        sql: "SELECT year, month, start_date, end_date, \(metricList), days_with_data FROM monthly_analytics ORDER BY start_date")
+
+    public static let yearly = OutputTable(
+        name: "yearly",
+        columns: [Column("year", .integer, optional: false), Column("start_date", .date, optional: false),
+                  Column("end_date", .date, optional: false)] + metricColumns() + periodTail,
+        sql: "SELECT year, start_date, end_date, \(metricList), days_with_data FROM yearly_analytics ORDER BY year")
+
+    public static let workouts = OutputTable(
+        name: "workouts",
+        columns: [Column("id", .integer, optional: false), Column("activity_type", .text(dictionary: true), optional: false),
+                  Column("source_name", .text(dictionary: true)), Column("device_model", .text(dictionary: true)),
+                  Column("start_utc", .timestamp), Column("end_utc", .timestamp), Column("local_date", .date),
+                  Column("duration_min", .real(places: 2)), Column("distance_m", .real(places: 1)),
+                  Column("energy_kcal", .real(places: 1)), Column("avg_heart_rate", .real(places: 1)),
+                  Column("min_heart_rate", .real(places: 1)), Column("max_heart_rate", .real(places: 1)),
+                  Column("swimming_strokes", .real(places: 0)), Column("flights_climbed", .real(places: 0))],
+        sql: """
+            SELECT id, activity_type, source_name, device_model, start_us, end_us, local_date, duration_min, distance_m,
+                   energy_kcal, avg_heart_rate, min_heart_rate, max_heart_rate, swimming_strokes, flights_climbed
+            FROM workouts ORDER BY start_us, id
+            """)
+
+    public static let sleep = OutputTable(
+        name: "sleep",
+        columns: [Column("night_date", .date, optional: false), Column("start_utc", .timestamp, optional: false),
+                  Column("end_utc", .timestamp, optional: false)]
+            + ["in_bed_minutes", "asleep_minutes", "core_minutes", "deep_minutes", "rem_minutes", "unspecified_minutes",
+               "awake_minutes"].map { Column($0, .real(places: 1), optional: false) }
+            + [Column("sources", .text(dictionary: true))],
+        sql: """
+            SELECT night_date, start_utc, end_utc, in_bed_minutes, asleep_minutes, core_minutes, deep_minutes, rem_minutes,
+                   unspecified_minutes, awake_minutes, sources FROM sleep_sessions ORDER BY night_date
+            """)
+
+    public static let activitySummaries = OutputTable(
+        name: "activity_summaries",
+        columns: [Column("date", .date, optional: false)]
+            + ["active_energy_kcal", "active_energy_goal_kcal", "move_time_min", "move_time_goal_min", "exercise_min",
+               "exercise_goal_min", "stand_hours", "stand_hours_goal"].map { Column($0, .real(places: 1)) },
+        sql: """
+            SELECT date, active_energy_kcal, active_energy_goal_kcal, move_time_min, move_time_goal_min, exercise_min,
+                   exercise_goal_min, stand_hours, stand_hours_goal FROM activity_summaries ORDER BY date
+            """)
+}

@@ -1,0 +1,96 @@
+import HealthCore
+
+/// Streams one `OutputTable` from the store into a CSV file, a Parquet file, or both, in a
+/// single pass over the query: rows go straight from SQLite's buffers into the writers'
+/// (text cells as bytes, no String per cell), so memory is one row group, not the table.
+public struct TableExporter {
+    let database: Database
+    public init(database: Database) { self.database = database }
+
+    /// Writes the table; the files appear at their paths only when complete (each writer
+    /// renames its temporary on close). Returns the row count.
+    @discardableResult
+    public func export(_ table: OutputTable, csv csvPath: String?, parquet parquetPath: String?,
+                       parquetCompression: ParquetCompression = .gzip) throws -> Int {
+        let csv = try csvPath.map { try CSVWriter(path: $0, columns: table.columns.map(Self.csvColumn)) }
+        let parquet = try parquetPath.map {
+            try ParquetWriter(path: $0, columns: table.columns.map(Self.parquetColumn), compression: parquetCompression)
+        }
+        do {
+            let stmt = try database.prepare(table.sql)
+            var rows = 0
+            while try stmt.step() {
+                if let csv { try csv.appendRow { r in Self.fill(&r, from: stmt, table.columns) } }
+                if let parquet { try parquet.appendRow { r in Self.fill(&r, from: stmt, table.columns) } }
+                rows += 1
+            }
+            try csv?.close()
+            try parquet?.close()
+            return rows
+        } catch {
+            csv?.abort()
+            parquet?.abort()
+            throw error
+        }
+    }
+
+    static func csvColumn(_ c: OutputTable.Column) -> CSVColumn {
+        switch c.kind {
+        case .text: CSVColumn(c.name, .text)
+        case .integer: CSVColumn(c.name, .integer)
+        case .real(let places): CSVColumn(c.name, .decimal(places: places))
+        case .date: CSVColumn(c.name, .date)
+        case .timestamp: CSVColumn(c.name, .timestamp)
+        }
+    }
+
+    static func parquetColumn(_ c: OutputTable.Column) -> ParquetColumn {
+        switch c.kind {
+        case .text(let dictionary): ParquetColumn(c.name, .string, optional: c.optional, dictionary: dictionary)
+        case .integer: ParquetColumn(c.name, .int64, optional: c.optional)
+        case .real: ParquetColumn(c.name, .double, optional: c.optional)
+        case .date: ParquetColumn(c.name, .date, optional: c.optional)
+        case .timestamp: ParquetColumn(c.name, .timestampMicrosUTC, optional: c.optional)
+        }
+    }
+
+    private static func date(_ stmt: Statement, _ i: Int32) -> CivilDate? {
+        if stmt.isNull(i) { return nil }
+        if stmt.isInteger(i) { return CivilDate(daysSinceEpoch: Int(stmt.int64(i))) }
+        return stmt.text(i).flatMap { CivilDate(iso: $0) }
+    }
+
+    private static func timestamp(_ stmt: Statement, _ i: Int32) -> Timestamp? {
+        if stmt.isNull(i) { return nil }
+        if stmt.isInteger(i) { return Timestamp(microseconds: stmt.int64(i)) }
+        return stmt.text(i).flatMap(Timestamp.init(iso8601:))
+    }
+
+    private static func fill(_ r: inout CSVRow, from stmt: Statement, _ columns: [OutputTable.Column]) {
+        for (index, column) in columns.enumerated() {
+            let i = Int32(index)
+            if stmt.isNull(i) { r.null(index); continue }
+            switch column.kind {
+            case .text: stmt.withText(i) { r.text(index, utf8: $0) }
+            case .integer: r.integer(index, stmt.int64(i))
+            case .real: r.decimal(index, stmt.double(i))
+            case .date: r.date(index, date(stmt, i))
+            case .timestamp: r.timestamp(index, timestamp(stmt, i))
+            }
+        }
+    }
+
+    private static func fill(_ r: inout ParquetRow, from stmt: Statement, _ columns: [OutputTable.Column]) {
+        for (index, column) in columns.enumerated() {
+            let i = Int32(index)
+            if stmt.isNull(i) { r.null(index); continue }
+            switch column.kind {
+            case .text: stmt.withText(i) { r.string(index, utf8: $0) }
+            case .integer: r.int64(index, stmt.int64(i))
+            case .real: r.double(index, stmt.double(i))
+            case .date: r.date(index, date(stmt, i))
+            case .timestamp: r.timestamp(index, timestamp(stmt, i))
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import HealthCore
+import HealthEmit
+
+/// The CSV and Parquet outputs of a run. They are written from the finished store into a
+/// private staging folder (`.healthetl/staging-PID/`), and moved into `csv/` and `parquet/`
+/// only after every file is complete, one atomic rename each: a reader never sees half a
+/// file, and a run killed while writing leaves the previous outputs as they were.
+struct OutputFiles {
+    let folder: OutputFolder
+    let csv: Bool
+    let parquet: Bool
+    let staging: String
+
+    init(folder: OutputFolder, outputs: [String]) throws {
+        let known: Set = ["sqlite", "csv", "parquet"]
+        if let unknown = outputs.first(where: { !known.contains($0) }) {
+            throw HealthETLError.usage("unknown output '\(unknown)' (expected sqlite, csv or parquet)")
+        }
+        self.folder = folder
+        csv = outputs.contains("csv")
+        parquet = outputs.contains("parquet")
+        staging = (folder.stateFolder as NSString).appendingPathComponent("staging-\(getpid())")
+    }
+
+    var isEmpty: Bool { !csv && !parquet }
+
+    /// Writes every table into the staging folder; returns rows per file.
+    func write(from database: Database, progress: (String) -> Void) throws -> [String: Int] {
+        guard !isEmpty else { return [:] }
+        try? FileManager.default.removeItem(atPath: staging)
+        for sub in ["csv", "parquet"] { try OutputFolder.makePrivateFolder((staging as NSString).appendingPathComponent(sub)) }
+        let exporter = TableExporter(database: database)
+        var rows: [String: Int] = [:]
+        for table in OutputTable.all {
+            let csvPath = csv && table.inCSV ? staged("csv", table.name + ".csv") : nil
+            let parquetPath = parquet && table.inParquet ? staged("parquet", table.name + ".parquet") : nil
+            guard csvPath != nil || parquetPath != nil else { continue }
+            progress(table.name)
+            rows[table.name] = try exporter.export(table, csv: csvPath, parquet: parquetPath)
+        }
+        return rows
+    }
+
+    /// Moves the staged files into place (after the store was published).
+    func publish() throws {
+        guard !isEmpty else { return }
+        let fm = FileManager.default
+        for sub in ["csv", "parquet"] {
+            let from = (staging as NSString).appendingPathComponent(sub)
+            let names = (try? fm.contentsOfDirectory(atPath: from))?.filter { !$0.hasPrefix(".") } ?? []
+            guard !names.isEmpty else { continue }
+            let to = (folder.path as NSString).appendingPathComponent(sub)
+            try OutputFolder.makePrivateFolder(to)
+            for name in names.sorted() {
+                try folder.publish((from as NSString).appendingPathComponent(name), as: (to as NSString).appendingPathComponent(name))
+            }
+        }
+        try? fm.removeItem(atPath: staging)
+    }
+
+    func discard() { try? FileManager.default.removeItem(atPath: staging) }
+
+    private func staged(_ sub: String, _ name: String) -> String {
+        ((staging as NSString).appendingPathComponent(sub) as NSString).appendingPathComponent(name)
+    }
+}
