@@ -22,7 +22,7 @@ nightly: build
 # Python is tooling only: pyarrow/duckdb read our Parquet files in tests, openpyxl reads the
 # spreadsheet LibreOffice makes from our CSV.
 venv: $(VENV)/.ready
-$(VENV)/.ready:
+$(VENV)/.ready: Makefile
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet pyarrow duckdb openpyxl
 	touch $@
