@@ -39,6 +39,7 @@ let package = Package(
         .testTarget(name: "HealthETLTests",
                     dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",
                                    "HealthAggregate", "HealthEmit", "HealthPipeline"],
+                    exclude: ["Scripts"],   // Python checkers the tests run (tooling only)
                     swiftSettings: strict),
     ]
 )

@@ -29,3 +29,11 @@ public enum HealthETLError: Error, CustomStringConvertible, Sendable, Equatable 
         }
     }
 }
+
+extension Optional {
+    /// The value, or an internal error: for invariants the code itself guarantees.
+    public func orThrow(_ message: @autoclosure () -> String) throws -> Wrapped {
+        guard let value = self else { throw HealthETLError.internal(message()) }
+        return value
+    }
+}

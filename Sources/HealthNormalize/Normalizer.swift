@@ -134,13 +134,14 @@ enum WorkoutTotals {
         "HKQuantityTypeIdentifierDistanceSkatingSports",
     ]
 
-    /// A positive 63-bit id from what identifies a workout in every export of the same phone.
+    /// A positive id from what identifies a workout in every export of the same phone. 49 bits
+    /// (15 decimal digits), so that a spreadsheet shows it exactly instead of `2.79E+18`.
     static func identifier(of w: ExportWorkout) -> Int64 {
         var h = StableHasher()
         h.combine(w.activityType)
         h.combine(w.source.name)
         h.combine(w.startDate?.microseconds ?? 0)
         h.combine(w.endDate?.microseconds ?? 0)
-        return Int64(bitPattern: h.value & 0x7FFF_FFFF_FFFF_FFFF)
+        return Int64(bitPattern: h.value & 0x1_FFFF_FFFF_FFFF)
     }
 }

@@ -13,23 +13,57 @@ struct AnalyticsBuilder {
     let priority: SourcePriority
     let sleepDayStartHour: Int
     let heartbeatMaxGapMinutes: Double
-    let weekStart: Int
+
 
     static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
     static let runningActivity = "HKWorkoutActivityTypeRunning"
+    /// How far before a window samples are read: long samples (iOS 8 daily aggregates, a
+    /// night of sleep), the heart-rate gap, and the sleep day's 18:00 start all reach back
+    /// less than this into the days being computed.
+    static let lookBack: Int64 = 2 * 86_400_000_000
 
-    func build() throws -> AnalyticsWriter.Content {
+    /// Analytics of every day (`days` nil) or only of the given days (an incremental run): each
+    /// run of consecutive days is computed from the samples around it, and only those days are kept.
+    func build(days: Set<CivilDate>? = nil) throws -> AnalyticsWriter.Content {
+        guard let days else { return try build(window: nil) }
+        var content = AnalyticsWriter.Content()
+        for run in Self.consecutiveRuns(days) {
+            let part = try build(window: run)
+            content.days += part.days.filter { days.contains($0.date) }
+            content.nights += part.nights.filter { days.contains($0.date) }
+            content.typeDays += part.typeDays.filter { days.contains($0.date) }
+        }
+        return content
+    }
+
+    static func consecutiveRuns(_ days: Set<CivilDate>) -> [ClosedRange<CivilDate>] {
+        var runs: [ClosedRange<CivilDate>] = []
+        for d in days.sorted() {
+            if let last = runs.last, last.upperBound.adding(days: 1) == d {
+                runs[runs.count - 1] = last.lowerBound...d
+            } else {
+                runs.append(d...d)
+            }
+        }
+        return runs
+    }
+
+    private func build(window: ClosedRange<CivilDate>?) throws -> AnalyticsWriter.Content {
+        var cal = calendar
+        let span = window.map { w in
+            (cal.startOfDay(w.lowerBound).microseconds - Self.lookBack)..<cal.startOfDay(w.upperBound.adding(days: 1)).microseconds
+        }
         let sources = try reader.sources()
         let ranks = rankTable(sources)
         let names = Dictionary(sources.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         let running = RunningIntervals.union(try reader.workoutSpans(activityType: Self.runningActivity))
         var book = AnalyticsBook()
         var nights: [SleepNight] = []
-        book.addStatistics(try reader.dailyStatistics())
+        book.addStatistics(try reader.dailyStatistics(days: window))
         for (typeID, identifier) in try reader.types() {
             let type = TypeRegistry.type(for: identifier)
             if identifier == Self.sleepType {
-                nights = try sleepNights(typeID, ranks: ranks, names: names)
+                nights = try sleepNights(typeID, span: span, ranks: ranks, names: names)
                 book.addNights(nights)
                 continue
             }
@@ -37,7 +71,7 @@ struct AnalyticsBuilder {
             case .cumulative:
                 var stages = PriorityMerger<Void>().then(DaySplitter<Void>(calendar: calendar, running: running))
                 var amounts: [DayAmount] = []
-                try reader.forEachBatch(typeID: typeID) { rows in
+                try reader.forEachBatch(typeID: typeID, starting: span) { rows in
                     let samples = rows.compactMap { r in
                         r.value.map { MergeSample(start: r.start, end: r.end, value: $0, rank: ranks.rank(r), tag: ()) }
                     }
@@ -47,13 +81,13 @@ struct AnalyticsBuilder {
                 book.addCumulative(type: identifier, unit: type.canonicalUnit, amounts: amounts)
             case .timeWeighted:
                 var stage = HeartRateDays(calendar: calendar, maxGapMinutes: heartbeatMaxGapMinutes)
-                try reader.forEachBatch(typeID: typeID) { rows in
+                try reader.forEachBatch(typeID: typeID, starting: span) { rows in
                     try stage.handle(rows.compactMap { r in r.value.map { HeartRateReading(start: r.start, end: r.end, bpm: $0) } }) { _ in }
                 }
                 try stage.finish { book.addHeartRate(type: identifier, $0) }
             case .leq:
                 var stage = SoundLevelDays(type: identifier, calendar: calendar)
-                try reader.forEachBatch(typeID: typeID) { rows in
+                try reader.forEachBatch(typeID: typeID, starting: span) { rows in
                     try stage.handle(rows.compactMap { r in r.value.map { SoundLevelReading(start: r.start, end: r.end, decibels: $0) } }) { _ in }
                 }
                 try stage.finish { book.replaceAverages($0) }
@@ -63,7 +97,6 @@ struct AnalyticsBuilder {
         }
         var content = AnalyticsWriter.Content()
         content.days = book.dailyRows
-        content.periods = PeriodKind.allCases.flatMap { PeriodRollup.periods($0, of: content.days, weekStart: weekStart) }
         content.typeDays = book.typeRows
         content.nights = nights
         return content
@@ -92,11 +125,11 @@ struct AnalyticsBuilder {
 
     /// In-bed and asleep/awake samples are merged as two separate tracks (FORMAT.md), then
     /// both tracks' pieces go to the nights.
-    private func sleepNights(_ typeID: Int64, ranks: RankTable, names: [Int64: String]) throws -> [SleepNight] {
+    private func sleepNights(_ typeID: Int64, span: Range<Int64>?, ranks: RankTable, names: [Int64: String]) throws -> [SleepNight] {
         var inBed = PriorityMerger<SleepTag>(), asleep = PriorityMerger<SleepTag>()
         var nights = SleepNights(calendar: calendar, dayStartHour: sleepDayStartHour)
         let collect: ([MergedPiece<SleepTag>]) throws -> Void = { try nights.handle($0) { _ in } }
-        try reader.forEachBatch(typeID: typeID) { rows in
+        try reader.forEachBatch(typeID: typeID, starting: span) { rows in
             var bedSamples: [MergeSample<SleepTag>] = [], sleepSamples: [MergeSample<SleepTag>] = []
             for r in rows {
                 guard let stage = r.categoryValue.flatMap(SleepStage.init(categoryValue:)) else { continue }

@@ -25,6 +25,20 @@ struct OutputFiles {
 
     var isEmpty: Bool { !csv && !parquet }
 
+    /// Whether a file this run should have is not published (so an unchanged store still
+    /// gets its outputs, e.g. after `csv` was added to the pipeline).
+    var missing: Bool {
+        OutputTable.all.contains { table in
+            (csv && table.inCSV && !exists("csv", table.name + ".csv"))
+                || (parquet && table.inParquet && !exists("parquet", table.name + ".parquet"))
+        }
+    }
+
+    private func exists(_ sub: String, _ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: ((folder.path as NSString).appendingPathComponent(sub) as NSString)
+            .appendingPathComponent(name))
+    }
+
     /// Writes every table into the staging folder; returns rows per file.
     func write(from database: Database, progress: (String) -> Void) throws -> [String: Int] {
         guard !isEmpty else { return [:] }

@@ -1,6 +1,7 @@
 import Foundation
 import HealthCore
 import HealthEmit
+import HealthIngest
 
 /// What a run did: printed with `--json`, stored in the `runs` table.
 public struct RunSummary: Codable, Sendable {
@@ -33,18 +34,31 @@ public struct RunSummary: Codable, Sendable {
     /// Wall-clock seconds per phase (load = parse through SQLite insert, overlapped).
     public var phaseSeconds: [String: Double] = [:]
 
-    init(status: String, input: String, inputKind: String, xml: String, inputBytes: Int64, seconds: Double,
-         elements: Int64, recordsRead: Int, counts: SQLiteSink.Counts, unknownElements: [String: Int],
-         removedDoctype: Bool, repairedBytes: Int, routeFilesMissing: [String], timeZone: String, out: String) {
-        self.status = status; self.input = input; self.inputKind = inputKind; self.xml = xml
-        self.inputBytes = inputBytes; self.seconds = seconds; self.elements = elements
-        self.recordsRead = recordsRead; samples = counts.samplesWritten; duplicates = counts.duplicatesDropped
-        quarantined = counts.quarantined; workouts = counts.workouts; routePoints = counts.routePoints
-        correlations = counts.correlations; self.unknownElements = unknownElements
-        self.removedDoctype = removedDoctype; self.repairedBytes = repairedBytes
-        self.routeFilesMissing = routeFilesMissing; self.timeZone = timeZone; self.out = out
+    /// `full` (a new store) or `incremental` (added to the published one).
+    public var mode = "full"
+    /// Records dropped by their anchor (already imported), new rows an incremental run added,
+    /// and the days whose analytics it recomputed.
+    public var skippedByAnchor = 0
+    public var newSamples: Int?
+    public var newWorkouts: Int?
+    public var touchedDays: Int?
+
+    init(input: String, source: ExportSource, load: Loader.Result, timeZone: String, out: String) {
+        status = "ok"; self.input = input; inputKind = "\(source.kind)"; xml = source.xmlName
+        inputBytes = source.totalBytes; seconds = 0; elements = load.reader.elements
+        recordsRead = load.recordsRead; samples = load.counts.samplesWritten; duplicates = load.counts.duplicatesDropped
+        quarantined = load.counts.quarantined; workouts = load.counts.workouts; routePoints = load.counts.routePoints
+        correlations = load.counts.correlations; unknownElements = load.unknownElements
+        removedDoctype = load.reader.removedDoctype; repairedBytes = load.reader.repairedBytes
+        routeFilesMissing = load.reader.routeFilesMissing; self.timeZone = timeZone; self.out = out
+        skippedByAnchor = load.skippedByAnchor; phaseSeconds = load.phaseSeconds
+        megabytesPerSecond = 0; recordsPerSecond = 0
+    }
+
+    mutating func finish(started: Date) {
+        seconds = Date().timeIntervalSince(started)
         megabytesPerSecond = seconds > 0 ? Double(inputBytes) / 1_000_000 / seconds : 0
-        recordsPerSecond = seconds > 0 ? Double(recordsRead) / seconds : 0
+        recordsPerSecond = seconds > 0 ? Double(recordsRead + skippedByAnchor) / seconds : 0
     }
 
     public var json: String {
@@ -62,6 +76,10 @@ public struct RunSummary: Codable, Sendable {
             "  samples \(samples) (exact duplicates dropped \(duplicates)), quarantined \(quarantined), "
                 + "workouts \(workouts), route points \(routePoints), correlations \(correlations)",
         ]
+        if mode == "incremental" {
+            lines.append("  incremental: \(skippedByAnchor) records already imported (anchors), \(newSamples ?? 0) new samples, "
+                + "\(newWorkouts ?? 0) new workouts, \(touchedDays ?? 0) days recomputed")
+        }
         if !unknownElements.isEmpty {
             lines.append("  unknown elements: " + unknownElements.sorted { $0.key < $1.key }
                 .map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))

@@ -23,7 +23,7 @@ enum ImportCommand: Command {
         let interactive = !quiet && isatty(STDERR_FILENO) == 1
         let job = ImportJob(options: .init(export: args.positionals[0], out: args.option("out") ?? config.out ?? "out",
                                            timeZone: zone, config: config,
-                                           progress: interactive ? .terminal : .none))
+                                           progress: interactive ? .terminal : .none, full: args.flag("full")))
         let summary = try job.run()
         if args.flag("json") {
             print(summary.json)

@@ -162,7 +162,7 @@ final class ParquetWriterTests: XCTestCase {
         let dir = try makeTemporaryDirectory()
         let path = dir + "/t.parquet"
         try Data("old".utf8).write(to: URL(fileURLWithPath: path))
-        let tmp = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        let tmp = dir + "/.t.parquet.tmp-\(ProcessInfo.processInfo.processIdentifier)"
 
         let w = try ParquetWriter(path: path, columns: [ParquetColumn("a", .int64)])
         try w.appendRow { r in r.int64(0, 1) }

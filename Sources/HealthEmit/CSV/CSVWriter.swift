@@ -68,6 +68,8 @@ public final class CSVWriter {
 
     private enum State { case open, closed, aborted }
     private var state = State.open
+    /// Owned by the writer alone: released uncommitted (a throwing init, a dropped writer) it
+    /// removes its temporary, so the writer needs no deinit of its own.
     private let file: AtomicOutputFile
     private let cells: CSVRowCells
     private var serial = 0
@@ -87,19 +89,10 @@ public final class CSVWriter {
         self.columns = columns
         self.cells = CSVRowCells(columns: columns)
         self.file = try AtomicOutputFile(path: path, bufferSize: bufferSize)
-        do {
-            try appendRow { r in
-                for i in columns.indices { r.header(i, columns[i].name) }
-            }
-            rowCount = 0
-        } catch {
-            file.discard()
-            throw error
+        try appendRow { r in
+            for i in columns.indices { r.header(i, columns[i].name) }
         }
-    }
-
-    deinit {
-        if state == .open { file.discard() }
+        rowCount = 0
     }
 
     /// The index of the column called `name`.

@@ -75,7 +75,7 @@ final class ParquetChunkWriter {
     }
 
     /// Writes the chunk of `c` (holding `rows` rows) at the file's current offset.
-    func writeChunk(_ c: ParquetColumnBuffer, rows: Int, to file: ParquetOutputFile) throws -> ParquetChunkInfo {
+    func writeChunk(_ c: ParquetColumnBuffer, rows: Int, to file: AtomicOutputFile) throws -> ParquetChunkInfo {
         var totals = Totals()
         var dictionaryOffset: Int64?
         let dictionaryEncoded = c.usesDictionary && c.dictionary.count > 0
@@ -155,7 +155,7 @@ final class ParquetChunkWriter {
     /// Compresses `body` and writes a page header (built by `fields`, which must call the
     /// sizes writer right after the page type) and the page.
     private func writePage(
-        to file: ParquetOutputFile, totals: inout Totals,
+        to file: AtomicOutputFile, totals: inout Totals,
         _ fields: (inout ThriftCompactWriter, (inout ThriftCompactWriter) -> Void) -> Void
     ) throws {
         guard body.count <= Int(Int32.max) else {

@@ -40,7 +40,9 @@ public final class ParquetWriter {
 
     private enum State { case open, closed, aborted }
     private var state = State.open
-    private let file: ParquetOutputFile
+    /// Owned by the writer alone: released uncommitted (a throwing init, a dropped writer) it
+    /// removes its temporary, so the writer needs no deinit of its own.
+    private let file: AtomicOutputFile
     private let store: ParquetColumnStore
     private let stringColumns: [Int]
     private let chunkWriter: ParquetChunkWriter
@@ -56,7 +58,8 @@ public final class ParquetWriter {
         var fileOffset: Int64
     }
 
-    /// Creates `path + ".tmp-<pid>"` (mode 0600) beside `path`; `close()` renames it over `path`.
+    /// Creates the hidden temporary `.name.tmp-<pid>` (mode 0600) beside `path`; `close()`
+    /// renames it over `path` (see `AtomicOutputFile`).
     /// - Parameters:
     ///   - rowGroupRows: rows per row group (memory use is about this many rows of values).
     ///   - keyValueMetadata: written to the footer's `key_value_metadata`.
@@ -85,17 +88,8 @@ public final class ParquetWriter {
         self.store = ParquetColumnStore(buffers)
         self.stringColumns = buffers.indices.filter { buffers[$0].storage == .bytes }
         self.chunkWriter = try ParquetChunkWriter(compression: compression, pageSizeTarget: pageSizeTarget)
-        self.file = try ParquetOutputFile(path: path)
-        do {
-            try file.write(Self.magic)
-        } catch {
-            file.discard()
-            throw error
-        }
-    }
-
-    deinit {
-        if state == .open { file.discard() }
+        self.file = try AtomicOutputFile(path: path, bufferSize: 1 << 20)
+        try file.write(Self.magic)
     }
 
     /// The index of the column called `name`.

@@ -8,17 +8,24 @@ public struct AnalyticsWriter {
 
     public struct Content: Sendable {
         public var days: [DailyAnalytics] = []
-        public var periods: [PeriodAnalytics] = []
         public var nights: [SleepNight] = []
         public var typeDays: [DailyTypeMetric] = []
         public init() {}
     }
 
-    public func replaceAll(with content: Content, recordedAt: Timestamp) throws {
-        try database.transaction {
+    /// Replaces the analytics of `days` (nil: of every day) with `content`, inside the
+    /// caller's transaction. Weeks, months and years are re-summed by the caller from
+    /// `storedDays` and written with `replacePeriods`.
+    public func replace(days: Set<CivilDate>?, with content: Content, recordedAt: Timestamp) throws {
+        if let days {
+            for table in ["daily_analytics WHERE date", "daily_metrics WHERE date", "sleep_sessions WHERE night_date"] {
+                let stmt = try database.prepare("DELETE FROM \(table) = ?")
+                for d in days { stmt.bind(1, d.iso8601); try stmt.run() }
+            }
+        } else {
             try clear()
-            try write(content, recordedAt: recordedAt.iso8601)
         }
+        try write(content, recordedAt: recordedAt.iso8601)
     }
 
     /// Empties every analytics table (the profile and samples stay).
@@ -49,31 +56,6 @@ public struct AnalyticsWriter {
             daily.bind(2 + n, recordedAt)
             try daily.run()
         }
-        let statements: [PeriodKind: Statement] = [
-            .week: try database.prepare("""
-                INSERT INTO weekly_analytics (week_start, week_end, \(Self.metricNames), days_with_data, recorded_at)
-                VALUES (?, ?, \(Self.metricMarks), ?, ?)
-                """),
-            .month: try database.prepare("""
-                INSERT INTO monthly_analytics (year, month, start_date, end_date, \(Self.metricNames), days_with_data,
-                  recorded_at) VALUES (?, ?, ?, ?, \(Self.metricMarks), ?, ?)
-                """),
-            .year: try database.prepare("""
-                INSERT INTO yearly_analytics (year, start_date, end_date, \(Self.metricNames), days_with_data, recorded_at)
-                VALUES (?, ?, ?, \(Self.metricMarks), ?, ?)
-                """),
-        ]
-        for p in c.periods {
-            let stmt = statements[p.kind]!
-            var i: Int32 = 1
-            if p.kind != .week { stmt.bind(i, Int64(p.start.year)); i += 1 }
-            if p.kind == .month { stmt.bind(i, Int64(p.start.month)); i += 1 }
-            stmt.bind(i, p.start.iso8601); stmt.bind(i + 1, p.end.iso8601)
-            bind(p.metrics, to: stmt, from: i + 2)
-            stmt.bind(i + 2 + n, Int64(p.daysWithData))
-            stmt.bind(i + 3 + n, recordedAt)
-            try stmt.run()
-        }
         let night = try database.prepare("""
             INSERT INTO sleep_sessions (night_date, start_utc, end_utc, in_bed_minutes, asleep_minutes, core_minutes,
               deep_minutes, rem_minutes, unspecified_minutes, awake_minutes, sources) VALUES (?,?,?,?,?,?,?,?,?,?,?)
@@ -91,6 +73,68 @@ public struct AnalyticsWriter {
             metric.bind(1, m.date.iso8601); metric.bind(2, m.type); metric.bind(3, m.unit); metric.bind(4, m.sum)
             metric.bind(5, m.average); metric.bind(6, m.minimum); metric.bind(7, m.maximum); metric.bind(8, Int64(m.count))
             try metric.run()
+        }
+    }
+
+    /// The stored days from `start` through `end`.
+    public func storedDays(from start: CivilDate, through end: CivilDate) throws -> [DailyAnalytics] {
+        let read = try database.prepare("SELECT date, \(Self.metricNames) FROM daily_analytics WHERE date BETWEEN ? AND ?")
+        read.bind(1, start.iso8601); read.bind(2, end.iso8601)
+        var days: [DailyAnalytics] = []
+        while try read.step() {
+            guard let date = read.text(0).flatMap({ CivilDate(iso: $0) }) else { continue }
+            var m = MetricValues()
+            for metric in DailyMetric.allCases where !read.isNull(Int32(metric.rawValue + 1)) {
+                m[metric] = read.double(Int32(metric.rawValue + 1))
+            }
+            days.append(DailyAnalytics(date: date, metrics: m))
+        }
+        return days
+    }
+
+    /// Replaces the periods of `kind` starting at `starts` (nil: all of them) with `periods`.
+    public func replacePeriods(_ kind: PeriodKind, starts: Set<CivilDate>?, with periods: [PeriodAnalytics],
+                               recordedAt: Timestamp) throws {
+        let (table, key) = switch kind {
+        case .week: ("weekly_analytics", "week_start")
+        case .month: ("monthly_analytics", "start_date")
+        case .year: ("yearly_analytics", "start_date")
+        }
+        if let starts {
+            let delete = try database.prepare("DELETE FROM \(table) WHERE \(key) = ?")
+            for s in starts { delete.bind(1, s.iso8601); try delete.run() }
+        } else {
+            try database.execute("DELETE FROM \(table)")
+        }
+        try write(periods, recordedAt: recordedAt.iso8601)
+    }
+
+    private func write(_ periods: [PeriodAnalytics], recordedAt: String) throws {
+        let n = Int32(DailyMetric.allCases.count)
+        let statements: [PeriodKind: Statement] = [
+            .week: try database.prepare("""
+                INSERT INTO weekly_analytics (week_start, week_end, \(Self.metricNames), days_with_data, recorded_at)
+                VALUES (?, ?, \(Self.metricMarks), ?, ?)
+                """),
+            .month: try database.prepare("""
+                INSERT INTO monthly_analytics (year, month, start_date, end_date, \(Self.metricNames), days_with_data,
+                  recorded_at) VALUES (?, ?, ?, ?, \(Self.metricMarks), ?, ?)
+                """),
+            .year: try database.prepare("""
+                INSERT INTO yearly_analytics (year, start_date, end_date, \(Self.metricNames), days_with_data, recorded_at)
+                VALUES (?, ?, ?, \(Self.metricMarks), ?, ?)
+                """),
+        ]
+        for p in periods {
+            let stmt = statements[p.kind]!
+            var i: Int32 = 1
+            if p.kind != .week { stmt.bind(i, Int64(p.start.year)); i += 1 }
+            if p.kind == .month { stmt.bind(i, Int64(p.start.month)); i += 1 }
+            stmt.bind(i, p.start.iso8601); stmt.bind(i + 1, p.end.iso8601)
+            bind(p.metrics, to: stmt, from: i + 2)
+            stmt.bind(i + 2 + n, Int64(p.daysWithData))
+            stmt.bind(i + 3 + n, recordedAt)
+            try stmt.run()
         }
     }
 }

@@ -44,13 +44,17 @@ public struct SeriesReader {
             .compactMap { row in row[0].int.flatMap { s in row[1].int.map { s..<$0 } } }
     }
 
-    /// The samples of a type in start order, `batchSize` at a time.
-    public func forEachBatch(typeID: Int64, batchSize: Int = 8192, _ body: ([Row]) throws -> Void) throws {
+    /// The samples of a type in start order, `batchSize` at a time; with `starting`, only
+    /// those starting in that range (µs).
+    public func forEachBatch(typeID: Int64, starting range: Range<Int64>? = nil, batchSize: Int = 8192,
+                             _ body: ([Row]) throws -> Void) throws {
         let stmt = try database.prepare("""
             SELECT start_us, end_us, value, source_id, user_entered, category_value
-            FROM sample_data WHERE type_id = ? ORDER BY start_us
+            FROM sample_data WHERE type_id = ? AND start_us >= ? AND start_us < ? ORDER BY start_us
             """)
         stmt.bind(1, typeID)
+        stmt.bind(2, range?.lowerBound ?? Int64.min)
+        stmt.bind(3, range?.upperBound ?? Int64.max)
         var batch: [Row] = []
         batch.reserveCapacity(batchSize)
         while try stmt.step() {
@@ -68,13 +72,16 @@ public struct SeriesReader {
     /// Count, mean, min and max per type and local day of start, over every stored sample
     /// (categories: count and minutes in `sum`). Cumulative sums and time-weighted means
     /// replace these where the merge knows better.
-    public func dailyStatistics() throws -> [DailyTypeMetric] {
+    public func dailyStatistics(days: ClosedRange<CivilDate>? = nil) throws -> [DailyTypeMetric] {
         let stmt = try database.prepare("""
             SELECT s.local_day, t.identifier, min(s.unit), count(*), avg(s.value), min(s.value), max(s.value),
                    sum(s.end_us - s.start_us) / 60000000.0, count(s.value)
             FROM sample_data s JOIN types t ON t.id = s.type_id
-            GROUP BY s.type_id, s.local_day
+            WHERE s.local_day BETWEEN ? AND ?
+            GROUP BY s.local_day, s.type_id
             """)
+        stmt.bind(1, Int64(days?.lowerBound.daysSinceEpoch ?? Int(Int32.min)))
+        stmt.bind(2, Int64(days?.upperBound.daysSinceEpoch ?? Int(Int32.max)))
         var out: [DailyTypeMetric] = []
         while try stmt.step() {
             let numeric = stmt.int64(8) > 0

@@ -4,7 +4,7 @@ import HealthCore
 /// instants, type and source as ids) in `sample_data`; the `samples` view shows them with
 /// SPEC's column names, ISO 8601 instants and names instead of ids.
 public enum StoreSchema {
-    public static let version = 1
+    public static let version = 2
 
     public static let tables = """
     PRAGMA user_version = \(version);
@@ -66,6 +66,10 @@ public enum StoreSchema {
     CREATE TABLE vision_prescriptions (
         id INTEGER PRIMARY KEY, type TEXT, date_issued_utc TEXT, expiration_utc TEXT, brand TEXT,
         right_eye TEXT, left_eye TEXT, attachments TEXT);
+    CREATE TABLE anchors (
+        type TEXT NOT NULL, source_name TEXT NOT NULL, newest_creation_us INTEGER NOT NULL,
+        PRIMARY KEY (type, source_name)) WITHOUT ROWID;
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
     CREATE TABLE quarantine (
         id INTEGER PRIMARY KEY, run_id INTEGER, line INTEGER, element TEXT, type TEXT, reason TEXT NOT NULL);
     CREATE TABLE runs (

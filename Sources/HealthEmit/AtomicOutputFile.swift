@@ -7,7 +7,12 @@ import HealthCore
 
 /// A file written beside its final path as a hidden temporary (`dir/.name.tmp-<pid>`, mode 0600)
 /// through one fixed buffer, then fsynced and renamed over `path`: a reader of `path` sees the
-/// old file or the whole new one, never half a file (SPEC "Outputs").
+/// old file or the whole new one, never half a file (SPEC "Outputs"). The CSV and Parquet
+/// writers both write through it.
+///
+/// The name is hidden so that a folder listing that skips dot files (publishing a staging
+/// folder) never picks up a half-written file, and carries the pid so that two processes
+/// writing the same path don't clobber each other's temporary.
 ///
 /// Writers can append straight into the buffer (`reserve` + `advance`), so the hot path of a
 /// text format is a bounds check and a store per byte. Not thread-safe. A file that is
@@ -19,14 +24,15 @@ final class AtomicOutputFile {
     private let buffer: UnsafeMutablePointer<UInt8>
     let capacity: Int
     private var used = 0
-    /// Bytes written so far (buffered included).
-    private(set) var byteCount: Int64 = 0
+    /// Bytes written so far (buffered included): the offset of the next byte in the file.
+    private(set) var offset: Int64 = 0
 
     /// Creates the temporary file; throws `cannotCreateOutput` (naming the path) when it can't.
     init(path: String, bufferSize: Int = 256 << 10) throws {
         self.path = path
         self.temporaryPath = Self.temporaryPath(for: path)
         unlink(temporaryPath)   // a stale leftover of an earlier process with the same pid
+        // O_EXCL + O_NOFOLLOW: never write through a link someone planted at the temporary name.
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW
         fd = open(temporaryPath, flags, mode_t(0o600))
         guard fd >= 0 else {
@@ -48,8 +54,6 @@ final class AtomicOutputFile {
         return dir.map { $0 == "/" ? "/" + hidden : $0 + "/" + hidden } ?? hidden
     }
 
-    var isOpen: Bool { fd >= 0 }
-
     /// Room for `n` bytes (n ≤ capacity) at the returned pointer; flushes the buffer first if
     /// needed. Follow with `advance(by:)` giving the bytes actually written.
     @inline(__always)
@@ -61,7 +65,7 @@ final class AtomicOutputFile {
     @inline(__always)
     func advance(by n: Int) {
         used += n
-        byteCount += Int64(n)
+        offset += Int64(n)
     }
 
     @inline(__always)
@@ -69,7 +73,7 @@ final class AtomicOutputFile {
         if used == capacity { try flushBuffer() }
         buffer[used] = b
         used += 1
-        byteCount += 1
+        offset += 1
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
@@ -81,13 +85,22 @@ final class AtomicOutputFile {
         } else {
             try flushBuffer()
             if n >= capacity {
-                try writeAll(bytes.baseAddress!, n)
+                try writeAll(bytes.baseAddress!, n)   // too big to buffer: skip the copy
             } else {
                 buffer.update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
                 used = n
             }
         }
-        byteCount += Int64(n)
+        offset += Int64(n)
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    /// The first `count` bytes of `bytes` (a reused scratch array that may be longer).
+    func write(_ bytes: [UInt8], count: Int) throws {
+        try bytes.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
     }
 
     /// Flushes, fsyncs, closes and renames the file over `path`, then fsyncs the folder.
@@ -104,10 +117,13 @@ final class AtomicOutputFile {
                 throw HealthETLError.io("cannot rename \(temporaryPath) to \(path): \(errnoText())")
             }
         } catch {
+            // `discard()` can't help once fd is closed, so the temporary is removed here.
             if fd >= 0 { close(fd); fd = -1 }
             unlink(temporaryPath)
             throw error
         }
+        // The rename is durable only once the folder's entry is; a failure here is not worth
+        // failing the write over (the data itself is already synced).
         let dir = Self.splitPath(path).dir ?? "."
         let dfd = open(dir, O_RDONLY | O_CLOEXEC)
         if dfd >= 0 {
@@ -154,6 +170,7 @@ final class AtomicOutputFile {
     }
 }
 
+/// `write(2)`, named apart from the methods called `write` above.
 @inline(__always)
 private func posixWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
     write(fd, p, n)

@@ -1,0 +1,42 @@
+import HealthAggregate
+import HealthCore
+import HealthDedupe
+import HealthEmit
+
+/// Recomputes the analytics of some days (or all) in a store, inside the caller's
+/// transaction: the days themselves, then every week, month and year holding one of them,
+/// re-summed from the stored days.
+struct AnalyticsUpdate {
+    let database: Database
+    let settings: AnalyticsSettings
+
+    struct Result { var days = 0; var nights = 0 }
+
+    func run(days: Set<CivilDate>?, recordedAt: Timestamp, progress: ProgressReporter) throws -> Result {
+        let builder = AnalyticsBuilder(reader: SeriesReader(database: database),
+                                       calendar: LocalCalendar(timeZone: settings.timeZone), priority: settings.priority,
+                                       sleepDayStartHour: settings.sleepDayStartHour,
+                                       heartbeatMaxGapMinutes: settings.heartbeatMaxGapMinutes)
+        progress.phase("daily", percent: 15)
+        let content = try builder.build(days: days)
+        let writer = AnalyticsWriter(database: database)
+        try writer.replace(days: days, with: content, recordedAt: recordedAt)
+        for (kind, percent) in [(PeriodKind.week, 40), (.month, 65), (.year, 85)] {
+            progress.phase(kind.rawValue + "ly", percent: percent)
+            let starts = days.map { Set($0.map { PeriodRollup.bounds(kind, of: $0, weekStart: settings.weekStart).0 }) }
+            var stored: [DailyAnalytics] = []
+            if let starts {
+                for start in starts {
+                    let (_, end) = PeriodRollup.bounds(kind, of: start, weekStart: settings.weekStart)
+                    stored += try writer.storedDays(from: start, through: end)
+                }
+            } else {
+                stored = try writer.storedDays(from: CivilDate(year: 1, month: 1, day: 1), through: CivilDate(year: 9999, month: 12, day: 31))
+            }
+            let periods = PeriodRollup.periods(kind, of: stored, weekStart: settings.weekStart)
+            try writer.replacePeriods(kind, starts: starts, with: periods, recordedAt: recordedAt)
+        }
+        progress.phase("finish", percent: 95)
+        return Result(days: content.days.count, nights: content.nights.count)
+    }
+}

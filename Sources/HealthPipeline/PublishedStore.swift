@@ -1,0 +1,90 @@
+import Foundation
+import HealthCore
+import HealthDedupe
+import HealthEmit
+
+/// The store of earlier runs, when an incremental run can build on it: same schema, same
+/// analytics settings, at least one finished run.
+struct PublishedStore {
+    let database: Database
+    let anchors: Anchors
+    let nextRunID: Int64
+
+    static func openIfCompatible(_ path: String, settings: AnalyticsSettings) throws -> PublishedStore? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let database = try Database(path: path, mode: .readWrite)
+        guard try database.scalar("PRAGMA user_version").int == Int64(StoreSchema.version),
+              try AnalyticsSettings.stored(in: database) == settings.fingerprint,
+              let lastRun = try database.scalar("SELECT max(id) FROM runs").int else { return nil }
+        var newest: [Anchors.Key: Timestamp] = [:]
+        for row in try database.rows("SELECT type, source_name, newest_creation_us FROM anchors") {
+            guard let type = row[0].string, let source = row[1].string, let us = row[2].int else { continue }
+            newest[Anchors.Key(type: type, source: source)] = Timestamp(microseconds: us)
+        }
+        return PublishedStore(database: database, anchors: Anchors(newest), nextRunID: lastRun + 1)
+    }
+
+    /// Applies the delta and recomputes the analytics of the days it touched, in one
+    /// transaction. Returns whether anything changed.
+    func apply(delta: String, settings: AnalyticsSettings, summary: inout RunSummary, recordedAt: Timestamp,
+               progress: ProgressReporter) throws -> Bool {
+        let started = Date()
+        let merger = StoreMerger(database: database)
+        try merger.attach(deltaPath: delta)
+        defer { merger.detach() }
+        let changed = try database.transaction {
+            let merged = try merger.merge()
+            summary.newSamples = merged.newSamples
+            summary.newWorkouts = merged.newWorkouts
+            // After `reset` the analytics are empty: every day is to be computed.
+            let empty = try database.scalar("SELECT count(*) FROM daily_analytics").int == 0
+            let days = empty ? nil : try touchedDays(since: merged.firstNewSampleID, workouts: merged.newWorkoutSpans,
+                                                     settings: settings)
+            summary.touchedDays = days?.count
+            guard days.map({ !$0.isEmpty }) ?? true else { return false }
+            let result = try AnalyticsUpdate(database: database, settings: settings)
+                .run(days: days, recordedAt: recordedAt, progress: progress)
+            summary.days = result.days
+            summary.sleepNights = result.nights
+            try Self.recordAnchors(in: database, fromSampleID: merged.firstNewSampleID)
+            try database.execute("""
+                UPDATE workout_routes SET point_count =
+                  (SELECT count(*) FROM workout_route_points p WHERE p.route_id = workout_routes.id) WHERE point_count = 0;
+                """)
+            return true
+        }
+        summary.phaseSeconds["merge_analytics"] = Date().timeIntervalSince(started)
+        return changed
+    }
+
+    /// Local days whose analytics new samples or workouts can change: each one's days, and a
+    /// day either side (a heart-rate gap or a night reaching over midnight).
+    private func touchedDays(since firstID: Int64, workouts: [(Int64, Int64)],
+                             settings: AnalyticsSettings) throws -> Set<CivilDate> {
+        var calendar = LocalCalendar(timeZone: settings.timeZone)
+        var days: Set<CivilDate> = []
+        func add(_ start: Int64, _ end: Int64) {
+            let first = calendar.localDate(of: Timestamp(microseconds: start)).adding(days: -1)
+            let last = calendar.localDate(of: Timestamp(microseconds: max(start, end))).adding(days: 1)
+            var d = first
+            while d <= last { days.insert(d); d = d.adding(days: 1) }
+        }
+        let samples = try database.prepare("SELECT start_us, end_us FROM sample_data WHERE id >= ?")
+        samples.bind(1, firstID)
+        while try samples.step() { add(samples.int64(0), samples.int64(1)) }
+        for (start, end) in workouts { add(start, end) }
+        return days
+    }
+
+    /// Raises each (type, source)'s anchor to the newest creationDate among samples from `fromSampleID` on.
+    static func recordAnchors(in database: Database, fromSampleID: Int64) throws {
+        try database.rows("""
+            INSERT INTO anchors (type, source_name, newest_creation_us)
+              SELECT t.identifier, src.name, max(s.created_us) FROM sample_data s
+              JOIN types t ON t.id = s.type_id JOIN sources src ON src.id = s.source_id
+              WHERE s.id >= ? AND s.created_us IS NOT NULL GROUP BY t.identifier, src.name
+            ON CONFLICT (type, source_name) DO UPDATE
+              SET newest_creation_us = max(newest_creation_us, excluded.newest_creation_us)
+            """, [.integer(fromSampleID)])
+    }
+}

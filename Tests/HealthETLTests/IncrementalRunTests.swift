@@ -1,0 +1,83 @@
+import XCTest
+@testable import HealthEmit
+
+/// Nightly runs over a fresh (cumulative) export add only what is new, and end where a fresh
+/// `--full` import of the newer export ends.
+final class IncrementalRunTests: XCTestCase {
+    static let analyticsQueries = [
+        "SELECT * FROM daily_analytics ORDER BY date",
+        "SELECT * FROM weekly_analytics ORDER BY week_start",
+        "SELECT * FROM monthly_analytics ORDER BY start_date",
+        "SELECT * FROM yearly_analytics ORDER BY year",
+        "SELECT * FROM sleep_sessions ORDER BY night_date",
+        "SELECT * FROM daily_metrics ORDER BY date, type",
+        "SELECT count(*), sum(value), count(DISTINCT identity) FROM sample_data",
+        "SELECT id, activity_type, start_utc, distance_m FROM workouts ORDER BY id",
+        "SELECT * FROM activity_summaries ORDER BY date",
+    ]
+
+    /// Rows of every analytics query, without row ids and run stamps.
+    func analytics(_ store: String) throws -> [String] {
+        let db = try Database(path: store, mode: .readOnly)
+        var out: [String] = []
+        for sql in Self.analyticsQueries {
+            let stmt = try db.prepare(sql)
+            while try stmt.step() {
+                let cells = (0..<stmt.columnCount).filter { !["id", "recorded_at"].contains(stmt.columnName($0)) || sql.contains("workouts") }
+                    .map { i -> String in
+                        switch stmt.value(i) {
+                        case .real(let v): String(format: "%.9g", v)
+                        default: stmt.value(i).description
+                        }
+                    }
+                out.append(sql.prefix(30) + ": " + cells.joined(separator: "|"))
+            }
+        }
+        return out
+    }
+
+    func importJSON(_ export: String, _ out: String, _ extra: [String] = []) throws -> [String: Any] {
+        let r = try healthetl(["import", export, "--out", out, "--json", "--timezone", "Europe/Berlin"] + extra)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    }
+
+    func testNightlyRunEqualsAFullImportOfTheNewerExport() throws {
+        let dir = try temporaryFolder(self)
+        let full = dir.appendingPathComponent("full.xml").path
+        try generateExport(["--out", full, "--days", "24", "--start", "2024-10-10", "--seed", "21"])
+        let older = dir.appendingPathComponent("n.xml").path, newer = dir.appendingPathComponent("n1.xml").path
+        let split = try runProcess("/usr/bin/env", ["python3", TestPaths.packageRoot.path + "/Tests/HealthETLTests/Scripts/split_export.py",
+                                                    full, "2024-11-02 00:00:00 +0100", older, newer])
+        XCTAssertEqual(split.status, 0, split.stderr)
+
+        let nightly = dir.appendingPathComponent("nightly").path
+        let first = try importJSON(older, nightly)
+        XCTAssertEqual(first["mode"] as? String, "full")
+        let second = try importJSON(newer, nightly)
+        XCTAssertEqual(second["mode"] as? String, "incremental")
+        XCTAssertGreaterThan(second["skipped_by_anchor"] as? Int ?? 0, (first["samples"] as? Int ?? 0) * 9 / 10,
+                             "records already imported are skipped by their anchors")
+        XCTAssertGreaterThan(second["new_samples"] as? Int ?? 0, 0)
+        XCTAssertLessThan(second["touched_days"] as? Int ?? 99, 12, "only days near the new ones and the backfill are recomputed")
+
+        let fresh = dir.appendingPathComponent("fresh").path
+        _ = try importJSON(newer, fresh, ["--full"])
+        let incremental = try analytics(nightly + "/health.sqlite"), rebuilt = try analytics(fresh + "/health.sqlite")
+        XCTAssertEqual(incremental.count, rebuilt.count)
+        XCTAssertGreaterThan(incremental.count, 200)
+        for (a, b) in zip(incremental, rebuilt) where a != b { XCTFail("incremental \(a)\n      full \(b)") }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: nightly + "/csv/daily.csv")),
+                       try Data(contentsOf: URL(fileURLWithPath: fresh + "/csv/daily.csv")))
+
+        // The same export again changes nothing and rewrites nothing.
+        let before = try FileManager.default.attributesOfItem(atPath: nightly + "/parquet/samples.parquet")[.modificationDate] as? Date
+        let third = try importJSON(newer, nightly)
+        XCTAssertEqual(third["new_samples"] as? Int, 0)
+        XCTAssertEqual(third["touched_days"] as? Int, 0)
+        let after = try FileManager.default.attributesOfItem(atPath: nightly + "/parquet/samples.parquet")[.modificationDate] as? Date
+        XCTAssertEqual(before, after)
+        XCTAssertEqual(try analytics(nightly + "/health.sqlite"), rebuilt)
+        XCTAssertEqual(try query(nightly + "/health.sqlite", "SELECT count(*) FROM runs"), ["3"])
+    }
+}
