@@ -55,18 +55,25 @@ public struct ImportJob: Sendable {
                               runID: previous?.nextRunID ?? 1, progress: progress).run()
         var summary = RunSummary(input: options.export, source: source, load: load, timeZone: options.timeZone.identifier,
                                  out: options.out)
-        let changed: Bool
-        let database: Database
         let recordedAt = Timestamp(secondsSince1970: started.timeIntervalSince1970)
+        // Stages CSV/Parquet from the finished store and logs the run into it.
+        func finish(_ database: Database, changed: Bool, _ summary: inout RunSummary) throws {
+            if changed || files.missing {
+                let outputsStart = Date()
+                summary.outputRows = try files.write(from: database) { progress.phase("writing \($0)") }
+                summary.phaseSeconds["outputs"] = Date().timeIntervalSince(outputsStart)
+            }
+            summary.finish(started: started)
+            try RunLog.record(summary, in: database, started: started)
+        }
         if let previous {
             summary.mode = "incremental"
             load.sink = nil   // closes the delta so the store can attach it
-            changed = try previous.apply(delta: staged, settings: settings, summary: &summary, recordedAt: recordedAt,
-                                         progress: progress)
-            database = previous.database
+            try previous.apply(delta: staged, settings: settings, summary: &summary, recordedAt: recordedAt,
+                               progress: progress) { changed, summary in try finish(previous.database, changed: changed, &summary) }
         } else {
             summary.mode = "full"
-            database = try load.database.orThrow("the loaded store is gone")
+            let database = try load.database.orThrow("the loaded store is gone")
             progress.phase("analytics")
             let analyticsStart = Date()
             try database.transaction {
@@ -78,17 +85,10 @@ public struct ImportJob: Sendable {
                 try settings.save(in: database)
             }
             summary.phaseSeconds["analytics"] = Date().timeIntervalSince(analyticsStart)
-            changed = true
+            try finish(database, changed: true, &summary)
+            try folder.publish(staged, as: folder.databasePath)
         }
-        if changed || files.missing {
-            let outputsStart = Date()
-            summary.outputRows = try files.write(from: database) { progress.phase("writing \($0)") }
-            summary.phaseSeconds["outputs"] = Date().timeIntervalSince(outputsStart)
-        }
-        summary.finish(started: started)
-        try RunLog.record(summary, in: database, started: started)
         progress.done()
-        if previous == nil { try folder.publish(staged, as: folder.databasePath) }
         try files.publish()
         return summary
     }

@@ -16,6 +16,9 @@ struct PublishedStore {
         guard try database.scalar("PRAGMA user_version").int == Int64(StoreSchema.version),
               try AnalyticsSettings.stored(in: database) == settings.fingerprint,
               let lastRun = try database.scalar("SELECT max(id) FROM runs").int else { return nil }
+        // Write-ahead log: until the commit, the store file itself is untouched, so a run
+        // killed mid-way leaves it as it was, readable even by read-only readers.
+        try database.execute("PRAGMA journal_mode = WAL")
         var newest: [Anchors.Key: Timestamp] = [:]
         for row in try database.rows("SELECT type, source_name, newest_creation_us FROM anchors") {
             guard let type = row[0].string, let source = row[1].string, let us = row[2].int else { continue }
@@ -24,15 +27,16 @@ struct PublishedStore {
         return PublishedStore(database: database, anchors: Anchors(newest), nextRunID: lastRun + 1)
     }
 
-    /// Applies the delta and recomputes the analytics of the days it touched, in one
-    /// transaction. Returns whether anything changed.
+    /// Applies the delta and recomputes the analytics of the days it touched, then calls
+    /// `finishing` (whether anything changed) to stage the outputs and log the run, all in one
+    /// transaction: killed before its commit, the store is as it was.
     func apply(delta: String, settings: AnalyticsSettings, summary: inout RunSummary, recordedAt: Timestamp,
-               progress: ProgressReporter) throws -> Bool {
+               progress: ProgressReporter, finishing: (Bool, inout RunSummary) throws -> Void) throws {
         let started = Date()
         let merger = StoreMerger(database: database)
         try merger.attach(deltaPath: delta)
         defer { merger.detach() }
-        let changed = try database.transaction {
+        try database.transaction {
             let merged = try merger.merge()
             summary.newSamples = merged.newSamples
             summary.newWorkouts = merged.newWorkouts
@@ -41,7 +45,11 @@ struct PublishedStore {
             let days = empty ? nil : try touchedDays(since: merged.firstNewSampleID, workouts: merged.newWorkoutSpans,
                                                      settings: settings)
             summary.touchedDays = days?.count
-            guard days.map({ !$0.isEmpty }) ?? true else { return false }
+            summary.samples = Int(try database.scalar("SELECT count(*) FROM sample_data").int ?? 0)
+            guard days.map({ !$0.isEmpty }) ?? true else {
+                summary.phaseSeconds["merge_analytics"] = Date().timeIntervalSince(started)
+                return try finishing(false, &summary)
+            }
             let result = try AnalyticsUpdate(database: database, settings: settings)
                 .run(days: days, recordedAt: recordedAt, progress: progress)
             summary.days = result.days
@@ -51,10 +59,9 @@ struct PublishedStore {
                 UPDATE workout_routes SET point_count =
                   (SELECT count(*) FROM workout_route_points p WHERE p.route_id = workout_routes.id) WHERE point_count = 0;
                 """)
-            return true
+            summary.phaseSeconds["merge_analytics"] = Date().timeIntervalSince(started)
+            try finishing(true, &summary)
         }
-        summary.phaseSeconds["merge_analytics"] = Date().timeIntervalSince(started)
-        return changed
     }
 
     /// Local days whose analytics new samples or workouts can change: each one's days, and a

@@ -105,15 +105,18 @@ enum RunLog {
         try database.transaction {
             try database.rows("""
             INSERT INTO runs (started_utc, finished_utc, input, input_kind, input_bytes, status, elements, records_read,
-              samples, duplicates, quarantined, workouts, route_points, unknown_elements, repaired, seconds, timezone)
-            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+              samples, duplicates, quarantined, workouts, route_points, unknown_elements, repaired, seconds, timezone,
+              mode, new_samples, skipped_by_anchor)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             """, [.text(iso.string(from: started)), .text(iso.string(from: Date())), .text(summary.input),
                   .text(summary.inputKind), .integer(summary.inputBytes), .text(summary.status),
                   .integer(summary.elements), .integer(Int64(summary.recordsRead)), .integer(Int64(summary.samples)),
                   .integer(Int64(summary.duplicates)), .integer(Int64(summary.quarantined)),
                   .integer(Int64(summary.workouts)), .integer(Int64(summary.routePoints)),
                   .text(String(decoding: (try? JSONEncoder().encode(summary.unknownElements)) ?? Data(), as: UTF8.self)),
-                  .text(summary.removedDoctype ? "doctype" : ""), .real(summary.seconds), .text(summary.timeZone)])
+                  .text(summary.removedDoctype ? "doctype" : ""), .real(summary.seconds), .text(summary.timeZone),
+                  .text(summary.mode), .integer(Int64(summary.newSamples ?? summary.samples)),
+                  .integer(Int64(summary.skippedByAnchor))])
         }
     }
 }

@@ -14,16 +14,24 @@ public struct StoreStatus {
         let db = try Database(path: folder.databasePath, mode: .readOnly)
         var lines = ["Store: \(folder.databasePath)", "Last runs:"]
         for row in try db.rows("""
-            SELECT finished_utc, status, input, samples, duplicates, quarantined, round(seconds, 1)
+            SELECT finished_utc, mode, input, records_read, new_samples, skipped_by_anchor, quarantined, round(seconds, 1)
             FROM runs ORDER BY id DESC LIMIT 5
             """) {
-            lines.append("  \(row[0]) \(row[1]) \(row[2]): \(row[3]) samples, \(row[4]) duplicates dropped, "
-                + "\(row[5]) quarantined, \(row[6]) s")
+            lines.append("  \(row[0]) \(row[1]) \(row[2]): \(row[3]) records read, \(row[4]) new samples, "
+                + "\(row[5]) skipped by anchors, \(row[6]) quarantined, \(row[7]) s")
         }
         lines.append("Tables:")
-        for table in ["samples", "workouts", "workout_route_points", "activity_summaries", "correlations", "quarantine"] {
+        for table in ["samples", "workouts", "workout_route_points", "activity_summaries", "daily_analytics", "sleep_sessions",
+                      "quarantine"] {
             lines.append("  \(table): \(try db.scalar("SELECT count(*) FROM \(table)"))")
         }
+        let anchors = try db.rows("SELECT count(*), max(newest_creation_us) FROM anchors").first ?? []
+        let newest = anchors.count > 1 ? anchors[1].int.map { Timestamp(microseconds: $0).iso8601 } ?? "none" : "none"
+        lines.append("Anchors: \(anchors.first?.int ?? 0) (type, source) pairs, newest creationDate \(newest)")
+        let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: folder.stateFolder)) ?? [])
+            .filter { $0.contains(".partial-") || $0.hasPrefix("staging-") }
+        lines.append(leftovers.isEmpty ? "Pending: none"
+            : "Pending: an unfinished run left \(leftovers.joined(separator: ", ")); the next import starts it over")
         return lines.joined(separator: "\n")
     }
 }

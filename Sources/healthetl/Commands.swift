@@ -51,3 +51,15 @@ enum StatusCommand: Command {
         print(try StoreStatus(folder: OutputFolder(path: out)).report())
     }
 }
+
+/// `healthetl reset [--out DIR] [--keep-profile]`: start over (see `StoreReset`).
+enum ResetCommand: Command {
+    static let name = "reset"
+    static let usage = "healthetl reset [--out DIR] [--keep-profile]"
+    static let spec = ArgumentSpec(flags: ["keep-profile"], options: ["out"])
+
+    static func run(_ args: ParsedArguments) throws {
+        let out = args.option("out") ?? "out"
+        print(try StoreReset(folder: OutputFolder(path: out)).run(keepProfile: args.flag("keep-profile")))
+    }
+}

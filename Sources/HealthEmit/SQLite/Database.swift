@@ -49,8 +49,20 @@ public final class Database {
     }
 
     /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
+    /// Inside another transaction it is a savepoint of that one.
     @discardableResult
     public func transaction<T>(_ body: () throws -> T) throws -> T {
+        if sqlite3_get_autocommit(handle) == 0 {
+            try execute("SAVEPOINT nested")
+            do {
+                let result = try body()
+                try execute("RELEASE nested")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO nested; RELEASE nested")
+                throw error
+            }
+        }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()

@@ -76,7 +76,8 @@ public enum StoreSchema {
         id INTEGER PRIMARY KEY, started_utc TEXT, finished_utc TEXT, input TEXT, input_kind TEXT,
         input_bytes INTEGER, status TEXT, elements INTEGER, records_read INTEGER, samples INTEGER,
         duplicates INTEGER, quarantined INTEGER, workouts INTEGER, route_points INTEGER,
-        unknown_elements TEXT, repaired TEXT, seconds REAL, timezone TEXT);
+        unknown_elements TEXT, repaired TEXT, seconds REAL, timezone TEXT, mode TEXT, new_samples INTEGER,
+        skipped_by_anchor INTEGER);
     \(analyticsTables)
     """
 
