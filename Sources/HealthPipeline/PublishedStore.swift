@@ -16,9 +16,6 @@ struct PublishedStore {
         guard try database.scalar("PRAGMA user_version").int == Int64(StoreSchema.version),
               try AnalyticsSettings.stored(in: database) == settings.fingerprint,
               let lastRun = try database.scalar("SELECT max(id) FROM runs").int else { return nil }
-        // Write-ahead log: until the commit, the store file itself is untouched, so a run
-        // killed mid-way leaves it as it was, readable even by read-only readers.
-        try database.execute("PRAGMA journal_mode = WAL")
         var newest: [Anchors.Key: Timestamp] = [:]
         for row in try database.rows("SELECT type, source_name, newest_creation_us FROM anchors") {
             guard let type = row[0].string, let source = row[1].string, let us = row[2].int else { continue }
@@ -33,6 +30,9 @@ struct PublishedStore {
     func apply(delta: String, settings: AnalyticsSettings, summary: inout RunSummary, recordedAt: Timestamp,
                progress: ProgressReporter, finishing: (Bool, inout RunSummary) throws -> Void) throws {
         let started = Date()
+        // Write-ahead log: until the commit, the store file itself is untouched, so a run
+        // killed mid-way leaves it as it was, readable even by read-only readers.
+        try database.execute("PRAGMA journal_mode = WAL")
         let merger = StoreMerger(database: database)
         try merger.attach(deltaPath: delta)
         defer { merger.detach() }

@@ -11,8 +11,26 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(quiet.stdout + quiet.stderr, "", "--quiet prints nothing")
         let status = try healthetl(["status", "--out", out])
         XCTAssertEqual(status.status, 0, status.stderr)
-        XCTAssertTrue(status.stdout.contains("ok \(path): 3 samples"), status.stdout)
+        XCTAssertTrue(status.stdout.contains("full \(path): 3 records read, 3 new samples"), status.stdout)
         XCTAssertTrue(status.stdout.contains("workouts: 1"), status.stdout)
+        XCTAssertTrue(status.stdout.contains("Pending: none"), status.stdout)
+        // A second import of the same file is incremental and adds nothing (these records have
+        // no creationDate, so the store's identity index, not an anchor, recognises them).
+        XCTAssertEqual(try healthetl(["import", path, "--out", out, "--quiet"]).status, 0)
+        let again = try healthetl(["status", "--out", out])
+        XCTAssertTrue(again.stdout.contains("incremental \(path): 3 records read, 0 new samples"), again.stdout)
+        // reset --keep-profile empties analytics and anchors, keeps samples and profile.
+        let reset = try healthetl(["reset", "--out", out, "--keep-profile"])
+        XCTAssertEqual(reset.status, 0, reset.stderr)
+        let store = out + "/health.sqlite"
+        XCTAssertEqual(try query(store, "SELECT (SELECT count(*) FROM daily_analytics) + (SELECT count(*) FROM anchors)"), ["0"])
+        XCTAssertEqual(try query(store, "SELECT count(*) FROM sample_data"), ["3"])
+        XCTAssertEqual(try query(store, "SELECT count(*) FROM profile"), ["1"])
+        // The next import recomputes every day.
+        XCTAssertEqual(try healthetl(["import", path, "--out", out, "--quiet"]).status, 0)
+        XCTAssertNotEqual(try query(store, "SELECT count(*) FROM daily_analytics"), ["0"])
+        XCTAssertEqual(try healthetl(["reset", "--out", out]).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store))
         XCTAssertEqual(try healthetl(["status", "--out", dir.appendingPathComponent("none").path]).status, 66)
     }
 
