@@ -6,14 +6,14 @@ import HealthEmit
 
 /// Wires the second half of the job: each stored series, read back in time order, goes
 /// through the priority merge (dedupe) and the day, sleep or heart-rate stage (aggregate)
-/// into the analytics ledger; periods are rolled up from the days.
+/// into the analytics ledger (weeks, months and years are summed from the stored days by
+/// `AnalyticsUpdate`).
 struct AnalyticsBuilder {
     let reader: SeriesReader
     var calendar: LocalCalendar
     let priority: SourcePriority
     let sleepDayStartHour: Int
     let heartbeatMaxGapMinutes: Double
-
 
     static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
     static let runningActivity = "HKWorkoutActivityTypeRunning"
@@ -25,10 +25,11 @@ struct AnalyticsBuilder {
     /// Analytics of every day (`days` nil) or only of the given days (an incremental run): each
     /// run of consecutive days is computed from the samples around it, and only those days are kept.
     func build(days: Set<CivilDate>? = nil) throws -> AnalyticsWriter.Content {
-        guard let days else { return try build(window: nil) }
+        let store = try StoreContext(reader: reader, priority: priority)
+        guard let days else { return try build(window: nil, store) }
         var content = AnalyticsWriter.Content()
         for run in Self.consecutiveRuns(days) {
-            let part = try build(window: run)
+            let part = try build(window: run, store)
             content.days += part.days.filter { days.contains($0.date) }
             content.nights += part.nights.filter { days.contains($0.date) }
             content.typeDays += part.typeDays.filter { days.contains($0.date) }
@@ -48,19 +49,32 @@ struct AnalyticsBuilder {
         return runs
     }
 
-    private func build(window: ClosedRange<CivilDate>?) throws -> AnalyticsWriter.Content {
+    /// What every window needs from the store, read once per build.
+    private struct StoreContext {
+        var ranks: RankTable
+        var names: [Int64: String]
+        var running: [Range<Int64>]
+        var types: [(id: Int64, identifier: String)]
+
+        init(reader: SeriesReader, priority: SourcePriority) throws {
+            let sources = try reader.sources()
+            ranks = RankTable(sources, priority: priority)
+            names = Dictionary(sources.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+            running = RunningIntervals.union(try reader.workoutSpans(activityType: AnalyticsBuilder.runningActivity))
+            types = try reader.types()
+        }
+    }
+
+    private func build(window: ClosedRange<CivilDate>?, _ store: StoreContext) throws -> AnalyticsWriter.Content {
         var cal = calendar
         let span = window.map { w in
             (cal.startOfDay(w.lowerBound).microseconds - Self.lookBack)..<cal.startOfDay(w.upperBound.adding(days: 1)).microseconds
         }
-        let sources = try reader.sources()
-        let ranks = rankTable(sources)
-        let names = Dictionary(sources.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-        let running = RunningIntervals.union(try reader.workoutSpans(activityType: Self.runningActivity))
+        let (ranks, names, running) = (store.ranks, store.names, store.running)
         var book = AnalyticsBook()
         var nights: [SleepNight] = []
         book.addStatistics(try reader.dailyStatistics(days: window))
-        for (typeID, identifier) in try reader.types() {
+        for (typeID, identifier) in store.types {
             let type = TypeRegistry.type(for: identifier)
             if identifier == Self.sleepType {
                 nights = try sleepNights(typeID, span: span, ranks: ranks, names: names)
@@ -105,22 +119,21 @@ struct AnalyticsBuilder {
     /// Ranks of every stored source, as typed in and as recorded.
     struct RankTable {
         var ranks: [Int64: (recorded: Int, typedIn: Int)] = [:]
+
+        init(_ sources: [SeriesReader.Source], priority: SourcePriority) {
+            func candidate(_ s: SeriesReader.Source, _ typedIn: Bool) -> SourcePriority.Candidate {
+                .init(name: s.name, deviceModel: s.deviceModel, userEntered: typedIn)
+            }
+            let ranked = priority.ranks(of: sources.flatMap { [candidate($0, false), candidate($0, true)] })
+            for s in sources {
+                ranks[s.id] = (ranked[candidate(s, false)] ?? Int.max, ranked[candidate(s, true)] ?? Int.max)
+            }
+        }
+
         func rank(_ row: SeriesReader.Row) -> Int {
             guard let r = ranks[row.sourceID] else { return Int.max }
             return row.userEntered ? r.typedIn : r.recorded
         }
-    }
-
-    private func rankTable(_ sources: [SeriesReader.Source]) -> RankTable {
-        func candidate(_ s: SeriesReader.Source, _ typedIn: Bool) -> SourcePriority.Candidate {
-            .init(name: s.name, deviceModel: s.deviceModel, userEntered: typedIn)
-        }
-        let ranked = priority.ranks(of: sources.flatMap { [candidate($0, false), candidate($0, true)] })
-        var table = RankTable()
-        for s in sources {
-            table.ranks[s.id] = (ranked[candidate(s, false)] ?? Int.max, ranked[candidate(s, true)] ?? Int.max)
-        }
-        return table
     }
 
     /// In-bed and asleep/awake samples are merged as two separate tracks (FORMAT.md), then

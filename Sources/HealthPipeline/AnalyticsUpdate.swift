@@ -21,19 +21,16 @@ struct AnalyticsUpdate {
         let content = try builder.build(days: days)
         let writer = AnalyticsWriter(database: database)
         try writer.replace(days: days, with: content, recordedAt: recordedAt)
+        let stored = HealthStore(database: database)
         for (kind, percent) in [(PeriodKind.week, 40), (.month, 65), (.year, 85)] {
             progress.phase(kind.rawValue + "ly", percent: percent)
             let starts = days.map { Set($0.map { PeriodRollup.bounds(kind, of: $0, weekStart: settings.weekStart).0 }) }
-            var stored: [DailyAnalytics] = []
-            if let starts {
-                for start in starts {
-                    let (_, end) = PeriodRollup.bounds(kind, of: start, weekStart: settings.weekStart)
-                    stored += try writer.storedDays(from: start, through: end)
+            let periodDays = try starts.map { starts in
+                try starts.flatMap { start in
+                    try stored.daily(from: start, through: PeriodRollup.bounds(kind, of: start, weekStart: settings.weekStart).1)
                 }
-            } else {
-                stored = try writer.storedDays(from: CivilDate(year: 1, month: 1, day: 1), through: CivilDate(year: 9999, month: 12, day: 31))
-            }
-            let periods = PeriodRollup.periods(kind, of: stored, weekStart: settings.weekStart)
+            } ?? stored.allDaily()
+            let periods = PeriodRollup.periods(kind, of: periodDays, weekStart: settings.weekStart)
             try writer.replacePeriods(kind, starts: starts, with: periods, recordedAt: recordedAt)
         }
         progress.phase("finish", percent: 95)

@@ -45,7 +45,7 @@ extension OutputTable {
             Column(m.column, m.isInteger ? .integer : .real(places: m.column.hasSuffix("_minutes") ? 1 : 2))
         }
     }
-    static let metricList = DailyMetric.allCases.map(\.column).joined(separator: ", ")
+    static let metricList = StoreSchema.metricNames
 
     /// Every stored sample; Parquet only (a spreadsheet cannot hold millions of rows).
     public static let samples = OutputTable(

@@ -66,31 +66,46 @@ public struct TableExporter {
         return stmt.text(i).flatMap(Timestamp.init(iso8601:))
     }
 
-    private static func fill(_ r: inout CSVRow, from stmt: Statement, _ columns: [OutputTable.Column]) {
+    /// One row of the query into either writer's row: both formats get the same cells.
+    private static func fill<Row: OutputRow & ~Copyable>(_ r: inout Row, from stmt: Statement, _ columns: [OutputTable.Column]) {
         for (index, column) in columns.enumerated() {
             let i = Int32(index)
-            if stmt.isNull(i) { r.null(index); continue }
+            if stmt.isNull(i) { r.setNull(index); continue }
             switch column.kind {
-            case .text: stmt.withText(i) { r.text(index, utf8: $0) }
-            case .integer: r.integer(index, stmt.int64(i))
-            case .real: r.decimal(index, stmt.double(i))
-            case .date: r.date(index, date(stmt, i))
-            case .timestamp: r.timestamp(index, timestamp(stmt, i))
+            case .text: stmt.withText(i) { r.setText(index, $0) }
+            case .integer: r.setInteger(index, stmt.int64(i))
+            case .real: r.setReal(index, stmt.double(i))
+            case .date: r.setDate(index, date(stmt, i))
+            case .timestamp: r.setTimestamp(index, timestamp(stmt, i))
             }
         }
     }
+}
 
-    private static func fill(_ r: inout ParquetRow, from stmt: Statement, _ columns: [OutputTable.Column]) {
-        for (index, column) in columns.enumerated() {
-            let i = Int32(index)
-            if stmt.isNull(i) { r.null(index); continue }
-            switch column.kind {
-            case .text: stmt.withText(i) { r.string(index, utf8: $0) }
-            case .integer: r.int64(index, stmt.int64(i))
-            case .real: r.double(index, stmt.double(i))
-            case .date: r.date(index, date(stmt, i))
-            case .timestamp: r.timestamp(index, timestamp(stmt, i))
-            }
-        }
-    }
+/// The cells a table row sets, in the vocabulary of `OutputTable.Kind`, for both formats.
+protocol OutputRow: ~Copyable {
+    mutating func setNull(_ column: Int)
+    mutating func setText(_ column: Int, _ utf8: UnsafeRawBufferPointer)
+    mutating func setInteger(_ column: Int, _ value: Int64)
+    mutating func setReal(_ column: Int, _ value: Double)
+    mutating func setDate(_ column: Int, _ value: CivilDate?)
+    mutating func setTimestamp(_ column: Int, _ value: Timestamp?)
+}
+
+extension CSVRow: OutputRow {
+    mutating func setNull(_ column: Int) { null(column) }
+    mutating func setText(_ column: Int, _ utf8: UnsafeRawBufferPointer) { text(column, utf8: utf8) }
+    mutating func setInteger(_ column: Int, _ value: Int64) { integer(column, value) }
+    mutating func setReal(_ column: Int, _ value: Double) { decimal(column, value) }
+    mutating func setDate(_ column: Int, _ value: CivilDate?) { date(column, value) }
+    mutating func setTimestamp(_ column: Int, _ value: Timestamp?) { timestamp(column, value) }
+}
+
+extension ParquetRow: OutputRow {
+    mutating func setNull(_ column: Int) { null(column) }
+    mutating func setText(_ column: Int, _ utf8: UnsafeRawBufferPointer) { string(column, utf8: utf8) }
+    mutating func setInteger(_ column: Int, _ value: Int64) { int64(column, value) }
+    mutating func setReal(_ column: Int, _ value: Double) { double(column, value) }
+    mutating func setDate(_ column: Int, _ value: CivilDate?) { date(column, value) }
+    mutating func setTimestamp(_ column: Int, _ value: Timestamp?) { timestamp(column, value) }
 }

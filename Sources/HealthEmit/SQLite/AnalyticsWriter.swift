@@ -14,8 +14,8 @@ public struct AnalyticsWriter {
     }
 
     /// Replaces the analytics of `days` (nil: of every day) with `content`, inside the
-    /// caller's transaction. Weeks, months and years are re-summed by the caller from
-    /// `storedDays` and written with `replacePeriods`.
+    /// caller's transaction. Weeks, months and years are re-summed by the caller from the
+    /// stored days and written with `replacePeriods`.
     public func replace(days: Set<CivilDate>?, with content: Content, recordedAt: Timestamp) throws {
         if let days {
             for table in ["daily_analytics WHERE date", "daily_metrics WHERE date", "sleep_sessions WHERE night_date"] {
@@ -36,7 +36,7 @@ public struct AnalyticsWriter {
             """)
     }
 
-    private static let metricNames = DailyMetric.allCases.map(\.column).joined(separator: ", ")
+    private static let metricNames = StoreSchema.metricNames
     private static let metricMarks = DailyMetric.allCases.map { _ in "?" }.joined(separator: ",")
 
     private func bind(_ metrics: MetricValues, to stmt: Statement, from first: Int32) {
@@ -76,30 +76,10 @@ public struct AnalyticsWriter {
         }
     }
 
-    /// The stored days from `start` through `end`.
-    public func storedDays(from start: CivilDate, through end: CivilDate) throws -> [DailyAnalytics] {
-        let read = try database.prepare("SELECT date, \(Self.metricNames) FROM daily_analytics WHERE date BETWEEN ? AND ?")
-        read.bind(1, start.iso8601); read.bind(2, end.iso8601)
-        var days: [DailyAnalytics] = []
-        while try read.step() {
-            guard let date = read.text(0).flatMap({ CivilDate(iso: $0) }) else { continue }
-            var m = MetricValues()
-            for metric in DailyMetric.allCases where !read.isNull(Int32(metric.rawValue + 1)) {
-                m[metric] = read.double(Int32(metric.rawValue + 1))
-            }
-            days.append(DailyAnalytics(date: date, metrics: m))
-        }
-        return days
-    }
-
     /// Replaces the periods of `kind` starting at `starts` (nil: all of them) with `periods`.
     public func replacePeriods(_ kind: PeriodKind, starts: Set<CivilDate>?, with periods: [PeriodAnalytics],
                                recordedAt: Timestamp) throws {
-        let (table, key) = switch kind {
-        case .week: ("weekly_analytics", "week_start")
-        case .month: ("monthly_analytics", "start_date")
-        case .year: ("yearly_analytics", "start_date")
-        }
+        let (table, key, _) = StoreSchema.periodTable(kind)
         if let starts {
             let delete = try database.prepare("DELETE FROM \(table) WHERE \(key) = ?")
             for s in starts { delete.bind(1, s.iso8601); try delete.run() }

@@ -10,6 +10,10 @@ public final class HealthStore {
         database = try Database(path: path, mode: writable ? .readWrite : .readOnly)
     }
 
+    /// Over a connection the caller already has (inside its transaction, it sees what that
+    /// transaction wrote).
+    public init(database: Database) { self.database = database }
+
     // MARK: days
 
     public func daily(on date: CivilDate) throws -> DailyAnalytics? {
@@ -112,7 +116,7 @@ public final class HealthStore {
     // MARK: reading rows
 
     private static func text(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
-    private static let metricList = DailyMetric.allCases.map(\.column).joined(separator: ", ")
+    private static let metricList = StoreSchema.metricNames
 
     private static func metrics(_ row: ArraySlice<SQLValue>) -> MetricValues {
         var m = MetricValues()
@@ -127,11 +131,7 @@ public final class HealthStore {
     }
 
     private func periods(_ kind: PeriodKind, _ clause: String, _ bindings: [SQLValue] = []) throws -> [PeriodAnalytics] {
-        let (table, start, end) = switch kind {
-        case .week: ("weekly_analytics", "week_start", "week_end")
-        case .month: ("monthly_analytics", "start_date", "end_date")
-        case .year: ("yearly_analytics", "start_date", "end_date")
-        }
+        let (table, start, end) = StoreSchema.periodTable(kind)
         return try database.rows("SELECT \(start), \(end), days_with_data, \(Self.metricList) FROM \(table) \(clause)", bindings)
             .compactMap { r in
                 guard let s = r[0].string.flatMap({ CivilDate(iso: $0) }), let e = r[1].string.flatMap({ CivilDate(iso: $0) })

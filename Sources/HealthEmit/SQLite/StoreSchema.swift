@@ -81,6 +81,18 @@ public enum StoreSchema {
     \(analyticsTables)
     """
 
+    /// SPEC's metric column names, in SPEC's order, for SELECT and INSERT lists.
+    static let metricNames = DailyMetric.allCases.map(\.column).joined(separator: ", ")
+
+    /// The table of a period kind and its first- and last-day columns.
+    static func periodTable(_ kind: PeriodKind) -> (table: String, start: String, end: String) {
+        switch kind {
+        case .week: ("weekly_analytics", "week_start", "week_end")
+        case .month: ("monthly_analytics", "start_date", "end_date")
+        case .year: ("yearly_analytics", "start_date", "end_date")
+        }
+    }
+
     /// SPEC's metric columns, in SPEC's order: whole numbers as INTEGER, the rest REAL.
     public static let metricColumns = DailyMetric.allCases
         .map { "\($0.column) \($0.isInteger ? "INTEGER" : "REAL")" }.joined(separator: ", ")
