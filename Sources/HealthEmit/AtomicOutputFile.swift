@@ -179,3 +179,13 @@ private func posixWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
 private func errnoText() -> String {
     String(cString: strerror(errno))
 }
+
+/// Small files replaced whole (a checkpoint's readable copy): the same write-beside, fsync,
+/// rename as the outputs.
+public enum AtomicFile {
+    public static func write(_ text: String, to path: String) throws {
+        let file = try AtomicOutputFile(path: path, bufferSize: 4096)
+        try file.write(Array(text.utf8))
+        try file.commit()
+    }
+}

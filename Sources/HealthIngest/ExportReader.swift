@@ -15,7 +15,7 @@ public struct ExportReader: Sendable {
     }
 
     /// What the reader saw besides the batches.
-    public struct Summary: Sendable {
+    public struct Summary: Codable, Sendable {
         public var elements: Int64 = 0
         public var removedDoctype = false
         public var repairedBytes = 0

@@ -46,15 +46,20 @@ public struct ImportJob: Sendable {
         let progress = ProgressReporter(style: options.progress, totalBytes: source.totalBytes)
 
         let previous = options.full ? nil : try PublishedStore.openIfCompatible(folder.databasePath, settings: settings)
-        let staged = folder.stagingPath(for: previous == nil ? folder.databasePath : "delta.sqlite")
-        defer { unlink(staged) }
-        unlink(staged)
-        var load = try Loader(source: source, staged: staged, timeZone: options.timeZone,
+        let checkpoints = CheckpointFiles(folder: folder, incremental: previous != nil)
+        let job = "\(previous.map { "incremental after run \($0.nextRunID - 1)" } ?? "full");\(settings.fingerprint)"
+        let input = try InputFingerprint(path: source.kind == .zip ? source.path : source.xmlName)
+        let resumed = checkpoints.resumable(input: input, job: job)
+        var load = try Loader(source: source, staged: checkpoints.staged, timeZone: options.timeZone,
                               anchors: previous?.anchors ?? Anchors(),
                               overlapSeconds: options.config.anchorOverlapSeconds ?? 20,
-                              runID: previous?.nextRunID ?? 1, progress: progress).run()
+                              runID: previous?.nextRunID ?? 1, progress: progress,
+                              checkpoint: resumed ?? LoadCheckpoint(input: input, job: job),
+                              checkpointRecords: max(1, options.config.checkpointRecords ?? 100_000),
+                              checkpointCopy: checkpoints.copy).run()
         var summary = RunSummary(input: options.export, source: source, load: load, timeZone: options.timeZone.identifier,
                                  out: options.out)
+        summary.resumedAtElement = load.resumedAt
         let recordedAt = Timestamp(secondsSince1970: started.timeIntervalSince1970)
         // Stages CSV/Parquet from the finished store and logs the run into it.
         func finish(_ database: Database, changed: Bool, _ summary: inout RunSummary) throws {
@@ -68,9 +73,10 @@ public struct ImportJob: Sendable {
         }
         if let previous {
             summary.mode = "incremental"
-            load.sink = nil   // closes the delta so the store can attach it
-            try previous.apply(delta: staged, settings: settings, summary: &summary, recordedAt: recordedAt,
+            load.database = nil   // closes the delta so the store can attach it
+            try previous.apply(delta: checkpoints.staged, settings: settings, summary: &summary, recordedAt: recordedAt,
                                progress: progress) { changed, summary in try finish(previous.database, changed: changed, &summary) }
+            checkpoints.discard()
         } else {
             summary.mode = "full"
             let database = try load.database.orThrow("the loaded store is gone")
@@ -86,7 +92,10 @@ public struct ImportJob: Sendable {
             }
             summary.phaseSeconds["analytics"] = Date().timeIntervalSince(analyticsStart)
             try finish(database, changed: true, &summary)
-            try folder.publish(staged, as: folder.databasePath)
+            try database.execute("DELETE FROM load_checkpoint")
+            load.database = nil
+            try folder.publish(checkpoints.staged, as: folder.databasePath)
+            checkpoints.discard()
         }
         progress.done()
         try files.publish()

@@ -7,6 +7,10 @@ import HealthNormalize
 
 /// The streaming half of an import: ingest on one thread, anchor filter + normalize +
 /// identity on a second, the SQLite sink on the caller's, joined by bounded channels.
+///
+/// Every `checkpointRecords` records the sink commits, together with a checkpoint of every
+/// stage's state at the end of the last batch; a load started again on the same staged store
+/// resumes right after it (`resume`), or skips the load altogether once it had finished.
 struct Loader {
     let source: ExportSource
     let staged: String
@@ -15,32 +19,44 @@ struct Loader {
     let overlapSeconds: Double
     let runID: Int64
     let progress: ProgressReporter
+    /// The state to start from: a fresh checkpoint, or the one a killed run committed.
+    var checkpoint: LoadCheckpoint
+    let checkpointRecords: Int
+    /// Where the readable copy of each committed checkpoint goes.
+    let checkpointCopy: String
 
     struct Result {
         /// The loaded store, finished and committed; nil once released.
-        var sink: SQLiteSink?
-        var counts: SQLiteSink.Counts
-        var recordsRead: Int
-        var skippedByAnchor: Int
-        var unknownElements: [String: Int]
-        var reader: ExportReader.Summary
+        var database: Database?
+        var state: LoadCheckpoint
         var phaseSeconds: [String: Double]
-        var database: Database? { sink?.database }
+        /// The run picked up a killed run's work (at this element of the XML).
+        var resumedAt: Int64?
+        var counts: SQLiteSink.Counts { state.counts }
+        var reader: ExportReader.Summary { state.reader ?? ExportReader.Summary() }
     }
 
     func run() throws -> Result {
+        let resumedAt = checkpoint.sequence > 0 ? checkpoint.ingest?.elementOrdinal ?? 0 : nil
+        if checkpoint.phase == .loaded {
+            progress.phase("resuming after the load")
+            let database = try Database(path: staged, mode: .readWrite)
+            try Self.leaveWriteAheadLog(database)   // a kill may have come before the switch below
+            return Result(database: database, state: checkpoint, phaseSeconds: [:], resumedAt: resumedAt)
+        }
+        if let resumedAt { progress.phase("resuming at element \(resumedAt)") }
         let started = Date()
-        let sink = try SQLiteSink(path: staged, runID: runID)
+        let sink = try SQLiteSink(path: staged, runID: runID, resuming: checkpoint.sequence > 0 ? checkpoint.counts : nil)
         let ingested = Channel<IngestBatch>(capacity: 4)
         let normalized = Channel<NormalizedBatch>(capacity: 4)
         let threads = StageThreads()
         threads.onFailure { ingested.cancel(); normalized.cancel() }
         let readerSummary = Handoff<ExportReader.Summary>()
-        let skipped = Handoff<Int>()
 
         let reader = ExportReader(source: source)
+        let (resume, knownRoutes) = (checkpoint.ingest, try sink.routeFilePaths())
         threads.spawn("ingest") {
-            readerSummary.set(try reader.run(emit: ingested.send))
+            readerSummary.set(try reader.run(resumingAt: resume, knownRoutePaths: knownRoutes, emit: ingested.send))
             ingested.finish()
         }
         let calendar = LocalCalendar(timeZone: timeZone)
@@ -49,16 +65,24 @@ struct Loader {
             var stages = AnchorFilter(anchors: anchors, overlapSeconds: overlap)
                 .then(Normalizer(calendar: calendar)).then(IdentityStamper())
             try stages.pump(from: ingested, to: normalized)
-            skipped.set(stages.first.first.skipped)
         }
-        var recordsRead = 0
-        var unknownElements: [String: Int] = [:]
+        var state = checkpoint
+        let skippedBefore = state.skippedByAnchor
+        var sinceCommit = 0
         do {
             while let batch = try normalized.receive() {
                 try sink.write(batch)
-                recordsRead += batch.samples.count + batch.quarantine.count
-                for (k, v) in batch.rest.unknownElements { unknownElements[k, default: 0] += v }
-                progress.update(position: batch.position, records: recordsRead)
+                let records = batch.samples.count + batch.quarantine.count
+                state.recordsRead += records
+                state.skippedByAnchor = skippedBefore + batch.rest.skippedByAnchorSoFar
+                for (k, v) in batch.rest.unknownElements { state.unknownElements[k, default: 0] += v }
+                progress.update(position: batch.position, records: state.recordsRead)
+                sinceCommit += records + batch.workouts.count
+                if sinceCommit >= checkpointRecords, let point = batch.position.resume {
+                    state.ingest = point
+                    try commit(&state, sink)
+                    sinceCommit = 0
+                }
             }
         } catch {
             threads.fail(error)
@@ -66,9 +90,32 @@ struct Loader {
         try threads.wait()
         let loaded = Date()
         progress.phase("dedupe + index")
-        let counts = try sink.finish()
-        return Result(sink: sink, counts: counts, recordsRead: recordsRead, skippedByAnchor: skipped.value ?? 0,
-                      unknownElements: unknownElements, reader: readerSummary.value ?? ExportReader.Summary(),
-                      phaseSeconds: ["load": loaded.timeIntervalSince(started), "dedupe_index": Date().timeIntervalSince(loaded)])
+        state.reader = readerSummary.value
+        state.phase = .loaded
+        _ = try sink.finish { counts in
+            state.counts = counts
+            state.sequence += 1
+            return state.encoded
+        }
+        try? AtomicFile.write(state.encoded, to: checkpointCopy)
+        try Self.leaveWriteAheadLog(sink.database)
+        return Result(database: sink.database, state: state,
+                      phaseSeconds: ["load": loaded.timeIntervalSince(started), "dedupe_index": Date().timeIntervalSince(loaded)],
+                      resumedAt: resumedAt)
+    }
+
+    /// From here on the store takes small transactions: a rollback journal, and no write-ahead
+    /// log beside a file that is about to be renamed (the log would stay behind, and with it
+    /// the last transactions) or attached.
+    private static func leaveWriteAheadLog(_ database: Database) throws {
+        try database.execute("PRAGMA journal_mode = DELETE")
+    }
+
+    private func commit(_ state: inout LoadCheckpoint, _ sink: SQLiteSink) throws {
+        state.counts = sink.writtenCounts
+        state.sequence += 1
+        try sink.commit(checkpoint: state.encoded)
+        // Best effort: the committed row is what counts; the copy is for people and `status`.
+        try? AtomicFile.write(state.encoded, to: checkpointCopy)
     }
 }

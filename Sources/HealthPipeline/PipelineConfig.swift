@@ -11,6 +11,8 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
     public var sleepDayStartHour: Int?
     public var heartbeatMaxGapMinutes: Double?
     public var out: String?
+    /// Records loaded between two checkpoint commits (default 100,000: a few seconds of work).
+    public var checkpointRecords: Int?
 
     public init() {}
 

@@ -42,16 +42,18 @@ public struct RunSummary: Codable, Sendable {
     public var newSamples: Int?
     public var newWorkouts: Int?
     public var touchedDays: Int?
+    /// Set when this run resumed a killed one: the top-level XML element it picked up after.
+    public var resumedAtElement: Int64?
 
     init(input: String, source: ExportSource, load: Loader.Result, timeZone: String, out: String) {
         status = "ok"; self.input = input; inputKind = "\(source.kind)"; xml = source.xmlName
         inputBytes = source.totalBytes; seconds = 0; elements = load.reader.elements
-        recordsRead = load.recordsRead; samples = load.counts.samplesWritten; duplicates = load.counts.duplicatesDropped
+        recordsRead = load.state.recordsRead; samples = load.counts.samplesWritten; duplicates = load.counts.duplicatesDropped
         quarantined = load.counts.quarantined; workouts = load.counts.workouts; routePoints = load.counts.routePoints
-        correlations = load.counts.correlations; unknownElements = load.unknownElements
+        correlations = load.counts.correlations; unknownElements = load.state.unknownElements
         removedDoctype = load.reader.removedDoctype; repairedBytes = load.reader.repairedBytes
         routeFilesMissing = load.reader.routeFilesMissing; self.timeZone = timeZone; self.out = out
-        skippedByAnchor = load.skippedByAnchor; phaseSeconds = load.phaseSeconds
+        skippedByAnchor = load.state.skippedByAnchor; phaseSeconds = load.phaseSeconds
         megabytesPerSecond = 0; recordsPerSecond = 0
     }
 
@@ -76,6 +78,9 @@ public struct RunSummary: Codable, Sendable {
             "  samples \(samples) (exact duplicates dropped \(duplicates)), quarantined \(quarantined), "
                 + "workouts \(workouts), route points \(routePoints), correlations \(correlations)",
         ]
+        if let element = resumedAtElement {
+            lines.append("  resumed a killed run: committed work up to element \(element) of the XML was kept")
+        }
         if mode == "incremental" {
             lines.append("  incremental: \(skippedByAnchor) records already imported (anchors), \(newSamples ?? 0) new samples, "
                 + "\(newWorkouts ?? 0) new workouts, \(touchedDays ?? 0) days recomputed")

@@ -8,7 +8,11 @@ public struct StoreStatus {
     public init(folder: OutputFolder) { self.folder = folder }
 
     public func report() throws -> String {
+        let pending = CheckpointFiles.pending(in: folder).map {
+            "Pending resume: \($0.description); the same import command resumes it"
+        }
         guard FileManager.default.fileExists(atPath: folder.databasePath) else {
+            if let pending { return "Store: none published yet\n" + pending }
             throw HealthETLError.inputMissing("\(folder.databasePath): no store yet (run healthetl import first)")
         }
         let db = try Database(path: folder.databasePath, mode: .readOnly)
@@ -30,8 +34,9 @@ public struct StoreStatus {
         lines.append("Anchors: \(anchors.first?.int ?? 0) (type, source) pairs, newest creationDate \(newest)")
         let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: folder.stateFolder)) ?? [])
             .filter { $0.contains(".partial-") || $0.hasPrefix("staging-") }
-        lines.append(leftovers.isEmpty ? "Pending: none"
-            : "Pending: an unfinished run left \(leftovers.joined(separator: ", ")); the next import starts it over")
+        if let pending { lines.append(pending) }
+        lines.append(leftovers.isEmpty ? (pending == nil ? "Pending: none" : "")
+            : "Pending: an unfinished run left \(leftovers.joined(separator: ", ")); the next import removes them")
         return lines.joined(separator: "\n")
     }
 }

@@ -4,39 +4,6 @@ import XCTest
 /// Nightly runs over a fresh (cumulative) export add only what is new, and end where a fresh
 /// `--full` import of the newer export ends.
 final class IncrementalRunTests: XCTestCase {
-    static let analyticsQueries = [
-        "SELECT * FROM daily_analytics ORDER BY date",
-        "SELECT * FROM weekly_analytics ORDER BY week_start",
-        "SELECT * FROM monthly_analytics ORDER BY start_date",
-        "SELECT * FROM yearly_analytics ORDER BY year",
-        "SELECT * FROM sleep_sessions ORDER BY night_date",
-        "SELECT * FROM daily_metrics ORDER BY date, type",
-        "SELECT date, hour, type, round(sum, 6) FROM hourly_metrics ORDER BY date, type, hour",
-        "SELECT count(*), sum(value), count(DISTINCT identity) FROM sample_data",
-        "SELECT id, activity_type, start_utc, distance_m FROM workouts ORDER BY id",
-        "SELECT * FROM activity_summaries ORDER BY date",
-    ]
-
-    /// Rows of every analytics query, without row ids and run stamps.
-    func analytics(_ store: String) throws -> [String] {
-        let db = try Database(path: store, mode: .readOnly)
-        var out: [String] = []
-        for sql in Self.analyticsQueries {
-            let stmt = try db.prepare(sql)
-            while try stmt.step() {
-                let cells = (0..<stmt.columnCount).filter { !["id", "recorded_at"].contains(stmt.columnName($0)) || sql.contains("workouts") }
-                    .map { i -> String in
-                        switch stmt.value(i) {
-                        case .real(let v): String(format: "%.9g", v)
-                        default: stmt.value(i).description
-                        }
-                    }
-                out.append(sql.prefix(30) + ": " + cells.joined(separator: "|"))
-            }
-        }
-        return out
-    }
-
     func importJSON(_ export: String, _ out: String, _ extra: [String] = []) throws -> [String: Any] {
         let r = try healthetl(["import", export, "--out", out, "--json", "--timezone", "Europe/Berlin"] + extra)
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -64,7 +31,7 @@ final class IncrementalRunTests: XCTestCase {
 
         let fresh = dir.appendingPathComponent("fresh").path
         _ = try importJSON(newer, fresh, ["--full"])
-        let incremental = try analytics(nightly + "/health.sqlite"), rebuilt = try analytics(fresh + "/health.sqlite")
+        let incremental = try analyticsSnapshot(nightly + "/health.sqlite"), rebuilt = try analyticsSnapshot(fresh + "/health.sqlite")
         XCTAssertEqual(incremental.count, rebuilt.count)
         XCTAssertGreaterThan(incremental.count, 200)
         for (a, b) in zip(incremental, rebuilt) where a != b { XCTFail("incremental \(a)\n      full \(b)") }
@@ -78,7 +45,7 @@ final class IncrementalRunTests: XCTestCase {
         XCTAssertEqual(third["touched_days"] as? Int, 0)
         let after = try FileManager.default.attributesOfItem(atPath: nightly + "/parquet/samples.parquet")[.modificationDate] as? Date
         XCTAssertEqual(before, after)
-        XCTAssertEqual(try analytics(nightly + "/health.sqlite"), rebuilt)
+        XCTAssertEqual(try analyticsSnapshot(nightly + "/health.sqlite"), rebuilt)
         XCTAssertEqual(try query(nightly + "/health.sqlite", "SELECT count(*) FROM runs"), ["3"])
     }
 }

@@ -1,16 +1,21 @@
 import HealthCore
 
 /// The SQLite emit stage: bulk-loads normalized batches into a fresh store with prepared
-/// statements inside one transaction, then dedupes, indexes and derives what needs the
-/// whole data set. It writes to a file nobody reads yet; publishing is the caller's job.
+/// statements in large transactions, then dedupes, indexes and derives what needs the whole
+/// data set. It writes to a file nobody reads yet; publishing is the caller's job.
+///
+/// Each `commit(checkpoint:)` makes everything written so far durable together with the
+/// caller's checkpoint (one row in the same transaction), so a killed load resumes from a
+/// state that matches its data exactly (`init(resuming:)`).
 public final class SQLiteSink {
-    public struct Counts: Sendable, Equatable {
+    public struct Counts: Codable, Sendable, Equatable {
         public var samplesWritten = 0
         public var duplicatesDropped = 0
         public var quarantined = 0
         public var workouts = 0
         public var routePoints = 0
         public var correlations = 0
+        public init() {}
     }
 
     public let database: Database
@@ -24,14 +29,22 @@ public final class SQLiteSink {
     private let insertSample, insertHeartbeat, insertType, insertSource, insertQuarantine: Statement
     private let insertRoutePoint: Statement
 
-    public init(path: String, runID: Int64 = 1) throws {
-        database = try Database(path: path, mode: .create)
-        // A fresh file that is published only when complete: no journal needed.
+    /// A new store at `path`, or (`resuming`, with the counts of its checkpoint) the store a
+    /// killed load left there, picked up where its last commit ended.
+    public init(path: String, runID: Int64 = 1, resuming: Counts? = nil) throws {
+        database = try Database(path: path, mode: resuming == nil ? .create : .readWrite)
+        // Write-ahead log: a killed process leaves the last commit intact (no journal at all
+        // could leave half-written pages). Exclusive locking: no shared-memory file; nobody
+        // else reads this file before it is published.
         try database.execute("""
-            PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = FILE;
-            PRAGMA cache_size = -32768; PRAGMA locking_mode = EXCLUSIVE;
+            PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
+            PRAGMA temp_store = FILE; PRAGMA cache_size = -32768; PRAGMA wal_autocheckpoint = 16384;
             """)
-        try database.execute(StoreSchema.tables)
+        if let resuming {
+            counts = resuming
+        } else {
+            try database.execute(StoreSchema.tables)
+        }
         self.runID = runID
         insertSample = try database.prepare("""
             INSERT INTO sample_data (type_id, source_id, start_us, end_us, created_us, local_day, value, unit,
@@ -49,7 +62,53 @@ public final class SQLiteSink {
             INSERT INTO workout_route_points (route_id, time_utc, latitude, longitude, altitude,
               horizontal_accuracy, vertical_accuracy, course, speed) VALUES (?,?,?,?,?,?,?,?,?)
             """)
+        if resuming != nil { try reloadLookups() }
         try database.execute("BEGIN")
+    }
+
+    /// The in-memory lookups of a resumed load, read back from what it committed.
+    private func reloadLookups() throws {
+        for row in try database.rows("SELECT id, identifier FROM types") {
+            if let id = row[0].int, let name = row[1].string { typeIDs[name] = id }
+        }
+        for row in try database.rows("SELECT id, name, version, device FROM sources") {
+            if let id = row[0].int { sourceIDs[SourceInfo(name: row[1].string ?? "", version: row[2].string, device: row[3].string)] = id }
+        }
+        for row in try database.rows("SELECT id FROM workouts") { if let id = row[0].int { seenWorkouts.insert(id) } }
+        for row in try database.rows("SELECT identity FROM correlations") {
+            if let identity = row[0].int { seenCorrelations.insert(UInt64(bitPattern: identity)) }
+        }
+        for row in try database.rows("SELECT file_path, id FROM workout_routes WHERE file_path IS NOT NULL ORDER BY id") {
+            if let path = row[0].string, let id = row[1].int { routeIDs[path] = id }
+        }
+    }
+
+    /// What has been written so far.
+    public var writtenCounts: Counts { counts }
+
+    /// Route files the workouts written so far reference, in order.
+    public func routeFilePaths() throws -> [String] {
+        try database.rows("SELECT file_path FROM workout_routes WHERE file_path IS NOT NULL ORDER BY id").compactMap { $0[0].string }
+    }
+
+    /// Commits everything written so far together with `checkpoint` (the caller's state,
+    /// opaque here), and opens the next transaction.
+    public func commit(checkpoint: String) throws {
+        try saveCheckpoint(checkpoint)
+        try database.execute("COMMIT; BEGIN")
+    }
+
+    private func saveCheckpoint(_ checkpoint: String) throws {
+        try database.rows("INSERT OR REPLACE INTO load_checkpoint (id, state) VALUES (1, ?)", [.text(checkpoint)])
+    }
+
+    /// The checkpoint committed last in the store at `path`; nil if there is none or the file
+    /// is not a store this program wrote.
+    public static func checkpoint(at path: String) -> String? {
+        guard let db = try? Database(path: path, mode: .readWrite),
+              (try? db.execute("PRAGMA locking_mode = EXCLUSIVE")) != nil,
+              let rows = try? db.rows("SELECT state FROM load_checkpoint WHERE id = 1") else { return nil }
+        return rows.first?[0].string
     }
 
     public func write(_ batch: NormalizedBatch) throws {
@@ -122,8 +181,8 @@ public final class SQLiteSink {
         return id
     }
 
-    /// Dedupes, indexes and derives; commits. Returns what was written.
-    public func finish() throws -> Counts {
+    /// Dedupes, indexes and derives; commits, with `checkpoint` if given. Returns what was written.
+    public func finish(checkpoint: (Counts) -> String? = { _ in nil }) throws -> Counts {
         // Exact duplicates: keep the first copy of every identity.
         try database.execute("""
             CREATE TEMP TABLE duplicate_ids AS
@@ -142,6 +201,7 @@ public final class SQLiteSink {
             UPDATE workout_routes SET point_count =
               (SELECT count(*) FROM workout_route_points p WHERE p.route_id = workout_routes.id);
             """)
+        if let state = checkpoint(counts) { try saveCheckpoint(state) }
         try database.execute("COMMIT")
         return counts
     }

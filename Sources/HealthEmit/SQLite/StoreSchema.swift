@@ -70,6 +70,7 @@ public enum StoreSchema {
         type TEXT NOT NULL, source_name TEXT NOT NULL, newest_creation_us INTEGER NOT NULL,
         PRIMARY KEY (type, source_name)) WITHOUT ROWID;
     CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+    CREATE TABLE load_checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL);
     CREATE TABLE quarantine (
         id INTEGER PRIMARY KEY, run_id INTEGER, line INTEGER, element TEXT, type TEXT, reason TEXT NOT NULL);
     CREATE TABLE runs (
