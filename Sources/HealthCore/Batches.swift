@@ -137,3 +137,10 @@ public struct NormalizedBatch: Sendable {
     public init() {}
     public var position: InputPosition { rest.position }
 }
+
+/// Lets ingest drop a record from its type, source and creation instant alone, before it reads
+/// the rest of it (an incremental run's anchors: most of a cumulative export is known).
+public protocol RecordPrefilter: Sendable {
+    /// True if the record is known already and can be dropped unread.
+    mutating func skips(type: String, source: String, created: Int64) -> Bool
+}

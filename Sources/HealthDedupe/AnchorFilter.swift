@@ -14,20 +14,16 @@ public struct Anchors: Sendable, Equatable {
     public var isEmpty: Bool { newestCreation.isEmpty }
 }
 
-/// The dedupe stage's first filter on an incremental run: drops records created before their
-/// anchor minus the overlap window, before any further work. Records inside the window, newer
-/// ones, backfills of old samples (they carry a new creationDate) and records without a
-/// creationDate go on; the store's identity index decides for those.
-public struct AnchorFilter: StageHandler {
-    public typealias InboundIn = IngestBatch
-    public typealias InboundOut = IngestBatch
-
+/// The dedupe stage's first filter on an incremental run, run inside ingest (it needs only
+/// three attributes): drops records created before their anchor minus the overlap window,
+/// before any further work. Records inside the window, newer ones, backfills of old samples
+/// (they carry a new creationDate) and records without a creationDate go on; the store's
+/// identity index decides for those.
+public struct AnchorFilter: RecordPrefilter {
     private let anchors: Anchors
     private let overlap: Int64
-    /// Records dropped so far.
-    public private(set) var skipped = 0
     // The last key looked up: records come type by type, source by source.
-    private var lastKey: Anchors.Key?
+    private var lastType = "", lastSource = ""
     private var lastCutoff: Int64?
 
     public init(anchors: Anchors, overlapSeconds: Double) {
@@ -35,22 +31,12 @@ public struct AnchorFilter: StageHandler {
         self.overlap = Int64(overlapSeconds * 1_000_000)
     }
 
-    public mutating func handle(_ input: IngestBatch, emit: (IngestBatch) throws -> Void) throws {
-        guard !anchors.isEmpty else { return try emit(input) }
-        var batch = input
-        let before = batch.records.count
-        batch.records.removeAll { isKnown($0) }
-        skipped += before - batch.records.count
-        batch.skippedByAnchorSoFar = skipped
-        try emit(batch)
-    }
+    public var isEmpty: Bool { anchors.isEmpty }
 
-    private mutating func isKnown(_ r: ExportRecord) -> Bool {
-        guard let created = r.creationDate?.microseconds else { return false }
-        if lastKey?.type != r.type || lastKey?.source != r.source.name {
-            let key = Anchors.Key(type: r.type, source: r.source.name)
-            lastKey = key
-            lastCutoff = anchors.newestCreation[key].map { $0.microseconds - overlap }
+    public mutating func skips(type: String, source: String, created: Int64) -> Bool {
+        if type != lastType || source != lastSource {
+            (lastType, lastSource) = (type, source)
+            lastCutoff = anchors.newestCreation[Anchors.Key(type: type, source: source)].map { $0.microseconds - overlap }
         }
         guard let cutoff = lastCutoff else { return false }
         return created < cutoff

@@ -7,11 +7,15 @@ public struct ExportReader: Sendable {
     public let source: ExportSource
     public var batchSize: Int
     public var chunkSize: Int
+    /// Records it rejects are dropped unread (counted in `IngestBatch.skippedByAnchorSoFar`).
+    public var prefilter: (any RecordPrefilter)?
 
-    public init(source: ExportSource, batchSize: Int = 4096, chunkSize: Int = 1 << 20) {
+    public init(source: ExportSource, batchSize: Int = 4096, chunkSize: Int = 1 << 20,
+                prefilter: (any RecordPrefilter)? = nil) {
         self.source = source
         self.batchSize = batchSize
         self.chunkSize = chunkSize
+        self.prefilter = prefilter
     }
 
     /// What the reader saw besides the batches.
@@ -32,7 +36,7 @@ public struct ExportReader: Sendable {
         let total = source.totalBytes
         let routeFiles = RouteFileCollector(emit: emit)
         routeFiles.note(paths: knownRoutePaths)
-        let handler = ExportSAXHandler(batchSize: batchSize, resumingAt: resume,
+        let handler = ExportSAXHandler(batchSize: batchSize, resumingAt: resume, prefilter: prefilter,
                                        position: { InputPosition(bytesRead: bytesRead, totalBytes: total) },
                                        emit: { batch in
                                            routeFiles.note(batch)

@@ -53,17 +53,17 @@ struct Loader {
         threads.onFailure { ingested.cancel(); normalized.cancel() }
         let readerSummary = Handoff<ExportReader.Summary>()
 
-        let reader = ExportReader(source: source)
+        // The anchors run inside ingest: known records are dropped before they are read.
+        let reader = ExportReader(source: source, prefilter: anchors.isEmpty ? nil
+                                  : AnchorFilter(anchors: anchors, overlapSeconds: overlapSeconds))
         let (resume, knownRoutes) = (checkpoint.ingest, try sink.routeFilePaths())
         threads.spawn("ingest") {
             readerSummary.set(try reader.run(resumingAt: resume, knownRoutePaths: knownRoutes, emit: ingested.send))
             ingested.finish()
         }
         let calendar = LocalCalendar(timeZone: timeZone)
-        let (anchors, overlap) = (self.anchors, overlapSeconds)
         threads.spawn("normalize") {
-            var stages = AnchorFilter(anchors: anchors, overlapSeconds: overlap)
-                .then(Normalizer(calendar: calendar)).then(IdentityStamper())
+            var stages = Normalizer(calendar: calendar).then(IdentityStamper())
             try stages.pump(from: ingested, to: normalized)
         }
         var state = checkpoint

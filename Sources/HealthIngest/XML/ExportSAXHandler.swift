@@ -21,6 +21,8 @@ final class ExportSAXHandler: SAXHandler {
     private var batch = IngestBatch()
     private(set) var elementOrdinal: Int64 = 0
     private(set) var sawRoot = false
+    private var prefilter: (any RecordPrefilter)?
+    private var skippedByPrefilter = 0
 
     // Values under construction.
     var record: ExportRecord?
@@ -37,9 +39,10 @@ final class ExportSAXHandler: SAXHandler {
     weak var parser: SAXPushParser?
 
     /// `resumingAt`: the parse starts after that many top-level elements (a resumed run).
-    init(batchSize: Int = 4096, resumingAt resume: ResumePoint? = nil, position: @escaping () -> InputPosition,
-         emit: @escaping (IngestBatch) throws -> Void) {
+    init(batchSize: Int = 4096, resumingAt resume: ResumePoint? = nil, prefilter: (any RecordPrefilter)? = nil,
+         position: @escaping () -> InputPosition, emit: @escaping (IngestBatch) throws -> Void) {
         self.batchSize = batchSize
+        self.prefilter = prefilter
         self.position = position
         self.emit = emit
         elementOrdinal = resume?.elementOrdinal ?? 0
@@ -51,6 +54,7 @@ final class ExportSAXHandler: SAXHandler {
         batch.position = position()
         batch.position.elementOrdinal = elementOrdinal
         batch.position.resume = parser?.resumePoint(elementOrdinal: elementOrdinal, line: currentLine, xmlComplete: xmlComplete)
+        batch.skippedByAnchorSoFar = skippedByPrefilter
         try emit(batch)
         batch = IngestBatch()
     }
@@ -163,6 +167,10 @@ final class ExportSAXHandler: SAXHandler {
     // MARK: Children of HealthData
 
     private func startTopLevel(_ name: ByteSpan, _ attributes: SAXAttributes) -> Context {
+        if name.equals("Record"), prefilter != nil, isKnown(attributes) {
+            skippedByPrefilter += 1
+            return .skipped   // its children are skipped unread too
+        }
         let line = currentLine
         if name.equals("Record") {
             record = parseRecord(attributes)
@@ -208,6 +216,22 @@ final class ExportSAXHandler: SAXHandler {
     }
 
     // MARK: Records
+
+    /// Asks the prefilter with the three attributes it needs, parsing nothing else.
+    private func isKnown(_ attributes: SAXAttributes) -> Bool {
+        var type: String?, source: String?, created: Int64?
+        for i in 0..<attributes.count {
+            let name = attributes.name(i)
+            switch name.count {
+            case 4 where name.equals("type"): type = text.interned(attributes.value(i))
+            case 10 where name.equals("sourceName"), 6 where name.equals("source"): source = text.interned(attributes.value(i))
+            case 12 where name.equals("creationDate"): created = DateParser.parse(attributes.value(i))?.timestamp.microseconds
+            default: continue
+            }
+            if let type, let source, let created { return prefilter!.skips(type: type, source: source, created: created) }
+        }
+        return false
+    }
 
     /// Attribute names of `Record`; anything else (iOS 8 writes metadata as attributes)
     /// becomes a metadata entry.

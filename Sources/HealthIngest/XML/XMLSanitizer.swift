@@ -71,6 +71,16 @@ struct XMLSanitizer {
             pending = []
         }
         while i < count {
+            if state == .body {
+                // Eight bytes at a time while they are all printable ASCII (most of a file).
+                while i + 8 <= count {
+                    let word = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
+                    guard !Self.needsLook(word) else { break }
+                    UnsafeMutableRawPointer(out + o).storeBytes(of: word, as: UInt64.self)
+                    i += 8; o += 8
+                }
+                if i == count { break }
+            }
             let b = src[i]
             if state == .body && b >= 0x20 && b < 0x80 {
                 out[o] = b; o += 1; i += 1
@@ -135,6 +145,14 @@ struct XMLSanitizer {
             }
         }
         return o
+    }
+
+    /// True if a byte of `word` is below 0x20 or above 0x7F (the classic "has less than" bit
+    /// trick: exact for whether any byte qualifies).
+    @inline(__always) private static func needsLook(_ word: UInt64) -> Bool {
+        let high = word & 0x8080_8080_8080_8080
+        let low = (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
+        return high | low != 0
     }
 
     /// Counts noted at output offsets. They are rare (the DOCTYPE, stray control bytes), and
