@@ -1,0 +1,62 @@
+/// A mistake in a query, or a question the store cannot answer: what went wrong, where,
+/// and (when one is close) what the user probably meant.
+public struct HealthQLError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var position: SourcePosition
+    /// The text ended before the statement did (an open parenthesis, quote or clause):
+    /// the REPL reads another line instead of reporting it.
+    public var isIncomplete: Bool
+
+    public init(_ message: String, at position: SourcePosition, incomplete: Bool = false) {
+        self.message = message; self.position = position; isIncomplete = incomplete
+    }
+
+    public var description: String { "\(position): \(message)" }
+
+    /// The offending line of `query` with a caret under the position, for terminals.
+    public func pointer(in query: String) -> String {
+        let lines = query.split(separator: "\n", omittingEmptySubsequences: false)
+        guard position.line >= 1, position.line <= lines.count else { return description }
+        let line = lines[position.line - 1]
+        let caret = String(repeating: " ", count: max(0, position.column - 1)) + "^"
+        return "\(description)\n  \(line)\n  \(caret)"
+    }
+}
+
+/// "Did you mean …?": the closest candidate by edit distance, if close enough to be a typo.
+enum Suggestion {
+    static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+        let target = Array(word.lowercased())
+        var best: (name: String, distance: Int)?
+        for candidate in candidates {
+            let d = distance(target, Array(candidate.lowercased()))
+            if d < (best?.distance ?? Int.max) { best = (candidate, d) }
+        }
+        guard let best else { return nil }
+        // A third of the word may be wrong (at least one edit, at most three).
+        let allowed = min(3, max(1, target.count / 3))
+        return best.distance <= allowed ? best.name : nil
+    }
+
+    /// " Did you mean 'x'?" or "".
+    static func hint(for word: String, in candidates: some Sequence<String>) -> String {
+        closest(to: word, in: candidates).map { " Did you mean '\($0)'?" } ?? ""
+    }
+
+    /// Levenshtein distance with one rolling row.
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...b.count {
+                let current = row[j]
+                row[j] = a[i - 1] == b[j - 1] ? previous : 1 + min(previous, row[j], row[j - 1])
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
+}
