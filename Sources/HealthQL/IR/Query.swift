@@ -86,6 +86,17 @@ public enum BinaryOperator: String, Sendable, CaseIterable {
 
     var isComparison: Bool { [.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual].contains(self) }
     var isLogical: Bool { self == .and || self == .or }
+
+    /// The operator with its operands swapped: `a < b` ⇔ `b > a`.
+    var mirrored: BinaryOperator {
+        switch self {
+        case .less: .greater
+        case .lessEqual: .greaterEqual
+        case .greater: .less
+        case .greaterEqual: .lessEqual
+        default: self
+        }
+    }
 }
 
 public enum UnaryOperator: String, Sendable {

@@ -129,7 +129,7 @@ struct ExpressionCompiler {
         let lower = name.lowercased()
         if qualifier == nil, clause == .having || clause == .order, let labelled = selectLabels[lower] { return labelled }
         let resolved = try resolve(qualifier, lower, original: name, at: at)
-        if aggregateMode, !insideAggregate, clause != .group {
+        if aggregateMode, !insideAggregate, clause == .select || clause == .having || clause == .order {
             if let key = keys.first(where: { $0.value.sql == resolved.sql }) { return key.value }
             throw HealthQLError("'\(qualifier.map { "\($0)." } ?? "")\(name)' must be inside an aggregate such as "
                                 + "sum(\(name)), or listed in GROUP BY", at: at.position)
@@ -283,11 +283,13 @@ struct ExpressionCompiler {
         case (nil, let c?):
             let a = try compile(l, in: clause, insideAggregate: insideAggregate)
             if a.kind == .label { return try labelMatch(a, [(c, r.anchor)], negated: op == .notEqual, op: op, at: at) }
+            if a.kind == .instant, let day = dayConstant(c) { return dayComparison(a, op, day) }
             let b = try bind(c, as: a.kind, at: r.anchor)
             return Compiled("(\(a.sql) \(sqlOp) \(b.sql))", .boolean)
         case (let c?, nil):
             let b = try compile(r, in: clause, insideAggregate: insideAggregate)
             if b.kind == .label { return try labelMatch(b, [(c, l.anchor)], negated: op == .notEqual, op: op, at: at) }
+            if b.kind == .instant, let day = dayConstant(c) { return dayComparison(b, op.mirrored, day) }
             let a = try bind(c, as: b.kind, at: l.anchor)
             return Compiled("(\(a.sql) \(sqlOp) \(b.sql))", .boolean)
         case (let x?, let y?):
@@ -295,6 +297,32 @@ struct ExpressionCompiler {
             let b = try bind(y, as: a.kind, at: r.anchor)
             return Compiled("(\(a.sql) \(sqlOp) \(b.sql))", .boolean)
         }
+    }
+
+    /// A date literal (or `today()`, `'2024-01-31' - 1w` …) compared with a time.
+    private mutating func dayConstant(_ c: Constant) -> CivilDate? {
+        switch c {
+        case .date(let d): d
+        case .text(let s): if case .date(let d)? = folder.clock.parseTime(s) { d } else { nil }
+        default: nil
+        }
+    }
+
+    /// A time compared with a day means its local day: `date = '2024-04-18'` is every instant of
+    /// that day, `date > '2024-04-18'` starts the next midnight. Written as a range of instants
+    /// so the (type, start) index still serves it.
+    private mutating func dayComparison(_ a: Compiled, _ op: BinaryOperator, _ day: CivilDate) -> Compiled {
+        let start = params.add(.integer(folder.clock.instant(of: day).microseconds))
+        let next = params.add(.integer(folder.clock.instant(of: day.adding(days: 1)).microseconds))
+        let sql: String = switch op {
+        case .equal: "(\(a.sql) >= \(start) AND \(a.sql) < \(next))"
+        case .notEqual: "(\(a.sql) < \(start) OR \(a.sql) >= \(next))"
+        case .less: "(\(a.sql) < \(start))"
+        case .lessEqual: "(\(a.sql) < \(next))"
+        case .greater: "(\(a.sql) >= \(next))"
+        default: "(\(a.sql) >= \(start))"
+        }
+        return Compiled(sql, .boolean)
     }
 
     private mutating func membership(_ left: Expr, _ list: [Expr], negated: Bool, at: Anchor, in clause: Clause,
