@@ -29,3 +29,16 @@ enum QueryCommand: Command {
         (args.option("out") ?? "out") + "/health.sqlite"
     }
 }
+
+/// `healthetl repl [--out DIR]`: an interactive HealthQL session; history in `DIR/.healthetl/repl_history`.
+enum ReplCommand: Command {
+    static let name = "repl"
+    static let usage = "healthetl repl [--out DIR]"
+    static let spec = ArgumentSpec(options: ["out"])
+
+    static func run(_ args: ParsedArguments) throws {
+        let out = args.option("out") ?? "out"
+        let engine = try QueryEngine(storePath: out + "/health.sqlite")
+        Repl(engine: engine, historyPath: out + "/.healthetl/repl_history").run()
+    }
+}
