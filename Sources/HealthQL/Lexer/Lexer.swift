@@ -73,6 +73,9 @@ public struct Lexer {
         let unitStart = position
         while let c = current, c.isLetter || c == "_" { unitText.append(c); advance() }
         if unitText.isEmpty { return Token(kind: .number(value), position: start, text: text) }
+        guard value <= DurationLimit.maxAmount else {
+            throw HealthQLError("Duration '\(text)\(unitText)' is too long (at most \(Int(DurationLimit.maxAmount)))", at: start)
+        }
         guard let unit = DurationUnit(rawValue: unitText.lowercased()) else {
             let units = DurationUnit.allCases.map(\.rawValue)
             throw HealthQLError("Unknown duration unit '\(unitText)' (use \(units.joined(separator: ", ")))."
@@ -107,4 +110,10 @@ public struct Lexer {
         if let s = Symbol(rawValue: String(c)) { advance(); return Token(kind: .symbol(s), position: start, text: String(c)) }
         throw HealthQLError("Unexpected character '\(c)'", at: start)
     }
+}
+
+/// Durations stay small enough that every date and instant computed from them is exact
+/// (a million years of days still fits comfortably in 64-bit microseconds).
+enum DurationLimit {
+    static let maxAmount = 100_000.0
 }

@@ -5,6 +5,9 @@
 public struct Parser {
     private let tokens: [Token]
     private var index = 0
+    /// Nesting depth of expressions: a query of ten thousand '(' must fail, not overflow the stack.
+    private var depth = 0
+    private static let maxDepth = 100
 
     public static func parse(_ text: String) throws(HealthQLError) -> Query {
         var parser = Parser(tokens: try Lexer.tokens(text))
@@ -140,7 +143,16 @@ public struct Parser {
 
     // MARK: expressions, lowest precedence first
 
-    mutating func expression() throws(HealthQLError) -> Expr { try or() }
+    mutating func expression() throws(HealthQLError) -> Expr {
+        try nested { (p: inout Parser) throws(HealthQLError) in try p.or() }
+    }
+
+    private mutating func nested(_ body: (inout Parser) throws(HealthQLError) -> Expr) throws(HealthQLError) -> Expr {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maxDepth else { throw error("Expression nested too deeply (more than \(Self.maxDepth) levels)") }
+        return try body(&self)
+    }
 
     private mutating func or() throws(HealthQLError) -> Expr {
         var left = try and()
@@ -166,7 +178,7 @@ public struct Parser {
         if isKeyword(.not) {
             let at = Anchor(current.position)
             advance()
-            return .unary(.not, try not(), at: at)
+            return .unary(.not, try nested { (p: inout Parser) throws(HealthQLError) in try p.not() }, at: at)
         }
         return try comparison()
     }
@@ -225,7 +237,7 @@ public struct Parser {
 
     private mutating func unary() throws(HealthQLError) -> Expr {
         let at = Anchor(current.position)
-        if accept(.minus) { return .unary(.negate, try unary(), at: at) }
+        if accept(.minus) { return .unary(.negate, try nested { (p: inout Parser) throws(HealthQLError) in try p.unary() }, at: at) }
         return try primary()
     }
 

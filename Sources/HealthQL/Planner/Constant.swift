@@ -32,14 +32,21 @@ struct QueryClock {
     /// `YYYY-MM-DD` → a date; `YYYY-MM-DD HH:MM[:SS]` (or with `T`) → a local instant.
     mutating func parseTime(_ text: String) -> Constant? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.count == 10, let d = CivilDate(iso: trimmed), d.iso8601 == trimmed { return .date(d) }
+        // Years 1…9999 only: dates far outside would overflow instant arithmetic.
+        if trimmed.count == 10, let d = CivilDate(iso: trimmed), Self.isReal(d, trimmed) { return .date(d) }
         let parts = trimmed.split(whereSeparator: { $0 == " " || $0 == "T" })
-        guard parts.count == 2, let d = CivilDate(iso: parts[0]), d.iso8601 == parts[0] else { return nil }
+        guard parts.count == 2, parts[0].count == 10, let d = CivilDate(iso: parts[0]), Self.isReal(d, String(parts[0]))
+        else { return nil }
         let clock = parts[1].split(separator: ":").map { Int64($0) }
         guard clock.count == 2 || clock.count == 3, !clock.contains(nil) else { return nil }
         let h = clock[0]!, m = clock[1]!, s = clock.count == 3 ? clock[2]! : 0
         guard (0..<24).contains(h), (0..<60).contains(m), (0..<60).contains(s) else { return nil }
         return .instant(LocalTime.instant(date: d, second: h * 3600 + m * 60 + s, in: &calendar))
+    }
+
+    /// Written exactly as `YYYY-MM-DD`, year 1 or later, and a day the month has (no 2024-02-31).
+    static func isReal(_ d: CivilDate, _ text: String) -> Bool {
+        d.iso8601 == text && d.year >= 1 && CivilDate(daysSinceEpoch: d.daysSinceEpoch) == d
     }
 
     /// Start of the local day.
@@ -112,10 +119,18 @@ struct ConstantFolder {
             }
             return try arithmetic(op, time, b, at: at)
         case (.duration(let x), .duration(let y)) where x.unit == y.unit && (op == .plus || op == .minus):
-            return .duration(Duration(x.amount + sign * y.amount, x.unit))
+            let amount = x.amount + sign * y.amount
+            guard abs(amount) <= DurationLimit.maxAmount else {
+                throw HealthQLError("Duration too long (at most \(Int(DurationLimit.maxAmount)) units)", at: at.position)
+            }
+            return .duration(Duration(amount, x.unit))
         case (.duration(let span), .number(let n)) where op == .times || op == .divide:
             guard n != 0 || op == .times else { return .null }
-            return .duration(Duration(op == .times ? span.amount * n : span.amount / n, span.unit))
+            let amount = op == .times ? span.amount * n : span.amount / n
+            guard abs(amount) <= DurationLimit.maxAmount else {
+                throw HealthQLError("Duration too long (at most \(Int(DurationLimit.maxAmount)) units)", at: at.position)
+            }
+            return .duration(Duration(amount, span.unit))
         default:
             break
         }

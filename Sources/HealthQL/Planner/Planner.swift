@@ -96,7 +96,7 @@ public struct Planner {
         for item in query.orderBy {
             let direction = item.descending ? " DESC" : ""
             if case .number(let n, let at) = item.expr {
-                guard n == n.rounded(), n >= 1, Int(n) <= outputs.count else {
+                guard n == n.rounded(), n >= 1, n <= Double(outputs.count) else {
                     throw HealthQLError("ORDER BY \(Expr.number(n)): there are \(outputs.count) columns", at: at.position)
                 }
                 order.append("\(Int(n))\(direction)")
