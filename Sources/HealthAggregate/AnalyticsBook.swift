@@ -7,8 +7,10 @@ import HealthCore
 public struct AnalyticsBook: Sendable {
     private var days: [CivilDate: MetricValues] = [:]
     private var typeDays: [TypeDay: DailyTypeMetric] = [:]
+    private var typeHours: [TypeHour: Double] = [:]
 
     private struct TypeDay: Hashable { var type: String; var date: CivilDate }
+    private struct TypeHour: Hashable { var type: String; var date: CivilDate; var hour: Int }
 
     public init() {}
 
@@ -21,7 +23,7 @@ public struct AnalyticsBook: Sendable {
         }
     }
 
-    /// Merged amounts of a cumulative type: the type's daily sum, and its analytics column
+    /// Merged amounts of a cumulative type: the type's daily and hourly sums, and its analytics column
     /// (DistanceWalkingRunning split into walking and running).
     public mutating func addCumulative(type: String, unit: String?, amounts: [DayAmount]) {
         let metric = DailyMetric.metric(forCumulativeType: type)
@@ -29,6 +31,7 @@ public struct AnalyticsBook: Sendable {
             let key = TypeDay(type: type, date: a.date)
             typeDays[key, default: DailyTypeMetric(date: a.date, type: type, unit: unit, count: 0)].sum =
                 (typeDays[key]?.sum ?? 0) + a.amount
+            typeHours[TypeHour(type: type, date: a.date, hour: a.hour), default: 0] += a.amount
             guard let metric else { touch(a.date); continue }
             if metric == .walkingDistance {
                 days[a.date, default: MetricValues()].add(a.amount - a.inRunning, to: .walkingDistance)
@@ -76,5 +79,10 @@ public struct AnalyticsBook: Sendable {
 
     public var typeRows: [DailyTypeMetric] {
         typeDays.values.sorted { ($0.date, $0.type) < ($1.date, $1.type) }
+    }
+
+    public var hourRows: [HourlyTypeAmount] {
+        typeHours.map { HourlyTypeAmount(date: $0.key.date, hour: $0.key.hour, type: $0.key.type, sum: $0.value) }
+            .sorted { ($0.date, $0.type, $0.hour) < ($1.date, $1.type, $1.hour) }
     }
 }

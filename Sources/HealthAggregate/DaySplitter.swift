@@ -1,20 +1,23 @@
 import HealthCore
 
 
-/// A merged amount that fell on one local day; `inRunning` is the part of it that lies
-/// inside a running workout (used to split DistanceWalkingRunning into walking and running).
+/// A merged amount that fell on one local clock hour (0–23) of one local day; `inRunning` is
+/// the part of it that lies inside a running workout (used to split DistanceWalkingRunning
+/// into walking and running).
 public struct DayAmount: Sendable, Equatable {
     public var date: CivilDate
+    public var hour: Int
     public var amount: Double
     public var inRunning: Double
-    public init(date: CivilDate, amount: Double, inRunning: Double = 0) {
-        self.date = date; self.amount = amount; self.inRunning = inRunning
+    public init(date: CivilDate, hour: Int = 0, amount: Double, inRunning: Double = 0) {
+        self.date = date; self.hour = hour; self.amount = amount; self.inRunning = inRunning
     }
 }
 
 /// The aggregate stage's first step for cumulative series: cuts merged pieces at local
-/// midnights (DST days are 23 or 25 hours; the zone decides, never the printed clock) and
-/// at running-workout bounds, pro rata by time.
+/// midnights (DST days are 23 or 25 hours; the zone decides, never the printed clock), at
+/// local clock hours (so HealthQL can sum merged amounts by hour) and at running-workout
+/// bounds, pro rata by time.
 public struct DaySplitter<Tag: Sendable>: StageHandler {
     public typealias InboundIn = [MergedPiece<Tag>]
     public typealias InboundOut = [DayAmount]
@@ -39,25 +42,31 @@ public struct DaySplitter<Tag: Sendable>: StageHandler {
     private mutating func split(_ piece: MergedPiece<Tag>) {
         let length = piece.end - piece.start
         if length <= 0 {
-            let d = dayHolding(piece.start)
-            out.append(DayAmount(date: d.date, amount: piece.amount,
+            let h = hourHolding(piece.start)
+            out.append(DayAmount(date: h.date, hour: h.hour, amount: piece.amount,
                                  inRunning: runningOverlap(piece.start, piece.start + 1) > 0 ? piece.amount : 0))
             return
         }
         var from = piece.start
         while from < piece.end {
-            let d = dayHolding(from)
-            let to = min(piece.end, d.end)
+            let h = hourHolding(from)
+            let to = min(piece.end, h.end)
             let share = piece.amount * Double(to - from) / Double(length)
             let run = running.isEmpty ? 0 : share * Double(runningOverlap(from, to)) / Double(to - from)
-            out.append(DayAmount(date: d.date, amount: share, inRunning: run))
+            out.append(DayAmount(date: h.date, hour: h.hour, amount: share, inRunning: run))
             from = to
         }
     }
 
-    private mutating func dayHolding(_ t: Int64) -> (date: CivilDate, end: Int64) {
-        let d = calendar.day(containing: Timestamp(microseconds: t))
-        return (d.date, d.end.microseconds)
+    /// The local day and clock hour holding `t`, and where that hour ends (never past the
+    /// day's end, so a DST day's repeated hour is two pieces of the same hour number).
+    private mutating func hourHolding(_ t: Int64) -> (date: CivilDate, hour: Int, end: Int64) {
+        let instant = Timestamp(microseconds: t)
+        let d = calendar.day(containing: instant)
+        let second = calendar.secondOfDay(instant)
+        let wholeSecond = t.floorDivided(by: 1_000_000).quotient * 1_000_000
+        let hourEnd = wholeSecond + (3600 - second % 3600) * 1_000_000
+        return (d.date, Int(second / 3600), min(hourEnd, d.end.microseconds))
     }
 
     /// µs of `[from, to)` inside running intervals. Pieces arrive nearly in start order, so a

@@ -147,3 +147,15 @@ public struct DailyTypeMetric: Sendable, Equatable {
         self.minimum = minimum; self.maximum = maximum; self.count = count
     }
 }
+
+/// The source-merged amount of a cumulative type in one local clock hour of one day (the
+/// hours of a day add up to that day's `DailyTypeMetric.sum`).
+public struct HourlyTypeAmount: Sendable, Equatable {
+    public var date: CivilDate
+    public var hour: Int
+    public var type: String
+    public var sum: Double
+    public init(date: CivilDate, hour: Int, type: String, sum: Double) {
+        self.date = date; self.hour = hour; self.type = type; self.sum = sum
+    }
+}

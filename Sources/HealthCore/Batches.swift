@@ -7,10 +7,36 @@ public struct InputPosition: Hashable, Sendable {
     public var totalBytes: Int64
     /// Top-level elements (children of `HealthData`) completed so far.
     public var elementOrdinal: Int64
-    public init(bytesRead: Int64 = 0, totalBytes: Int64 = 0, elementOrdinal: Int64 = 0) {
+    /// Where a later run can pick up right after this batch; nil for batches that do not end
+    /// at a top-level element of the XML (route files).
+    public var resume: ResumePoint?
+    public init(bytesRead: Int64 = 0, totalBytes: Int64 = 0, elementOrdinal: Int64 = 0, resume: ResumePoint? = nil) {
         self.bytesRead = bytesRead; self.totalBytes = totalBytes; self.elementOrdinal = elementOrdinal
+        self.resume = resume
     }
     public var fraction: Double { totalBytes > 0 ? min(1, Double(bytesRead) / Double(totalBytes)) : 0 }
+}
+
+/// The ingest stage's state at the end of a top-level element: enough to start parsing again
+/// from there in a new process (seek to `xmlOffset`, open a synthetic `<HealthData>`, count
+/// lines and elements on from here).
+public struct ResumePoint: Codable, Hashable, Sendable {
+    /// Bytes of the export XML (uncompressed) before the next top-level element.
+    public var xmlOffset: Int64
+    /// Top-level elements completed.
+    public var elementOrdinal: Int64
+    /// Line of the XML at `xmlOffset` (1-based).
+    public var line: Int
+    /// The whole XML has been read; only route files may be left.
+    public var xmlComplete: Bool
+    /// What the sanitizer did before this point (for the run's summary).
+    public var removedDoctype: Bool
+    public var repairedBytes: Int
+    public init(xmlOffset: Int64, elementOrdinal: Int64, line: Int, xmlComplete: Bool = false,
+                removedDoctype: Bool = false, repairedBytes: Int = 0) {
+        self.xmlOffset = xmlOffset; self.elementOrdinal = elementOrdinal; self.line = line
+        self.xmlComplete = xmlComplete; self.removedDoctype = removedDoctype; self.repairedBytes = repairedBytes
+    }
 }
 
 /// Points of one GPX file of the export, read after the XML.
@@ -48,6 +74,8 @@ public struct IngestBatch: Sendable {
     /// Element names that are not part of any known export format, with counts.
     public var unknownElements: [String: Int] = [:]
     public var position = InputPosition()
+    /// Records the anchor filter has dropped so far in this process (its state, for checkpoints).
+    public var skippedByAnchorSoFar = 0
 
     public init() {}
 

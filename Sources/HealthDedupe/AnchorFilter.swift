@@ -41,6 +41,7 @@ public struct AnchorFilter: StageHandler {
         let before = batch.records.count
         batch.records.removeAll { isKnown($0) }
         skipped += before - batch.records.count
+        batch.skippedByAnchorSoFar = skipped
         try emit(batch)
     }
 

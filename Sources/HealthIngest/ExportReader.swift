@@ -24,19 +24,34 @@ public struct ExportReader: Sendable {
         public init() {}
     }
 
-    public func run(emit: @escaping (IngestBatch) throws -> Void) throws -> Summary {
+    /// Streams the export. `resumingAt`: start after that point (a run resumed from its
+    /// checkpoint; `knownRoutePaths` are the route files the part before it referenced).
+    public func run(resumingAt resume: ResumePoint? = nil, knownRoutePaths: [String] = [],
+                    emit: @escaping (IngestBatch) throws -> Void) throws -> Summary {
         var bytesRead: Int64 = 0
         let total = source.totalBytes
         let routeFiles = RouteFileCollector(emit: emit)
-        let handler = ExportSAXHandler(batchSize: batchSize,
+        routeFiles.note(paths: knownRoutePaths)
+        let handler = ExportSAXHandler(batchSize: batchSize, resumingAt: resume,
                                        position: { InputPosition(bytesRead: bytesRead, totalBytes: total) },
                                        emit: { batch in
                                            routeFiles.note(batch)
                                            try emit(batch)
                                        })
-        let parser = try SAXPushParser(handler: handler, fileName: source.displayName)
+        if let resume, resume.xmlComplete {
+            // The whole XML is in the store already: only the route files are left.
+            var summary = Summary()
+            summary.elements = resume.elementOrdinal
+            summary.removedDoctype = resume.removedDoctype
+            summary.repairedBytes = resume.repairedBytes
+            try routeFiles.readAll(from: source, summary: &summary, position: InputPosition(
+                bytesRead: total, totalBytes: total, elementOrdinal: resume.elementOrdinal))
+            return summary
+        }
+        let parser = try SAXPushParser(handler: handler, fileName: source.displayName, resumingAt: resume)
+        handler.parser = parser
         do {
-            try source.readXML(chunkSize: chunkSize, progress: { bytesRead = $0 }) { chunk in
+            try source.readXML(from: resume?.xmlOffset ?? 0, chunkSize: chunkSize, progress: { bytesRead = $0 }) { chunk in
                 try parser.feed(chunk)
             }
             try parser.finish()
@@ -47,7 +62,7 @@ public struct ExportReader: Sendable {
         guard handler.sawRoot else {
             throw HealthETLError.dataUnusable("\(source.displayName): not an Apple Health export (no <HealthData> element)")
         }
-        try handler.flush()
+        try handler.flush(xmlComplete: true)
         var summary = Summary()
         summary.elements = handler.elementOrdinal
         summary.removedDoctype = parser.removedDoctype
@@ -68,11 +83,11 @@ private final class RouteFileCollector {
     init(emit: @escaping (IngestBatch) throws -> Void) { self.emit = emit }
 
     func note(_ batch: IngestBatch) {
-        for workout in batch.workouts {
-            for route in workout.routes {
-                if let path = route.filePath, seen.insert(path).inserted { paths.append(path) }
-            }
-        }
+        note(paths: batch.workouts.flatMap { $0.routes.compactMap(\.filePath) })
+    }
+
+    func note(paths new: [String]) {
+        for path in new where seen.insert(path).inserted { paths.append(path) }
     }
 
     func readAll(from source: ExportSource, summary: inout ExportReader.Summary, position: InputPosition) throws {

@@ -33,6 +33,7 @@ struct AnalyticsBuilder {
             content.days += part.days.filter { days.contains($0.date) }
             content.nights += part.nights.filter { days.contains($0.date) }
             content.typeDays += part.typeDays.filter { days.contains($0.date) }
+            content.typeHours += part.typeHours.filter { days.contains($0.date) }
         }
         return content
     }
@@ -112,6 +113,7 @@ struct AnalyticsBuilder {
         var content = AnalyticsWriter.Content()
         content.days = book.dailyRows
         content.typeDays = book.typeRows
+        content.typeHours = book.hourRows
         content.nights = nights
         return content
     }

@@ -90,6 +90,12 @@ final class AnalyticsEndToEndTests: XCTestCase {
             SELECT count(*) FROM daily_analytics d JOIN daily_metrics m ON m.date = d.date
               AND m.type = 'HKQuantityTypeIdentifierStepCount' WHERE abs(round(m.sum) - d.steps) > 0
             """), ["0"])
+        // The merged hours of every cumulative type add up to its day.
+        XCTAssertEqual(try query(store, """
+            SELECT count(*) FROM daily_metrics m JOIN (SELECT date, type, sum(sum) AS total FROM hourly_metrics
+              GROUP BY date, type) h ON h.date = m.date AND h.type = m.type WHERE abs(h.total - m.sum) > 1e-6 * (1 + m.sum)
+            """), ["0"])
+        XCTAssertEqual(try query(store, "SELECT (count(DISTINCT type) > 3) || '|' || min(hour) || '|' || max(hour) FROM hourly_metrics"), ["1|0|23"])
         let raw = try query(store, "SELECT sum(value) FROM sample_data WHERE type_id = (SELECT id FROM types WHERE identifier = 'HKQuantityTypeIdentifierStepCount')")
         let merged = try query(store, "SELECT sum(steps) FROM daily_analytics")
         XCTAssertGreaterThan(Double(raw[0])!, Double(merged[0])! * 1.05, "iPhone + Watch overlap must be merged away")

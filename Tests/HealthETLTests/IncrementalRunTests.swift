@@ -11,6 +11,7 @@ final class IncrementalRunTests: XCTestCase {
         "SELECT * FROM yearly_analytics ORDER BY year",
         "SELECT * FROM sleep_sessions ORDER BY night_date",
         "SELECT * FROM daily_metrics ORDER BY date, type",
+        "SELECT date, hour, type, round(sum, 6) FROM hourly_metrics ORDER BY date, type, hour",
         "SELECT count(*), sum(value), count(DISTINCT identity) FROM sample_data",
         "SELECT id, activity_type, start_utc, distance_m FROM workouts ORDER BY id",
         "SELECT * FROM activity_summaries ORDER BY date",

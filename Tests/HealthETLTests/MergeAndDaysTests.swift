@@ -101,6 +101,34 @@ final class MergeAndDaysTests: XCTestCase {
         XCTAssertEqual(whole[day("2024-10-27")]!.0, 2500, accuracy: 1e-9)
     }
 
+    /// Merged amounts per (day, local clock hour), for HealthQL's GROUP BY hour.
+    func hourlyTotals(_ samples: [MergeSample<Void>]) throws -> [String: Double] {
+        var stages = PriorityMerger<Void>().then(DaySplitter<Void>(calendar: berlin))
+        var totals: [String: Double] = [:]
+        let collect: ([DayAmount]) -> Void = { for a in $0 { totals["\(a.date.iso8601) \(a.hour)", default: 0] += a.amount } }
+        try stages.handle(samples.sorted { $0.start < $1.start }, emit: collect)
+        try stages.finish(emit: collect)
+        return totals
+    }
+
+    func testPiecesAreCutAtLocalClockHours() throws {
+        // 10:30–12:00 local: a third in hour 10, two thirds in hour 11.
+        let walk = try hourlyTotals([sample("2024-05-06 10:30", "2024-05-06 12:00", 900, rank: 2)])
+        XCTAssertEqual(walk.count, 2)
+        XCTAssertEqual(walk["2024-05-06 10"]!, 300, accuracy: 1e-9)
+        XCTAssertEqual(walk["2024-05-06 11"]!, 600, accuracy: 1e-9)
+        // The autumn change repeats 02:00–03:00: 01:00 to 04:00 local is 4 real hours, and
+        // hour 2 gets two of them; spring skips hour 2 altogether.
+        let autumn = try hourlyTotals([sample("2024-10-27 01:00", "2024-10-27 04:00", 400, rank: 2)])
+        XCTAssertEqual(autumn["2024-10-27 1"]!, 100, accuracy: 1e-9)
+        XCTAssertEqual(autumn["2024-10-27 2"]!, 200, accuracy: 1e-9)
+        XCTAssertEqual(autumn["2024-10-27 3"]!, 100, accuracy: 1e-9)
+        let spring = try hourlyTotals([sample("2024-03-31 01:00", "2024-03-31 04:00", 200, rank: 2)])
+        XCTAssertNil(spring["2024-03-31 2"])
+        XCTAssertEqual(spring["2024-03-31 1"]!, 100, accuracy: 1e-9)
+        XCTAssertEqual(spring["2024-03-31 3"]!, 100, accuracy: 1e-9)
+    }
+
     func testInstantSampleCountsUnlessCovered() throws {
         let totals = try dailyTotals([
             sample("2024-05-06 10:00", "2024-05-06 10:00", 50, rank: 3),

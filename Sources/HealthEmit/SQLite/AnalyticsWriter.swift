@@ -10,6 +10,7 @@ public struct AnalyticsWriter {
         public var days: [DailyAnalytics] = []
         public var nights: [SleepNight] = []
         public var typeDays: [DailyTypeMetric] = []
+        public var typeHours: [HourlyTypeAmount] = []
         public init() {}
     }
 
@@ -18,7 +19,8 @@ public struct AnalyticsWriter {
     /// stored days and written with `replacePeriods`.
     public func replace(days: Set<CivilDate>?, with content: Content, recordedAt: Timestamp) throws {
         if let days {
-            for table in ["daily_analytics WHERE date", "daily_metrics WHERE date", "sleep_sessions WHERE night_date"] {
+            for table in ["daily_analytics WHERE date", "daily_metrics WHERE date", "hourly_metrics WHERE date",
+                          "sleep_sessions WHERE night_date"] {
                 let stmt = try database.prepare("DELETE FROM \(table) = ?")
                 for d in days { stmt.bind(1, d.iso8601); try stmt.run() }
             }
@@ -33,6 +35,7 @@ public struct AnalyticsWriter {
         try database.execute("""
             DELETE FROM daily_analytics; DELETE FROM weekly_analytics; DELETE FROM monthly_analytics;
             DELETE FROM yearly_analytics; DELETE FROM sleep_sessions; DELETE FROM daily_metrics;
+            DELETE FROM hourly_metrics;
             """)
     }
 
@@ -73,6 +76,11 @@ public struct AnalyticsWriter {
             metric.bind(1, m.date.iso8601); metric.bind(2, m.type); metric.bind(3, m.unit); metric.bind(4, m.sum)
             metric.bind(5, m.average); metric.bind(6, m.minimum); metric.bind(7, m.maximum); metric.bind(8, Int64(m.count))
             try metric.run()
+        }
+        let hourly = try database.prepare("INSERT INTO hourly_metrics (date, hour, type, sum) VALUES (?,?,?,?)")
+        for h in c.typeHours {
+            hourly.bind(1, h.date.iso8601); hourly.bind(2, Int64(h.hour)); hourly.bind(3, h.type); hourly.bind(4, h.sum)
+            try hourly.run()
         }
     }
 

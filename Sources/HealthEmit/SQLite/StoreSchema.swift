@@ -4,7 +4,7 @@ import HealthCore
 /// instants, type and source as ids) in `sample_data`; the `samples` view shows them with
 /// SPEC's column names, ISO 8601 instants and names instead of ids.
 public enum StoreSchema {
-    public static let version = 2
+    public static let version = 3
 
     public static let tables = """
     PRAGMA user_version = \(version);
@@ -97,7 +97,8 @@ public enum StoreSchema {
     public static let metricColumns = DailyMetric.allCases
         .map { "\($0.column) \($0.isInteger ? "INTEGER" : "REAL")" }.joined(separator: ", ")
 
-    /// The analytics (SPEC "Analytics columns"), sleep nights and the long-form per-type days.
+    /// The analytics (SPEC "Analytics columns"), sleep nights, the long-form per-type days and
+    /// the merged hours of cumulative types (what HealthQL sums by hour).
     public static let analyticsTables = """
     CREATE TABLE daily_analytics (
         id INTEGER PRIMARY KEY, date TEXT NOT NULL UNIQUE, \(metricColumns), recorded_at TEXT NOT NULL);
@@ -119,6 +120,9 @@ public enum StoreSchema {
     CREATE TABLE daily_metrics (
         date TEXT NOT NULL, type TEXT NOT NULL, unit TEXT, sum REAL, average REAL, minimum REAL, maximum REAL,
         count INTEGER NOT NULL, PRIMARY KEY (date, type)) WITHOUT ROWID;
+    CREATE TABLE hourly_metrics (
+        date TEXT NOT NULL, hour INTEGER NOT NULL, type TEXT NOT NULL, sum REAL NOT NULL,
+        PRIMARY KEY (date, hour, type)) WITHOUT ROWID;
     """
 
     /// Built after the bulk load: creating indexes on a full table is several times faster

@@ -33,17 +33,24 @@ final class ExportSAXHandler: SAXHandler {
     var audiogram: ExportAudiogram?
     var vision: ExportVisionPrescription?
 
-    init(batchSize: Int = 4096, position: @escaping () -> InputPosition,
+    /// The parser feeding this handler, asked where a batch ends (for resume points).
+    weak var parser: SAXPushParser?
+
+    /// `resumingAt`: the parse starts after that many top-level elements (a resumed run).
+    init(batchSize: Int = 4096, resumingAt resume: ResumePoint? = nil, position: @escaping () -> InputPosition,
          emit: @escaping (IngestBatch) throws -> Void) {
         self.batchSize = batchSize
         self.position = position
         self.emit = emit
+        elementOrdinal = resume?.elementOrdinal ?? 0
     }
 
-    /// Hands on what is left; call after the document ended.
-    func flush() throws {
+    /// Hands on the batch; every batch ends at the end of a top-level element, so it carries
+    /// the point a later run can resume from. Call with `xmlComplete` after the document ended.
+    func flush(xmlComplete: Bool = false) throws {
         batch.position = position()
         batch.position.elementOrdinal = elementOrdinal
+        batch.position.resume = parser?.resumePoint(elementOrdinal: elementOrdinal, line: currentLine, xmlComplete: xmlComplete)
         try emit(batch)
         batch = IngestBatch()
     }

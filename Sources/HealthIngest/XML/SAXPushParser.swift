@@ -26,12 +26,14 @@ class SAXHandler {
     var context: xmlParserCtxtPtr?
     /// A handler that must stop the parse (e.g. the job was cancelled) stores why here.
     var abortError: Error?
+    /// Lines before the first byte the parser saw (a resumed parse starts mid-file).
+    var lineOffset = 0
 
     func startElement(_ name: ByteSpan, _ attributes: SAXAttributes) {}
     func endElement(_ name: ByteSpan) {}
     func characters(_ text: ByteSpan) {}
 
-    var currentLine: Int { context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
+    var currentLine: Int { context.map { Int(xmlSAX2GetLineNumber($0)) + lineOffset } ?? 0 }
 
     func abort(_ error: Error) {
         if abortError == nil { abortError = error }
@@ -45,11 +47,21 @@ final class SAXPushParser {
     private let context: xmlParserCtxtPtr
     private let handler: SAXHandler
     private let fileName: String
-    private var sanitizer = XMLSanitizer()
+    private var sanitizer: XMLSanitizer
     private var scratch: UnsafeMutablePointer<UInt8>
     private var scratchCapacity = 0
+    /// File offset of the first byte fed, and the length of the synthetic start that a
+    /// resumed parse begins with (the parser counts it, the file does not have it there).
+    private let fileBase: Int64
+    private var syntheticLength: Int64 = 0
+    private let resumedFrom: ResumePoint?
 
-    init(handler: SAXHandler, fileName: String) throws {
+    /// `resumingAt`: the input fed will start at that point of the file, just inside the root
+    /// element; the parser is given a synthetic `<HealthData>` first.
+    init(handler: SAXHandler, fileName: String, resumingAt resume: ResumePoint? = nil) throws {
+        sanitizer = XMLSanitizer(startingInBody: resume != nil)
+        fileBase = resume?.xmlOffset ?? 0
+        resumedFrom = resume
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
         sax.startElementNs = { ctx, localname, _, _, _, _, nbAttributes, _, attributes in
@@ -81,15 +93,36 @@ final class SAXPushParser {
         ctxt.pointee.validate = 0
         handler.context = ctxt
         scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        if let resume {
+            var start = Array("<HealthData>".utf8)
+            syntheticLength = Int64(start.count)
+            handler.lineOffset = resume.line - 1
+            try start.withUnsafeMutableBufferPointer { try push($0.baseAddress, $0.count, terminate: false) }
+        }
     }
+
+    /// Sanitized bytes the parser has consumed (inside a SAX callback: up to the event's end).
+    /// The sanitizer maps this back to the file: it knows which file bytes it dropped.
+    private var parsedBytes: Int64 { Int64(xmlByteConsumed(context)) - syntheticLength }
 
     deinit {
         xmlFreeParserCtxt(context)
         scratch.deallocate()
     }
 
-    var removedDoctype: Bool { sanitizer.removedDoctype }
-    var repairedBytes: Int { sanitizer.repairedBytes }
+    /// What the sanitizer did, counting the part of the file before a resume point.
+    var removedDoctype: Bool { resumedFrom?.removedDoctype == true || sanitizer.removedDoctype }
+    var repairedBytes: Int { (resumedFrom?.repairedBytes ?? 0) + sanitizer.repairedBytes }
+
+    /// The ingest state right here (call from a callback at the end of a top-level element,
+    /// or after `finish` with `xmlComplete`).
+    func resumePoint(elementOrdinal: Int64, line: Int, xmlComplete: Bool = false) -> ResumePoint {
+        let parsed = parsedBytes
+        return ResumePoint(xmlOffset: fileBase + parsed + sanitizer.droppedBefore(output: parsed),
+                           elementOrdinal: elementOrdinal, line: line, xmlComplete: xmlComplete,
+                           removedDoctype: removedDoctype,
+                           repairedBytes: (resumedFrom?.repairedBytes ?? 0) + sanitizer.repairedBefore(output: parsed))
+    }
 
     /// Feeds one chunk of the raw input (any size).
     func feed(_ chunk: UnsafeRawBufferPointer) throws {

@@ -17,13 +17,42 @@ struct XMLSanitizer {
     /// A UTF-8 sequence cut by the previous chunk boundary.
     private var pending: [UInt8] = []
     private(set) var removedDoctype = false
-    private(set) var repairedBytes = 0
+    var repairedBytes: Int { Int(repaired.total) }
+    /// Output bytes before the current chunk; input bytes dropped (not passed on one for one)
+    /// and repairs, by output offset: map a parser offset back to the file and tell what was
+    /// repaired before it (the filter runs a whole chunk ahead of the parser).
+    private var outputBefore: Int64 = 0
+    private var dropped = OffsetLog()
+    private var repaired = OffsetLog()
 
     private static let keyword = Array("<!DOCTYPE".utf8)
+
+    init() {}
+
+    /// A sanitizer for input that starts inside the root element (a resumed parse).
+    init(startingInBody: Bool) {
+        if startingInBody { state = .body }
+    }
+
+    /// Input bytes dropped before output offset `offset` (offsets asked for only grow).
+    mutating func droppedBefore(output offset: Int64) -> Int64 { dropped.before(offset) }
+    mutating func repairedBefore(output offset: Int64) -> Int { Int(repaired.before(offset)) }
+
+    /// One repair at output position `o` of the current chunk that used `dropping` more input bytes than it wrote.
+    private mutating func repair(at o: Int, dropping: Int) {
+        repaired.note(1, at: outputBefore + Int64(o))
+        dropped.note(dropping, at: outputBefore + Int64(o))
+    }
 
     /// Filters `input` into `out`, which must have room for `input.count + 4` bytes.
     /// Returns the number of bytes written.
     mutating func filter(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        let o = filterChunk(input, into: out)
+        outputBefore += Int64(o)
+        return o
+    }
+
+    private mutating func filterChunk(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
         var o = 0
         var i = 0
         let count = input.count
@@ -36,7 +65,8 @@ struct XMLSanitizer {
             if pending.count == need && pending.withUnsafeBufferPointer({ isValidSequence($0.baseAddress!, need) }) {
                 for b in pending { out[o] = b; o += 1 }
             } else {
-                out[o] = UInt8(ascii: "?"); o += 1; repairedBytes += 1
+                repair(at: o, dropping: pending.count - 1)
+                out[o] = UInt8(ascii: "?"); o += 1
             }
             pending = []
         }
@@ -59,6 +89,7 @@ struct XMLSanitizer {
                         state = .doctype
                         removedDoctype = true
                         keywordMatched = 0
+                        dropped.note(Self.keyword.count, at: outputBefore + Int64(o))
                     }
                     continue
                 }
@@ -74,19 +105,24 @@ struct XMLSanitizer {
                 }
             case .doctype, .internalSubset, .subsetClosing:
                 advanceDoctype(b)
-                if b == UInt8(ascii: "\n") { out[o] = b; o += 1 }
+                if b == UInt8(ascii: "\n") { out[o] = b; o += 1 } else { dropped.note(1, at: outputBefore + Int64(o)) }
                 i += 1
                 continue
             }
             if b < 0x20 {
-                if b == 0x09 || b == 0x0A || b == 0x0D { out[o] = b; o += 1 } else { repairedBytes += 1 }
+                if b == 0x09 || b == 0x0A || b == 0x0D {
+                    out[o] = b; o += 1
+                } else {
+                    repair(at: o, dropping: 1)
+                }
                 i += 1
                 continue
             }
             if b < 0x80 { out[o] = b; o += 1; i += 1; continue }
             let n = sequenceLength(b)
             if n == 0 {
-                out[o] = UInt8(ascii: "?"); o += 1; repairedBytes += 1; i += 1
+                repair(at: o, dropping: 0)
+                out[o] = UInt8(ascii: "?"); o += 1; i += 1
             } else if i + n > count && (i + 1..<count).allSatisfy({ isContinuation(src[$0]) }) {
                 pending = Array(UnsafeBufferPointer(start: src + i, count: count - i))
                 break
@@ -94,17 +130,43 @@ struct XMLSanitizer {
                 for k in 0..<n { out[o + k] = src[i + k] }
                 o += n; i += n
             } else {
-                out[o] = UInt8(ascii: "?"); o += 1; repairedBytes += 1; i += 1
+                repair(at: o, dropping: 0)
+                out[o] = UInt8(ascii: "?"); o += 1; i += 1
             }
         }
         return o
+    }
+
+    /// Counts noted at output offsets. They are rare (the DOCTYPE, stray control bytes), and
+    /// entries at or before an offset that was asked for fold into one total, so this stays tiny.
+    private struct OffsetLog {
+        private var entries: [(output: Int64, total: Int64)] = []
+        private var settled: Int64 = 0
+        private(set) var total: Int64 = 0
+
+        mutating func note(_ count: Int, at output: Int64) {
+            guard count > 0 else { return }
+            total += Int64(count)
+            if let last = entries.last, last.output == output {
+                entries[entries.count - 1].total = total
+            } else {
+                entries.append((output, total))
+            }
+        }
+
+        mutating func before(_ offset: Int64) -> Int64 {
+            var folded = 0
+            while folded < entries.count, entries[folded].output <= offset { settled = entries[folded].total; folded += 1 }
+            if folded > 0 { entries.removeFirst(folded) }
+            return settled
+        }
     }
 
     /// What is left at the end of the input: a cut sequence becomes `?`.
     mutating func finish() -> [UInt8] {
         defer { pending = [] }
         if pending.isEmpty { return [] }
-        repairedBytes += 1
+        repaired.note(1, at: outputBefore)
         return [UInt8(ascii: "?")]
     }
 
