@@ -18,7 +18,8 @@ enum QueryCommand: Command {
         do {
             let result = try engine.run(text)
             let output = ResultFormatter.format(result, as: format)
-            print(output, terminator: output.hasSuffix("\n") ? "" : "\n")
+            // "\r\n" is one Character in Swift: look at the last scalar.
+            print(output, terminator: output.unicodeScalars.last == "\n" ? "" : "\n")
         } catch let error as HealthQLError {
             // A mistake in the query is a usage error (64), shown with a caret under it.
             throw HealthETLError.usage(error.pointer(in: text))

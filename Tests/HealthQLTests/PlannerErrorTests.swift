@@ -5,7 +5,7 @@ import HealthEmit
 /// Every planner message, on an empty store with the real schema (names are checked before
 /// SQLite sees anything), and the SQL shape: values are always bound, never spliced.
 final class PlannerErrorTests: XCTestCase {
-    static func emptyStore(_ test: XCTestCase) throws -> StoreContext {
+    static func emptyStore(_ test: XCTestCase, withoutHourlyMetrics: Bool = false) throws -> StoreContext {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("healthql-empty-\(UUID().uuidString).sqlite").path
         test.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
         let db = try Database(path: path, mode: .create)
@@ -13,6 +13,7 @@ final class PlannerErrorTests: XCTestCase {
         try db.execute(StoreSchema.indexes)
         try db.execute(StoreSchema.views)
         try db.execute("INSERT INTO settings VALUES ('analytics', 'schema=2;zone=Europe/Berlin;weekStart=0')")
+        if withoutHourlyMetrics { try db.execute("DROP TABLE IF EXISTS hourly_metrics") }
         return try StoreContext(database: Database(path: path, mode: .readOnly))
     }
 
@@ -47,7 +48,6 @@ final class PlannerErrorTests: XCTestCase {
         ("SELECT * FROM steps WHERE date > today() - 7d * 100000", "* 100000", "Duration too long"),
         ("SELECT * FROM steps WHERE value > ((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((1))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))",
          "((1", "Expression nested too deeply"),
-        ("SELECT sum(value) FROM steps GROUP BY hour", "hour", "This store has no hourly_metrics table"),
     ]
 
     func testEveryPlannerMessageWithItsPosition() throws {
@@ -66,6 +66,19 @@ final class PlannerErrorTests: XCTestCase {
                 XCTFail("\(text): not a HealthQL error: \(error)")
             }
         }
+    }
+
+    /// A store from before hourly_metrics existed: cumulative types cannot be grouped by hour.
+    func testOlderStoreWithoutHourlyMetrics() throws {
+        let engine = QueryEngine(store: try Self.emptyStore(self, withoutHourlyMetrics: true))
+        let text = "SELECT sum(value) FROM steps GROUP BY hour"
+        XCTAssertThrowsError(try engine.run(text)) { error in
+            XCTAssertEqual((error as? HealthQLError)?.message,
+                           "This store has no hourly_metrics table (made by an older healthetl); re-import to group steps by hour")
+        }
+        // A finer-than-a-day filter falls back to days; raw types still group by hour.
+        XCTAssertNoThrow(try engine.run("SELECT sum(value) FROM steps WHERE date > now() - 12h"))
+        XCTAssertNoThrow(try engine.run("SELECT avg(value) FROM heart_rate GROUP BY hour"))
     }
 
     func testValuesAreBoundNeverSpliced() throws {

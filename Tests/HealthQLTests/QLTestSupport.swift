@@ -13,8 +13,12 @@ enum QLPaths {
 
     /// The `healthetl` built next to the test bundle (any scratch path).
     static var binary: String {
-        for candidate in [Bundle(for: Marker.self).bundleURL.deletingLastPathComponent(),
-                          Bundle.main.bundleURL.deletingLastPathComponent(), packageRoot.appendingPathComponent(".build/debug")] {
+        // On Linux the test bundle is an executable run directly (or named in the arguments of
+        // `xctest`); the product sits beside it whatever the scratch path.
+        let launched = ProcessInfo.processInfo.arguments.filter { $0.hasSuffix(".xctest") || $0 == CommandLine.arguments.first }
+            .map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+        for candidate in launched + [Bundle(for: Marker.self).bundleURL.deletingLastPathComponent(),
+                                     Bundle.main.bundleURL.deletingLastPathComponent(), packageRoot.appendingPathComponent(".build/debug")] {
             let path = candidate.appendingPathComponent("healthetl").path
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
