@@ -9,7 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "healthetl", targets: ["healthetl"]),
-        .library(name: "HealthETL", targets: ["HealthPipeline"]),
+        .library(name: "HealthETL", targets: ["HealthPipeline", "HealthQL"]),
     ],
     targets: [
         // System C libraries (Debian: libxml2-dev libsqlite3-dev zlib1g-dev).
@@ -33,13 +33,18 @@ let package = Package(
                 dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate",
                                "HealthEmit"],
                 swiftSettings: strict),
+        // HealthQL: a small query language compiled to SQL over a published store (issue 7).
+        .target(name: "HealthQL", dependencies: ["HealthCore", "HealthEmit", "CSQLite"], swiftSettings: strict),
         // Thin command line.
-        .executableTarget(name: "healthetl", dependencies: ["HealthPipeline"], swiftSettings: strict),
+        .executableTarget(name: "healthetl", dependencies: ["HealthPipeline", "HealthQL"], swiftSettings: strict),
 
         .testTarget(name: "HealthETLTests",
                     dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",
                                    "HealthAggregate", "HealthEmit", "HealthPipeline"],
                     exclude: ["Scripts"],   // Python checkers the tests run (tooling only)
+                    swiftSettings: strict),
+        .testTarget(name: "HealthQLTests", dependencies: ["HealthQL", "HealthCore", "HealthEmit"],
+                    exclude: ["Scripts"],   // the Python pty driver of the REPL test (tooling only)
                     swiftSettings: strict),
     ]
 )

@@ -88,6 +88,10 @@ public final class Database {
         try rows(sql, bindings).first?.first ?? .null
     }
 
+    /// The raw connection, for registering application-defined SQL functions (HealthQL's local-time
+    /// and statistics functions). Valid as long as this `Database` lives.
+    public var sqliteHandle: OpaquePointer { handle }
+
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     public var changes: Int { Int(sqlite3_changes(handle)) }
 

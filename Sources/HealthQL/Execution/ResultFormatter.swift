@@ -1,0 +1,126 @@
+import Foundation
+import HealthEmit
+
+/// How `healthetl query` prints a result.
+public enum OutputFormat: String, CaseIterable, Sendable {
+    case table, csv, json
+}
+
+public enum ResultFormatter {
+    public static func format(_ result: QueryResult, as format: OutputFormat) -> String {
+        switch format {
+        case .table: table(result)
+        case .csv: csv(result)
+        case .json: json(result)
+        }
+    }
+
+    // MARK: table
+
+    /// Aligned columns (numbers right-aligned with thousands separators), then `N rows (T ms)`.
+    public static func table(_ result: QueryResult) -> String {
+        let header = result.columns.map(\.name)
+        let cells = result.rows.map { row in row.enumerated().map { i, v in tableCell(v, numeric: result.columns[safe: i]?.isNumeric ?? false) } }
+        var widths = header.map(\.count)
+        for row in cells { for (i, c) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
+        func line(_ values: [String], numericRight: Bool) -> String {
+            values.enumerated().map { i, v in
+                let pad = String(repeating: " ", count: max(0, widths[i] - v.count))
+                return numericRight && result.columns[i].isNumeric ? pad + v : v + pad
+            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        var out = [line(header, numericRight: true), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
+        out += cells.map { line($0, numericRight: true) }
+        let count = result.rows.count
+        out.append("\(count) row\(count == 1 ? "" : "s") (\(String(format: "%.1f", result.milliseconds)) ms)")
+        return out.joined(separator: "\n")
+    }
+
+    static func tableCell(_ value: SQLValue, numeric: Bool) -> String {
+        switch value {
+        case .null: return ""
+        case .integer(let v): return grouped(v)
+        case .real(let v):
+            guard v.isFinite else { return String(v) }
+            if v == v.rounded(), abs(v) < 1e15 { return grouped(Int64(v)) }
+            let fixed = String(format: "%.2f", abs(v))
+            let parts = fixed.split(separator: ".")
+            let whole = grouped(Int64(parts[0]) ?? 0)
+            return (v < 0 ? "-" : "") + whole + "." + parts[1]
+        case .text(let s): return s
+        }
+    }
+
+    /// 1234567 → "1,234,567".
+    static func grouped(_ v: Int64) -> String {
+        let digits = String(v.magnitude)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (v < 0 ? "-" : "") + out
+    }
+
+    // MARK: CSV (RFC 4180, plain numbers)
+
+    public static func csv(_ result: QueryResult) -> String {
+        var lines = [result.columns.map { csvField($0.name) }.joined(separator: ",")]
+        for row in result.rows { lines.append(row.map { csvField(plain($0)) }.joined(separator: ",")) }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    static func csvField(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A value as plain text: no grouping, integers without a fraction, reals in full.
+    static func plain(_ value: SQLValue) -> String {
+        switch value {
+        case .null: ""
+        case .integer(let v): String(v)
+        case .real(let v): v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+        case .text(let s): s
+        }
+    }
+
+    // MARK: JSON (an array of objects)
+
+    public static func json(_ result: QueryResult) -> String {
+        let objects = result.rows.map { row in
+            "{" + zip(result.columns, row).map { column, value in jsonString(column.name) + ":" + jsonValue(value) }
+                .joined(separator: ",") + "}"
+        }
+        return "[" + objects.joined(separator: ",\n ") + "]"
+    }
+
+    static func jsonValue(_ value: SQLValue) -> String {
+        switch value {
+        case .null: "null"
+        case .integer(let v): String(v)
+        case .real(let v): v.isFinite ? plain(value) : "null"
+        case .text(let s): jsonString(s)
+        }
+    }
+
+    static func jsonString(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

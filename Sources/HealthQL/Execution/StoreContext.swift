@@ -1,0 +1,67 @@
+import Foundation
+import HealthCore
+import HealthEmit
+
+/// A published store opened for queries: read-only, with the zone and week start its
+/// analytics were computed in, and HealthQL's SQL functions registered.
+public final class StoreContext {
+    public let database: Database
+    public let timeZone: TimeZone
+    /// 0 = Monday … 6 = Sunday.
+    public let weekStart: Int
+    let hasHourlyMetrics: Bool
+    private var storedValueCache: [String: [String]] = [:]
+
+    /// Opens `path` read-only; a missing store is the user's to fix (exit 66), not an internal error.
+    public convenience init(path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw HealthETLError.inputMissing("\(path): no store here (run `healthetl import` first)")
+        }
+        try self.init(database: Database(path: path, mode: .readOnly))
+    }
+
+    public init(database: Database) throws {
+        self.database = database
+        try database.execute("PRAGMA query_only = ON")
+        let settings = try Self.analyticsSettings(database)
+        let zoneName = settings["zone"] ?? (try? database.scalar(
+            "SELECT timezone FROM runs WHERE timezone IS NOT NULL ORDER BY id DESC LIMIT 1").string) ?? nil
+        timeZone = zoneName.flatMap(TimeZone.init(identifier:)) ?? .current
+        weekStart = settings["weekStart"].flatMap(Int.init) ?? 0
+        hasHourlyMetrics = try database.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'hourly_metrics'").int == 1
+        SQLFunctions.register(on: database, timeZone: timeZone, weekStart: weekStart)
+    }
+
+    /// `zone=Europe/Berlin;weekStart=0;…` as the import saved it (`settings.analytics`).
+    private static func analyticsSettings(_ database: Database) throws -> [String: String] {
+        let exists = try database.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'settings'").int == 1
+        guard exists, let line = try database.scalar("SELECT value FROM settings WHERE key = 'analytics'").string else {
+            return [:]
+        }
+        var out: [String: String] = [:]
+        for part in line.split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { out[String(pair[0])] = String(pair[1]) }
+        }
+        return out
+    }
+
+    /// The distinct identifiers stored in a name field (sleep stages, workout types), cached.
+    func storedValues(of field: Field) throws(HealthQLError) -> [String] {
+        guard let sql = field.storedValuesSQL else { return [] }
+        let key = sql + "|" + field.storedValuesBindings.map(\.description).joined(separator: "|")
+        if let cached = storedValueCache[key] { return cached }
+        do {
+            let values = try database.rows(sql, field.storedValuesBindings).compactMap { $0.first?.string }
+            storedValueCache[key] = values
+            return values
+        } catch {
+            throw HealthQLError("Cannot read the stored values of '\(field.name)': \(error)", at: .start)
+        }
+    }
+
+    func clock(now: Timestamp) -> QueryClock {
+        QueryClock(now: now, calendar: LocalCalendar(timeZone: timeZone), weekStart: weekStart)
+    }
+}

@@ -1,0 +1,63 @@
+/// A mistake in a query, or a question the store cannot answer: what went wrong, where,
+/// and (when one is close) what the user probably meant.
+public struct HealthQLError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var position: SourcePosition
+    /// The text ended before the statement did (an open parenthesis, quote or clause):
+    /// the REPL reads another line instead of reporting it.
+    public var isIncomplete: Bool
+
+    public init(_ message: String, at position: SourcePosition, incomplete: Bool = false) {
+        self.message = message; self.position = position; isIncomplete = incomplete
+    }
+
+    public var description: String { "\(position): \(message)" }
+
+    /// The offending line of `query` with a caret under the position, for terminals.
+    public func pointer(in query: String) -> String {
+        let lines = query.split(separator: "\n", omittingEmptySubsequences: false)
+        guard position.line >= 1, position.line <= lines.count else { return description }
+        let line = lines[position.line - 1]
+        let caret = String(repeating: " ", count: max(0, position.column - 1)) + "^"
+        return "\(description)\n  \(line)\n  \(caret)"
+    }
+}
+
+/// "Did you mean …?": the closest candidate by edit distance, if close enough to be a typo.
+enum Suggestion {
+    static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+        let target = Array(word.lowercased())
+        var best: (name: String, distance: Int)?
+        for candidate in candidates {
+            let d = distance(target, Array(candidate.lowercased()))
+            if d < (best?.distance ?? Int.max) { best = (candidate, d) }
+        }
+        guard let best else { return nil }
+        // A third of the word may be wrong (at least one edit, at most three).
+        let allowed = min(3, max(1, target.count / 3))
+        return best.distance <= allowed ? best.name : nil
+    }
+
+    /// " Did you mean 'x'?" or "".
+    static func hint(for word: String, in candidates: some Sequence<String>) -> String {
+        closest(to: word, in: candidates).map { " Did you mean '\($0)'?" } ?? ""
+    }
+
+    /// Edit distance where swapping two neighbours counts one edit (`FORM` → `FROM`):
+    /// the optimal-string-alignment variant of Damerau–Levenshtein.
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+            }
+        }
+        return d[a.count][b.count]
+    }
+}

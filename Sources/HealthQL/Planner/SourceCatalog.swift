@@ -1,0 +1,171 @@
+import HealthCore
+import HealthEmit
+
+/// What a name after FROM / JOIN means.
+enum SourceKind: Equatable {
+    case type(HealthType)
+    case table(TableSource)
+}
+
+/// The sources that are not HealthKit types.
+enum TableSource: String, CaseIterable {
+    case sleep, workouts, activity, daily, weekly, monthly, yearly
+}
+
+/// How rows of a HealthKit type are read.
+enum TypeReading {
+    /// Raw samples, one row per stored sample, with their source.
+    case samples
+    /// The source-merged series of a cumulative type, one value per local day (`daily_metrics`).
+    case mergedDays
+    /// The same per local clock hour (`hourly_metrics`).
+    case mergedHours
+    /// One row per day and type (`daily_metrics`): what a JOIN of day-level series pairs.
+    case days
+}
+
+/// Every source HealthQL knows, as subqueries over `health.sqlite`.
+enum SourceCatalog {
+    static let tableNames = TableSource.allCases.map(\.rawValue)
+
+    /// Names for completion and suggestions: the table sources, then every type's alias and name.
+    static var allNames: [String] { tableNames + TypeRegistry.allNames }
+
+    static func resolve(_ ref: SourceRef) throws(HealthQLError) -> SourceKind {
+        let lower = ref.name.lowercased()
+        if let table = TableSource(rawValue: lower) { return .table(table) }
+        if lower == "workout" { return .table(.workouts) }
+        if let type = TypeRegistry.lookup(ref.name) { return .type(type) }
+        throw HealthQLError("Unknown type '\(ref.name)'." + Suggestion.hint(for: lower, in: allNames), at: ref.at.position)
+    }
+
+    static func qualifiers(_ ref: SourceRef, _ kind: SourceKind) -> Set<String> {
+        var names: Set<String> = [ref.name.lowercased()]
+        switch kind {
+        case .type(let t): names.formUnion([t.alias, t.name, t.identifier.lowercased()])
+        case .table(let t): names.insert(t.rawValue)
+        }
+        return names
+    }
+
+    // MARK: HealthKit types
+
+    static func relation(_ ref: SourceRef, type: HealthType, reading: TypeReading, params: Parameters) -> Relation {
+        let qualifiers = qualifiers(ref, .type(type))
+        switch reading {
+        case .samples:
+            let typeID = "(SELECT id FROM types WHERE identifier = \(params.add(.text(type.identifier))))"
+            let value: Field = type.kind == .category
+                ? Field("value", .label, "s.category_value",
+                        storedValuesSQL: "SELECT DISTINCT category_value FROM sample_data WHERE type_id = "
+                            + "(SELECT id FROM types WHERE identifier = ?1) AND category_value IS NOT NULL",
+                        storedValuesBindings: [.text(type.identifier)])
+                : Field("value", .number, "s.value")
+            return Relation(
+                name: ref.name, qualifiers: qualifiers,
+                fields: [Field("date", .instant, "s.start_us"), value,
+                         Field("end_date", .instant, "s.end_us", natural: false),
+                         Field("duration", .number, "(s.end_us - s.start_us) / 60000000.0", natural: false),
+                         Field("unit", .text, "s.unit", natural: type.kind != .category),
+                         Field("source", .text, "src.name"), Field("device", .text, "src.device_model", natural: false),
+                         Field("start", .instant, "s.start_us", natural: false),
+                         Field("end", .instant, "s.end_us", natural: false)],
+                from: "sample_data s JOIN sources src ON src.id = s.source_id", condition: "s.type_id = \(typeID)",
+                dateKind: .instant, dayColumn: "date(s.local_day * 86400, 'unixepoch')", hourColumn: nil,
+                summary: "the samples of \(type.alias)")
+        case .mergedDays:
+            // Counts (steps, flights, strokes) are whole per day, as daily_analytics stores them.
+            let value = type.canonicalUnit == "count" ? "round(m.sum)" : "m.sum"
+            return Relation(
+                name: ref.name, qualifiers: qualifiers,
+                fields: [Field("date", .date, "m.date"), Field("value", .number, value), Field("unit", .text, "m.unit", natural: false)],
+                from: "daily_metrics m", condition: "m.type = \(params.add(.text(type.identifier)))",
+                dateKind: .date, dayColumn: "m.date", hourColumn: nil,
+                summary: "the source-merged daily series of \(type.alias)")
+        case .mergedHours:
+            return Relation(
+                name: ref.name, qualifiers: qualifiers,
+                fields: [Field("date", .instant, "ql_hour_start(h.date, h.hour)"), Field("value", .number, "h.sum")],
+                from: "hourly_metrics h", condition: "h.type = \(params.add(.text(type.identifier)))",
+                dateKind: .instant, dayColumn: "h.date", hourColumn: "h.date || ' ' || printf('%02d', h.hour) || ':00'",
+                summary: "the source-merged hourly series of \(type.alias)")
+        case .days:
+            let value = type.aggregation == .cumulative || type.kind == .category ? "m.sum" : "m.average"
+            return Relation(
+                name: ref.name, qualifiers: qualifiers,
+                fields: [Field("date", .date, "m.date"), Field("value", .number, value),
+                         Field("minimum", .number, "m.minimum", natural: false), Field("maximum", .number, "m.maximum", natural: false),
+                         Field("samples", .number, "m.count", natural: false), Field("unit", .text, "m.unit", natural: false)],
+                from: "daily_metrics m", condition: "m.type = \(params.add(.text(type.identifier)))",
+                dateKind: .date, dayColumn: "m.date", hourColumn: nil,
+                summary: "the daily series of \(type.alias)")
+        }
+    }
+
+    // MARK: tables
+
+    static func relation(_ ref: SourceRef, table: TableSource) -> Relation {
+        let qualifiers = qualifiers(ref, .table(table))
+        func make(_ fields: [Field], _ from: String, day: String, hour: String? = nil, date: ValueKind = .date,
+                  _ summary: String) -> Relation {
+            Relation(name: ref.name, qualifiers: qualifiers, fields: fields, from: from, condition: nil, dateKind: date,
+                     dayColumn: day, hourColumn: hour, summary: summary)
+        }
+        let metrics = DailyMetric.allCases.map { Field($0.column, .number, "t.\($0.column)") }
+        switch table {
+        case .sleep:
+            return make([Field("date", .date, "t.night_date"), Field("asleep", .number, "t.asleep_minutes"),
+                         Field("in_bed", .number, "t.in_bed_minutes"), Field("core", .number, "t.core_minutes"),
+                         Field("deep", .number, "t.deep_minutes"), Field("rem", .number, "t.rem_minutes"),
+                         Field("unspecified", .number, "t.unspecified_minutes", natural: false),
+                         Field("awake", .number, "t.awake_minutes"),
+                         Field("start", .instant, "unixepoch(t.start_utc) * 1000000", natural: false),
+                         Field("end", .instant, "unixepoch(t.end_utc) * 1000000", natural: false),
+                         Field("duration", .number, "(unixepoch(t.end_utc) - unixepoch(t.start_utc)) / 60.0", natural: false),
+                         Field("source", .text, "t.sources", natural: false),
+                         Field("value", .number, "t.asleep_minutes", natural: false)],
+                        "sleep_sessions t", day: "t.night_date", "the sleep nights (sleep_sessions)")
+        case .workouts:
+            return make([Field("date", .date, "t.local_date"),
+                         Field("type", .label, "t.activity_type",
+                               storedValuesSQL: "SELECT DISTINCT activity_type FROM workouts"),
+                         Field("duration", .number, "t.duration_min"), Field("distance", .number, "t.distance_m"),
+                         Field("calories", .number, "t.energy_kcal"),
+                         Field("avg_heart_rate", .number, "t.avg_heart_rate", natural: false),
+                         Field("min_heart_rate", .number, "t.min_heart_rate", natural: false),
+                         Field("max_heart_rate", .number, "t.max_heart_rate", natural: false),
+                         Field("source", .text, "t.source_name"), Field("device", .text, "t.device_model", natural: false),
+                         Field("start", .instant, "t.start_us", natural: false), Field("end", .instant, "t.end_us", natural: false),
+                         Field("value", .number, "t.duration_min", natural: false)],
+                        "workouts t", day: "t.local_date", hour: "ql_hour(t.start_us)", "the workouts")
+        case .activity:
+            return make([Field("date", .date, "t.date"), Field("active_energy", .number, "t.active_energy_kcal"),
+                         Field("active_energy_goal", .number, "t.active_energy_goal_kcal"),
+                         Field("move_time", .number, "t.move_time_min", natural: false),
+                         Field("move_time_goal", .number, "t.move_time_goal_min", natural: false),
+                         Field("exercise", .number, "t.exercise_min"), Field("exercise_goal", .number, "t.exercise_goal_min"),
+                         Field("stand_hours", .number, "t.stand_hours"), Field("stand_hours_goal", .number, "t.stand_hours_goal"),
+                         Field("value", .number, "t.active_energy_kcal", natural: false)],
+                        "activity_summaries t", day: "t.date", "the activity summaries")
+        case .daily:
+            return make([Field("date", .date, "t.date")] + metrics, "daily_analytics t", day: "t.date", "daily_analytics")
+        case .weekly:
+            return make([Field("date", .date, "t.week_start", natural: false), Field("week_start", .date, "t.week_start"),
+                         Field("week_end", .date, "t.week_end")] + metrics
+                            + [Field("days_with_data", .number, "t.days_with_data")],
+                        "weekly_analytics t", day: "t.week_start", "weekly_analytics")
+        case .monthly:
+            return make([Field("date", .date, "t.start_date", natural: false), Field("year", .number, "t.year"),
+                         Field("month", .number, "t.month"), Field("start_date", .date, "t.start_date", natural: false),
+                         Field("end_date", .date, "t.end_date", natural: false)] + metrics
+                            + [Field("days_with_data", .number, "t.days_with_data")],
+                        "monthly_analytics t", day: "t.start_date", "monthly_analytics")
+        case .yearly:
+            return make([Field("date", .date, "t.start_date", natural: false), Field("year", .number, "t.year"),
+                         Field("start_date", .date, "t.start_date", natural: false),
+                         Field("end_date", .date, "t.end_date", natural: false)] + metrics
+                            + [Field("days_with_data", .number, "t.days_with_data")],
+                        "yearly_analytics t", day: "t.start_date", "yearly_analytics")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// Tab completion: keywords, sources (table sources and every type name), fields, functions,
+/// and time buckets, matched on the word before the cursor.
+enum Completion {
+    static let functions = AggregateFunction.allCases.map(\.rawValue) + TimeFunction.allCases.map(\.rawValue)
+    static let metaCommands = [".types", ".schema", ".history", ".export", ".clear", ".help", ".quit"]
+
+    static var fieldNames: [String] {
+        var seen = Set<String>(), out: [String] = []
+        for table in TableSource.allCases {
+            for f in SourceCatalog.relation(SourceRef(table.rawValue), table: table).fields where seen.insert(f.name).inserted {
+                out.append(f.name)
+            }
+        }
+        for name in ["value", "date", "end_date", "duration", "source", "device", "unit", "start", "end"]
+            where seen.insert(name).inserted { out.append(name) }
+        return out
+    }
+
+    static func candidates(before text: String) -> [String] {
+        let word = String(text.reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }.reversed())
+        if text.hasPrefix("."), !text.contains(" ") { return metaCommands.filter { $0.hasPrefix(text) } }
+        guard !word.isEmpty else { return [] }
+        let previous = text.dropLast(word.count).split(whereSeparator: \.isWhitespace).last.map { $0.uppercased() }
+        let pool: [String]
+        if previous == "FROM" || previous == "JOIN" || text.hasPrefix(".schema") {
+            pool = SourceCatalog.allNames
+        } else {
+            pool = Keyword.allCases.map(\.rawValue) + functions + ExpressionCompiler.buckets + fieldNames + SourceCatalog.allNames
+        }
+        let lower = word.lowercased()
+        var seen = Set<String>()
+        return pool.filter { $0.lowercased().hasPrefix(lower) && seen.insert($0.lowercased()).inserted }
+    }
+}

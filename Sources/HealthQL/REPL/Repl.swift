@@ -1,0 +1,168 @@
+import Foundation
+import HealthCore
+
+/// `healthetl repl`: reads statements (over several lines until complete), runs them, prints
+/// tables; meta commands start with a dot.
+public final class Repl {
+    let engine: QueryEngine
+    let history: History
+    let reader: LineReader
+    private var lastResult: QueryResult?
+    private let write: (String) -> Void
+
+    public static let prompt = "healthql> "
+    public static let continuation = "     ...> "
+
+    public init(engine: QueryEngine, historyPath: String?, reader: LineReader? = nil,
+                write: @escaping (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) }) {
+        self.engine = engine
+        let history = History(path: historyPath)
+        self.history = history
+        self.reader = reader ?? (TerminalLineEditor.isAvailable
+            ? TerminalLineEditor(history: history, complete: Completion.candidates(before:))
+            : PlainLineReader())
+        self.write = write
+    }
+
+    public func run() {
+        write("HealthQL on \(engine.store.database.path) (zone \(engine.store.timeZone.identifier)). .help for help.\n")
+        var pending: [String] = []
+        while let line = reader.readLine(prompt: pending.isEmpty ? Self.prompt : Self.continuation) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if pending.isEmpty {
+                if trimmed.isEmpty { continue }
+                if trimmed.hasPrefix(".") {
+                    if !meta(trimmed) { return }
+                    continue
+                }
+            }
+            if trimmed.isEmpty && !pending.isEmpty {
+                execute(pending.joined(separator: "\n"))   // a blank line ends an unfinished statement
+                pending = []
+                continue
+            }
+            pending.append(line)
+            let text = pending.joined(separator: "\n")
+            if Self.isComplete(text) {
+                execute(text)
+                pending = []
+            }
+        }
+        write("\n")
+    }
+
+    /// Complete when it ends with ';' or parses, or fails for a reason more text cannot fix.
+    static func isComplete(_ text: String) -> Bool {
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix(";") { return true }
+        do {
+            _ = try Parser.parse(text)
+            return true
+        } catch {
+            return !error.isIncomplete
+        }
+    }
+
+    private func execute(_ text: String) {
+        history.add(text)
+        do {
+            let result = try engine.run(text)
+            lastResult = result
+            write(ResultFormatter.table(result) + "\n")
+        } catch let error as HealthQLError {
+            write("error: " + error.pointer(in: text) + "\n")
+        } catch {
+            write("error: \(error)\n")
+        }
+    }
+
+    // MARK: meta commands
+
+    /// Runs a dot command; false ends the session.
+    private func meta(_ line: String) -> Bool {
+        let parts = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        switch parts[0].lowercased() {
+        case ".quit", ".exit":
+            return false
+        case ".help":
+            write(Self.help)
+        case ".clear":
+            write("\u{1B}[2J\u{1B}[H")
+        case ".history":
+            for (i, entry) in history.entries.enumerated() { write("\(String(i + 1).leftPadded(4))  \(entry)\n") }
+        case ".types":
+            types()
+        case ".schema":
+            guard parts.count == 2 else { write("usage: .schema <type>\n"); break }
+            schema(parts[1])
+        case ".export":
+            guard parts.count == 3, parts[1].lowercased() == "csv" else { write("usage: .export csv FILE\n"); break }
+            guard let lastResult else { write("nothing to export yet: run a query first\n"); break }
+            let csv = ResultFormatter.csv(lastResult)
+            if FileManager.default.createFile(atPath: parts[2], contents: Data(csv.utf8), attributes: [.posixPermissions: 0o600]) {
+                write("wrote \(lastResult.rows.count) rows to \(parts[2])\n")
+            } else {
+                write("error: cannot write \(parts[2])\n")
+            }
+        default:
+            write("unknown command \(parts[0])." + Suggestion.hint(for: parts[0], in: Completion.metaCommands) + " .help lists them\n")
+        }
+        return true
+    }
+
+    private func types() {
+        do {
+            let rows = try engine.store.database.rows("""
+                SELECT t.identifier, count(s.id) FROM types t JOIN sample_data s ON s.type_id = t.id
+                GROUP BY t.identifier ORDER BY count(s.id) DESC
+                """)
+            write("sources: \(SourceCatalog.tableNames.joined(separator: ", "))\ntypes in this store:\n")
+            for row in rows {
+                let type = TypeRegistry.type(for: row[0].string ?? "")
+                let samples = ResultFormatter.grouped(row[1].int ?? 0)
+                write("  \(type.alias.padded(32)) \(samples.leftPadded(10)) samples  \(type.aggregation.rawValue)\n")
+            }
+        } catch {
+            write("error: \(error)\n")
+        }
+    }
+
+    private func schema(_ name: String) {
+        do {
+            let ref = SourceRef(name)
+            let relation: Relation = switch try SourceCatalog.resolve(ref) {
+            case .table(let table): SourceCatalog.relation(ref, table: table)
+            case .type(let type): SourceCatalog.relation(ref, type: type, reading: .samples, params: Parameters())
+            }
+            write("\(relation.summary):\n")
+            for field in relation.fields {
+                write("  \(field.name.padded(20)) \(String(describing: field.kind).padded(8)) \(field.natural ? "*" : "")\n")
+            }
+            if case .type(let type) = try SourceCatalog.resolve(ref), type.aggregation == .cumulative {
+                write("aggregates of value read the source-merged series (one value per day, or per hour with GROUP BY hour)\n")
+            }
+        } catch {
+            write("error: \(error.message)\n")
+        }
+    }
+
+    static let help = """
+    Statements end at ';' or as soon as they are complete; a blank line ends an unfinished one.
+      SELECT <items> FROM <source> [JOIN <source> ON …] [WHERE …] [GROUP BY …] [HAVING …]
+             [ORDER BY … ASC|DESC] [LIMIT n]
+    Meta commands:
+      .types            types in this store (and the other sources)
+      .schema <type>    fields of a source (* = selected by SELECT *)
+      .history          statements entered (kept across sessions)
+      .export csv FILE  write the last result as CSV
+      .clear            clear the screen
+      .help             this text
+      .quit             leave (or Ctrl-D)
+    Keys: ↑/↓ history, Tab completes keywords, types and fields.
+
+    """
+}
+
+extension String {
+    func padded(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
