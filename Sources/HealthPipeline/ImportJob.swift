@@ -55,7 +55,7 @@ public struct ImportJob: Sendable {
                               overlapSeconds: options.config.anchorOverlapSeconds ?? 20,
                               runID: previous?.nextRunID ?? 1, progress: progress,
                               checkpoint: resumed ?? LoadCheckpoint(input: input, job: job),
-                              checkpointRecords: max(1, options.config.checkpointRecords ?? 100_000),
+                              checkpointRecords: max(1, options.config.checkpointRecords ?? 250_000),
                               checkpointCopy: checkpoints.copy).run()
         var summary = RunSummary(input: options.export, source: source, load: load, timeZone: options.timeZone.identifier,
                                  out: options.out)

@@ -11,7 +11,8 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
     public var sleepDayStartHour: Int?
     public var heartbeatMaxGapMinutes: Double?
     public var out: String?
-    /// Records loaded between two checkpoint commits (default 100,000: a few seconds of work).
+    /// Records loaded between two checkpoint commits (default 250,000: a second or two of work;
+    /// each commit costs a write-ahead-log checkpoint).
     public var checkpointRecords: Int?
 
     public init() {}

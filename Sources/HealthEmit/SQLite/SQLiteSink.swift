@@ -183,11 +183,14 @@ public final class SQLiteSink {
 
     /// Dedupes, indexes and derives; commits, with `checkpoint` if given. Returns what was written.
     public func finish(checkpoint: (Counts) -> String? = { _ in nil }) throws -> Counts {
-        // Exact duplicates: keep the first copy of every identity.
+        // Exact duplicates: keep the first copy of every identity. The identity index is built
+        // first (one sort) and finds them by a scan of itself; a window function over the table
+        // would sort it once more.
         try database.execute("""
+            \(StoreSchema.identityIndex)
             CREATE TEMP TABLE duplicate_ids AS
-              SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY identity ORDER BY id) AS copy
-                              FROM sample_data) WHERE copy > 1;
+              SELECT s.id FROM (SELECT identity, min(id) AS first FROM sample_data GROUP BY identity HAVING count(*) > 1) d
+              JOIN sample_data s ON s.identity = d.identity AND s.id > d.first;
             DELETE FROM sample_data WHERE id IN (SELECT id FROM duplicate_ids);
             DELETE FROM heartbeat_data WHERE sample_id IN (SELECT id FROM duplicate_ids);
             """)

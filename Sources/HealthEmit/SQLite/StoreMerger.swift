@@ -48,11 +48,12 @@ public struct StoreMerger {
 
         let sampleOffset = try maxID("sample_data")
         try database.execute("""
-            INSERT OR IGNORE INTO main.sample_data (id, type_id, source_id, start_us, end_us, created_us, local_day, value,
+            INSERT INTO main.sample_data (id, type_id, source_id, start_us, end_us, created_us, local_day, value,
               unit, raw_value, raw_unit, category_value, metadata, identity, line, user_entered)
               SELECT d.id + \(sampleOffset), t.new, s.new, d.start_us, d.end_us, d.created_us, d.local_day, d.value,
                      d.unit, d.raw_value, d.raw_unit, d.category_value, d.metadata, d.identity, d.line, d.user_entered
-              FROM delta.sample_data d JOIN temp.type_map t ON t.old = d.type_id JOIN temp.source_map s ON s.old = d.source_id;
+              FROM delta.sample_data d JOIN temp.type_map t ON t.old = d.type_id JOIN temp.source_map s ON s.old = d.source_id
+              WHERE NOT EXISTS (SELECT 1 FROM main.sample_data m WHERE m.identity = d.identity);
             """)
         let newSamples = database.changes
         try database.execute("""
