@@ -22,6 +22,8 @@ public final class SQLiteSink {
     private var counts = Counts()
     private var typeIDs: [String: Int64] = [:]
     private var sourceIDs: [SourceInfo: Int64] = [:]
+    private var lastType: (name: String, id: Int64)?
+    private var lastSource: (source: SourceInfo, id: Int64)?
     private var seenWorkouts: Set<Int64> = []
     private var seenCorrelations: Set<UInt64> = []
     private var routeIDs: [String: Int64] = [:]
@@ -160,7 +162,9 @@ public final class SQLiteSink {
     }
 
     func typeID(_ identifier: String) throws -> Int64 {
-        if let id = typeIDs[identifier] { return id }
+        // Records come type by type: compare with the last one before hashing the name.
+        if let last = lastType, last.name == identifier { return last.id }
+        if let id = typeIDs[identifier] { lastType = (identifier, id); return id }
         insertType.bind(1, identifier)
         try insertType.run()
         let id = database.lastInsertRowID
@@ -169,7 +173,8 @@ public final class SQLiteSink {
     }
 
     func sourceID(_ source: SourceInfo) throws -> Int64 {
-        if let id = sourceIDs[source] { return id }
+        if let last = lastSource, last.source == source { return last.id }
+        if let id = sourceIDs[source] { lastSource = (source, id); return id }
         insertSource.bind(1, source.name)
         insertSource.bind(2, source.version)
         insertSource.bind(3, source.device)
