@@ -12,6 +12,8 @@ struct LoadCheckpoint: Codable {
     enum Phase: String, Codable {
         /// Batches up to `ingest` are committed.
         case loading
+        /// The whole input is committed; deduping and indexing are left.
+        case finishing
         /// The load finished (deduped, indexed); what is left is analytics, outputs, publishing.
         case loaded
     }
@@ -66,6 +68,7 @@ struct LoadCheckpoint: Codable {
     var description: String {
         switch phase {
         case .loaded: "load of \(input.path) finished (\(counts.samplesWritten) samples); analytics and outputs left"
+        case .finishing: "\(input.path) read (\(recordsRead) records); deduping and indexing left"
         case .loading where ingest?.xmlComplete == true:
             "\(input.path) read to the end (\(recordsRead) records); route files and indexing left"
         case .loading:

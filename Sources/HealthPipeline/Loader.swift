@@ -40,13 +40,35 @@ struct Loader {
         let resumedAt = checkpoint.sequence > 0 ? checkpoint.ingest?.elementOrdinal ?? 0 : nil
         if checkpoint.phase == .loaded {
             progress.phase("resuming after the load")
-            let database = try Database(path: staged, mode: .readWrite)
-            try Self.leaveWriteAheadLog(database)   // a kill may have come before the switch below
-            return Result(database: database, state: checkpoint, phaseSeconds: [:], resumedAt: resumedAt)
+            // `finish` left the store with a rollback journal, ready to be renamed or attached.
+            return Result(database: try Database(path: staged, mode: .readWrite), state: checkpoint, phaseSeconds: [:],
+                          resumedAt: resumedAt)
         }
         if let resumedAt { progress.phase("resuming at element \(resumedAt)") }
         let started = Date()
         let sink = try SQLiteSink(path: staged, runID: runID, resuming: checkpoint.sequence > 0 ? checkpoint.counts : nil)
+        var state = checkpoint
+        if state.phase == .loading { try stream(into: sink, &state) }
+        let loaded = Date()
+        progress.phase("dedupe + index")
+        state.phase = .finishing
+        state.counts = sink.writtenCounts
+        state.sequence += 1
+        _ = try sink.finish(reading: state.encoded) { counts in
+            state.phase = .loaded
+            state.counts = counts
+            state.sequence += 1
+            return state.encoded
+        }
+        try? AtomicFile.write(state.encoded, to: checkpointCopy)
+        return Result(database: sink.database, state: state,
+                      phaseSeconds: ["load": loaded.timeIntervalSince(started), "dedupe_index": Date().timeIntervalSince(loaded)],
+                      resumedAt: resumedAt)
+    }
+
+    /// Ingest, normalize and the sink on three threads, committing a checkpoint every
+    /// `checkpointRecords` records; returns once the whole input is in the (uncommitted) store.
+    private func stream(into sink: SQLiteSink, _ state: inout LoadCheckpoint) throws {
         let ingested = Channel<IngestBatch>(capacity: 4)
         let normalized = Channel<NormalizedBatch>(capacity: 4)
         let threads = StageThreads()
@@ -56,7 +78,7 @@ struct Loader {
         // The anchors run inside ingest: known records are dropped before they are read.
         let reader = ExportReader(source: source, prefilter: anchors.isEmpty ? nil
                                   : AnchorFilter(anchors: anchors, overlapSeconds: overlapSeconds))
-        let (resume, knownRoutes) = (checkpoint.ingest, try sink.routeFilePaths())
+        let (resume, knownRoutes) = (state.ingest, try sink.routeFilePaths())
         threads.spawn("ingest") {
             readerSummary.set(try reader.run(resumingAt: resume, knownRoutePaths: knownRoutes, emit: ingested.send))
             ingested.finish()
@@ -66,7 +88,6 @@ struct Loader {
             var stages = Normalizer(calendar: calendar).then(IdentityStamper())
             try stages.pump(from: ingested, to: normalized)
         }
-        var state = checkpoint
         let skippedBefore = state.skippedByAnchor
         var sinceCommit = 0
         do {
@@ -88,27 +109,7 @@ struct Loader {
             threads.fail(error)
         }
         try threads.wait()
-        let loaded = Date()
-        progress.phase("dedupe + index")
         state.reader = readerSummary.value
-        state.phase = .loaded
-        _ = try sink.finish { counts in
-            state.counts = counts
-            state.sequence += 1
-            return state.encoded
-        }
-        try? AtomicFile.write(state.encoded, to: checkpointCopy)
-        try Self.leaveWriteAheadLog(sink.database)
-        return Result(database: sink.database, state: state,
-                      phaseSeconds: ["load": loaded.timeIntervalSince(started), "dedupe_index": Date().timeIntervalSince(loaded)],
-                      resumedAt: resumedAt)
-    }
-
-    /// From here on the store takes small transactions: a rollback journal, and no write-ahead
-    /// log beside a file that is about to be renamed (the log would stay behind, and with it
-    /// the last transactions) or attached.
-    private static func leaveWriteAheadLog(_ database: Database) throws {
-        try database.execute("PRAGMA journal_mode = DELETE")
     }
 
     private func commit(_ state: inout LoadCheckpoint, _ sink: SQLiteSink) throws {

@@ -186,8 +186,15 @@ public final class SQLiteSink {
         return id
     }
 
-    /// Dedupes, indexes and derives; commits, with `checkpoint` if given. Returns what was written.
-    public func finish(checkpoint: (Counts) -> String? = { _ in nil }) throws -> Counts {
+    /// Dedupes, indexes and derives; commits. Returns what was written.
+    ///
+    /// `reading` (if given) is committed first, with everything loaded: the input is read. The
+    /// rest runs under a rollback journal, not the write-ahead log: index pages are new pages,
+    /// which a rollback journal need not copy, while the log would write each of them twice.
+    /// `checkpoint` is committed with the result.
+    public func finish(reading: String? = nil, checkpoint: (Counts) -> String? = { _ in nil }) throws -> Counts {
+        if let reading { try saveCheckpoint(reading) }
+        try database.execute("COMMIT; PRAGMA journal_mode = DELETE; BEGIN")
         // Exact duplicates: keep the first copy of every identity. The identity index is built
         // first (one sort) and finds them by a scan of itself; a window function over the table
         // would sort it once more.
