@@ -161,6 +161,17 @@ def peer_version(exe: Path) -> str:
     return m.group(1).strip() if m else "?"
 
 
+def peer_rows(db: Path) -> int:
+    """Rows the peer wrote (all tables), to show it did the whole job."""
+    import sqlite3
+    con = sqlite3.connect(db)
+    try:
+        tables = [t for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return sum(con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables)
+    finally:
+        con.close()
+
+
 def warm(path: Path) -> None:
     """Reads the file once, so every stage sees it in the page cache."""
     with open(path, "rb") as f:
@@ -211,7 +222,8 @@ def run_size(size: str, args, bins: Path, peer: Path | None, bench_dir: Path) ->
         log(f"  {PEER_PACKAGE} --xml (once)")
         r = measure([str(peer), "--xml", "--silent", str(xml), str(db)])
         rows.append(stage_row(f"{PEER_PACKAGE} --xml", [r], mb, records))
-        log(f"    {PEER_PACKAGE} {r['seconds']:.1f} s")
+        rows[-1]["json"] = {"db_rows": peer_rows(db), "db_mb": round(db.stat().st_size / 1e6, 1)}
+        log(f"    {PEER_PACKAGE} {r['seconds']:.1f} s, {rows[-1]['json']['db_rows']} rows")
         db.unlink(missing_ok=True)
     floor, full, nightly = rows[0], rows[1], rows[2]
     ratios = {"import_over_floor_throughput": round(full["mb_per_s"] / floor["mb_per_s"], 3),
@@ -247,7 +259,7 @@ def run_size(size: str, args, bins: Path, peer: Path | None, bench_dir: Path) ->
 
 def markdown(results: dict) -> str:
     m = results["machine"]
-    lines = [f"# HealthETL bench — {results['date']}", "",
+    lines = [f"# HealthETL bench — {results['date']}, commit {results['commit']}", "",
              f"Machine: {m['cores']} cores ({m['cpu']}), kernel {m['kernel']}, libxml2 {m['libxml2']}, {m['swift']}; "
              f"load average at start {m['load_average_at_start']}. Shared machine: timings vary (±30%). "
              f"Floor, import and nightly: best of {results['runs']} (peak RSS: max); peer: one run. "
@@ -263,6 +275,11 @@ def markdown(results: dict) -> str:
         phases = r["import_phase_seconds"]
         if phases:
             lines += ["", "Import phases (s): " + ", ".join(f"{k} {v:.2f}" for k, v in phases.items())]
+        peer_row = next((s for s in r["stages"] if s["stage"].startswith(PEER_PACKAGE)), None)
+        if peer_row and peer_row["json"]:
+            lines += [f"{results['peer']} wrote {peer_row['json']['db_rows']:,} rows "
+                      f"({peer_row['json']['db_mb']:.0f} MB database); healthetl: "
+                      f"{r['import_summary'].get('samples') or 0:,} samples."]
         if r["nightly_phase_seconds"]:
             lines += ["Nightly phases (s): " + ", ".join(f"{k} {v:.2f}" for k, v in r["nightly_phase_seconds"].items())]
         ra = r["ratios"]
@@ -295,7 +312,8 @@ def main() -> int:
         export_for(s, bench_dir / "exports")
     bins = Path(args.scratch_path) / "release" if args.no_build else build(args.swift, args.scratch_path)
     peer = None if args.no_peer else peer_venv(bench_dir)
-    results = {"date": dt.date.today().isoformat(), "machine": machine_info(), "runs": args.runs,
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    results = {"date": dt.date.today().isoformat(), "commit": commit, "machine": machine_info(), "runs": args.runs,
                "rss_source": "/usr/bin/time -v" if GNU_TIME.exists() else "wait4 rusage",
                "peer": f"{PEER_PACKAGE} {peer_version(peer)}" if peer else None, "sizes": []}
     for s in sizes:
