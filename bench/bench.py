@@ -79,7 +79,15 @@ def export_for(size: str, cache: Path) -> tuple[Path, dict]:
     return xml, meta
 
 
-def machine_info() -> dict:
+def output(cmd: list[str], cwd: Path | None = None) -> str:
+    """stdout of a helper command, or "" if it is missing or fails."""
+    try:
+        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return ""
+
+
+def machine_info(swift_cmd: str) -> dict:
     cpu = ""
     try:
         for line in open("/proc/cpuinfo"):
@@ -88,14 +96,14 @@ def machine_info() -> dict:
                 break
     except OSError:
         pass
-    libxml = subprocess.run(["pkg-config", "--modversion", "libxml-2.0"], capture_output=True, text=True).stdout.strip()
-    swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()
+    libxml = output(["pkg-config", "--modversion", "libxml-2.0"])
+    swift = output([swift_cmd, "--version"]).splitlines()
     return {"cores": os.cpu_count(), "cpu": cpu, "kernel": platform.release(), "libxml2": libxml,
             "swift": swift[0] if swift else "", "python": platform.python_version(),
             "load_average_at_start": [round(x, 2) for x in os.getloadavg()]}
 
 
-GNU_TIME = Path("/usr/bin/time")
+GNU_TIME = Path(os.environ.get("BENCH_GNU_TIME", "/usr/bin/time"))   # a missing path forces the fallback
 
 
 def measure(cmd: list[str], cwd: Path | None = None) -> dict:
@@ -112,13 +120,20 @@ def measure(cmd: list[str], cwd: Path | None = None) -> dict:
         rss_source = "/usr/bin/time -v"
     else:
         # wait4 gives this child's own rusage (RUSAGE_CHILDREN would mix in earlier stages).
-        t0 = time.monotonic()
-        popen = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        out, err = popen.communicate()   # reads the pipes, then wait4 reaps the child
-        _, status, usage = os.wait4(popen.pid, 0) if popen.returncode is None else (0, 0, None)
-        seconds = time.monotonic() - t0
-        proc = subprocess.CompletedProcess(cmd, popen.returncode, out, err)
-        rss_kb = usage.ru_maxrss if usage else 0
+        # Output goes to temporary files so that we, not Popen, reap the child. Caveat: the
+        # child's maxrss can include this Python process from before exec (~20 MB), which only
+        # matters for the floor.
+        import tempfile
+        with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+            t0 = time.monotonic()
+            popen = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, text=True)
+            _, status, usage = os.wait4(popen.pid, 0)
+            seconds = time.monotonic() - t0
+            popen.returncode = os.waitstatus_to_exitcode(status)
+            out.seek(0)
+            err.seek(0)
+            proc = subprocess.CompletedProcess(cmd, popen.returncode, out.read(), err.read())
+        rss_kb = usage.ru_maxrss
         rss_source = "wait4 rusage"
     if proc.returncode != 0:
         log(f"FAILED ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr[-2000:]}")
@@ -312,8 +327,8 @@ def main() -> int:
         export_for(s, bench_dir / "exports")
     bins = Path(args.scratch_path) / "release" if args.no_build else build(args.swift, args.scratch_path)
     peer = None if args.no_peer else peer_venv(bench_dir)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    results = {"date": dt.date.today().isoformat(), "commit": commit, "machine": machine_info(), "runs": args.runs,
+    commit = output(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT) or "?"
+    results = {"date": dt.date.today().isoformat(), "commit": commit, "machine": machine_info(args.swift), "runs": args.runs,
                "rss_source": "/usr/bin/time -v" if GNU_TIME.exists() else "wait4 rusage",
                "peer": f"{PEER_PACKAGE} {peer_version(peer)}" if peer else None, "sizes": []}
     for s in sizes:
