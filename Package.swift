@@ -10,6 +10,8 @@ let package = Package(
     products: [
         .executable(name: "healthetl", targets: ["healthetl"]),
         .library(name: "HealthETL", targets: ["HealthPipeline", "HealthQL"]),
+        // make bench: the libxml2 SAX2 parse floor (counts elements only).
+        .executable(name: "healthetl-xmlfloor", targets: ["xmlfloor"]),
     ],
     targets: [
         // System C libraries (Debian: libxml2-dev libsqlite3-dev zlib1g-dev).
@@ -37,6 +39,8 @@ let package = Package(
         .target(name: "HealthQL", dependencies: ["HealthCore", "HealthEmit", "CSQLite"], swiftSettings: strict),
         // Thin command line.
         .executableTarget(name: "healthetl", dependencies: ["HealthPipeline", "HealthQL"], swiftSettings: strict),
+        // The parse floor for `make bench`: libxml2 only.
+        .executableTarget(name: "xmlfloor", dependencies: ["CLibXML2"], swiftSettings: strict),
 
         .testTarget(name: "HealthETLTests",
                     dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",

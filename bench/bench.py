@@ -1,0 +1,345 @@
+#!/usr/bin/env python3
+"""make bench: HealthETL against the libxml2 parse floor and healthkit-to-sqlite (tooling only).
+
+For each export size (generated deterministically by sample-data/generate_export.py, cached under
+.build/bench/exports keyed on the generator arguments and the generator's own hash) it runs, on the
+same file: the parse floor (healthetl-xmlfloor: SAX2, counts elements), `healthetl import --full`
+with every output, the nightly re-run on the unchanged export, and healthkit-to-sqlite (PyPI, in
+.build/bench/venv). Wall time and peak RSS come from /usr/bin/time -v (or wait4's rusage if it is
+missing). Writes .build/bench/results.md and .build/bench/results.json.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATOR = ROOT / "sample-data" / "generate_export.py"
+
+# name, label, generator arguments. 1 year --scale 10 ≈ 218 MB; 4 years --scale 13 ≈ 1 GB.
+SIZES = {
+    "1y": ("1 year", ["--days", "365", "--scale", "10"]),
+    "4y": ("4 years", ["--days", "1461", "--scale", "13"]),
+}
+PEER_PACKAGE = "healthkit-to-sqlite"
+
+# Targets of issue 6.
+TARGET_IMPORT_FLOOR_RATIO = 0.5     # import MB/s ≥ 50% of the floor's
+TARGET_PEAK_RSS_MB = 300.0          # full import and nightly, both sizes
+TARGET_NIGHTLY_FLOOR_RATIO = 1.3    # nightly seconds ≤ 1.3 × floor seconds
+TARGET_PEER_RATIO = 10.0            # peer seconds ≥ 10 × import seconds
+
+
+def log(msg: str) -> None:
+    print(f"[bench] {msg}", file=sys.stderr, flush=True)
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def export_for(size: str, cache: Path) -> tuple[Path, dict]:
+    """The cached export for one size (generated if missing) and its metadata."""
+    label, gen_args = SIZES[size]
+    key = hashlib.sha256(json.dumps({"args": gen_args, "generator": sha256_file(GENERATOR)}).encode()).hexdigest()[:16]
+    xml = cache / f"export-{size}-{key}.xml"
+    meta_path = cache / f"export-{size}-{key}.json"
+    if xml.exists() and meta_path.exists():
+        return xml, json.loads(meta_path.read_text())
+    cache.mkdir(parents=True, exist_ok=True)
+    for stale in cache.glob(f"export-{size}-*"):
+        stale.unlink()
+    tmp = cache / f".tmp-{size}-{key}.xml"
+    log(f"generating {label} export: generate_export.py {' '.join(gen_args)}")
+    t0 = time.monotonic()
+    subprocess.run([sys.executable, str(GENERATOR), "--out", str(tmp), *gen_args], check=True)
+    # One count of <Record elements (top level and inside correlations), for records/s.
+    records = int(subprocess.run(["grep", "-c", "<Record ", str(tmp)], capture_output=True, text=True,
+                                 check=True).stdout.strip() or 0)
+    meta = {"size": size, "label": label, "generator_args": gen_args, "key": key,
+            "bytes": tmp.stat().st_size, "records": records,
+            "generated_seconds": round(time.monotonic() - t0, 1)}
+    tmp.rename(xml)
+    meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+    log(f"  {xml.name}: {meta['bytes'] / 1e6:.0f} MB, {records} <Record> elements")
+    return xml, meta
+
+
+def output(cmd: list[str], cwd: Path | None = None) -> str:
+    """stdout of a helper command, or "" if it is missing or fails."""
+    try:
+        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return ""
+
+
+def machine_info(swift_cmd: str) -> dict:
+    cpu = ""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    libxml = output(["pkg-config", "--modversion", "libxml-2.0"])
+    swift = output([swift_cmd, "--version"]).splitlines()
+    return {"cores": os.cpu_count(), "cpu": cpu, "kernel": platform.release(), "libxml2": libxml,
+            "swift": swift[0] if swift else "", "python": platform.python_version(),
+            "load_average_at_start": [round(x, 2) for x in os.getloadavg()]}
+
+
+GNU_TIME = Path(os.environ.get("BENCH_GNU_TIME", "/usr/bin/time"))   # a missing path forces the fallback
+
+
+def measure(cmd: list[str], cwd: Path | None = None) -> dict:
+    """Runs cmd; wall seconds (monotonic, around the process), peak RSS (MB), its stdout."""
+    if GNU_TIME.exists():
+        report = Path(os.environ.get("TMPDIR", "/tmp")) / f"healthetl-bench-time-{os.getpid()}.txt"
+        t0 = time.monotonic()
+        proc = subprocess.run([str(GNU_TIME), "-v", "-o", str(report), *cmd], cwd=cwd, capture_output=True, text=True)
+        seconds = time.monotonic() - t0
+        text = report.read_text() if report.exists() else ""
+        report.unlink(missing_ok=True)
+        match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
+        rss_kb = int(match.group(1)) if match else 0
+        rss_source = "/usr/bin/time -v"
+    else:
+        # wait4 gives this child's own rusage (RUSAGE_CHILDREN would mix in earlier stages).
+        # Output goes to temporary files so that we, not Popen, reap the child. Caveat: the
+        # child's maxrss can include this Python process from before exec (~20 MB), which only
+        # matters for the floor.
+        import tempfile
+        with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+            t0 = time.monotonic()
+            popen = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, text=True)
+            _, status, usage = os.wait4(popen.pid, 0)
+            seconds = time.monotonic() - t0
+            popen.returncode = os.waitstatus_to_exitcode(status)
+            out.seek(0)
+            err.seek(0)
+            proc = subprocess.CompletedProcess(cmd, popen.returncode, out.read(), err.read())
+        rss_kb = usage.ru_maxrss
+        rss_source = "wait4 rusage"
+    if proc.returncode != 0:
+        log(f"FAILED ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr[-2000:]}")
+        raise SystemExit(1)
+    return {"seconds": seconds, "peak_rss_mb": rss_kb / 1024, "stdout": proc.stdout, "rss_source": rss_source}
+
+
+def last_json(stdout: str) -> dict:
+    for line in reversed(stdout.strip().splitlines()):
+        line = line.strip()
+        if line.startswith("{"):
+            return json.loads(line)
+    return {}
+
+
+def build(swift: str, scratch: str) -> Path:
+    log(f"building release (scratch path {scratch})")
+    for product in ("healthetl", "healthetl-xmlfloor"):
+        subprocess.run([swift, "build", "-c", "release", "--scratch-path", scratch, "--product", product],
+                       cwd=ROOT, check=True)
+    bin_path = subprocess.run([swift, "build", "-c", "release", "--scratch-path", scratch, "--show-bin-path"],
+                              cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
+    return Path(bin_path)
+
+
+def peer_venv(bench_dir: Path) -> Path:
+    venv = bench_dir / "venv"
+    exe = venv / "bin" / "healthkit-to-sqlite"
+    if not exe.exists():
+        log(f"installing {PEER_PACKAGE} into {venv}")
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", PEER_PACKAGE], check=True)
+    return exe
+
+
+def peer_version(exe: Path) -> str:
+    pip = exe.parent / "pip"
+    out = subprocess.run([str(pip), "show", PEER_PACKAGE], capture_output=True, text=True).stdout
+    m = re.search(r"^Version: (.+)$", out, re.M)
+    return m.group(1).strip() if m else "?"
+
+
+def peer_rows(db: Path) -> int:
+    """Rows the peer wrote (all tables), to show it did the whole job."""
+    import sqlite3
+    con = sqlite3.connect(db)
+    try:
+        tables = [t for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return sum(con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables)
+    finally:
+        con.close()
+
+
+def warm(path: Path) -> None:
+    """Reads the file once, so every stage sees it in the page cache."""
+    with open(path, "rb") as f:
+        while f.read(8 << 20):
+            pass
+
+
+def stage_row(name: str, runs: list[dict], mb: float, records: int) -> dict:
+    best = min(runs, key=lambda r: r["seconds"])
+    s = best["seconds"]
+    return {"stage": name, "seconds": round(s, 3), "all_seconds": [round(r["seconds"], 3) for r in runs],
+            "mb_per_s": round(mb / s, 1), "records_per_s": round(records / s),
+            "peak_rss_mb": round(max(r["peak_rss_mb"] for r in runs), 1), "json": best.get("json", {})}
+
+
+def run_size(size: str, args, bins: Path, peer: Path | None, bench_dir: Path) -> dict:
+    xml, meta = export_for(size, bench_dir / "exports")
+    mb = meta["bytes"] / 1e6
+    records = meta["records"]
+    label = meta["label"]
+    log(f"{label}: {xml.name} ({mb:.0f} MB, {records} records)")
+    warm(xml)
+    out = bench_dir / f"out-{size}"
+    floor_runs, full_runs, nightly_runs = [], [], []
+    for round_no in range(args.runs):
+        log(f"  round {round_no + 1}/{args.runs}: floor")
+        r = measure([str(bins / "healthetl-xmlfloor"), str(xml)])
+        r["json"] = last_json(r["stdout"])
+        floor_runs.append(r)
+        log(f"  round {round_no + 1}/{args.runs}: import --full ({r['seconds']:.2f} s floor)")
+        shutil.rmtree(out, ignore_errors=True)
+        r = measure([str(bins / "healthetl"), "import", str(xml), "--out", str(out), "--full", "--json", "--quiet",
+                     "--pipeline", str(ROOT / "pipelines" / "default.json")], cwd=ROOT)
+        r["json"] = last_json(r["stdout"])
+        full_runs.append(r)
+        log(f"  round {round_no + 1}/{args.runs}: nightly re-run ({r['seconds']:.2f} s full)")
+        r = measure([str(bins / "healthetl"), "import", str(xml), "--out", str(out), "--json", "--quiet",
+                     "--pipeline", str(ROOT / "pipelines" / "nightly.json")], cwd=ROOT)
+        r["json"] = last_json(r["stdout"])
+        nightly_runs.append(r)
+        log(f"    nightly {r['seconds']:.2f} s")
+    rows = [stage_row("parse floor (healthetl-xmlfloor)", floor_runs, mb, records),
+            stage_row("healthetl import --full (SQLite+CSV+Parquet)", full_runs, mb, records),
+            stage_row("nightly re-run, unchanged export", nightly_runs, mb, records)]
+    if peer is not None:
+        db = bench_dir / f"peer-{size}.db"
+        db.unlink(missing_ok=True)
+        log(f"  {PEER_PACKAGE} --xml (once)")
+        r = measure([str(peer), "--xml", "--silent", str(xml), str(db)])
+        rows.append(stage_row(f"{PEER_PACKAGE} --xml", [r], mb, records))
+        rows[-1]["json"] = {"db_rows": peer_rows(db), "db_mb": round(db.stat().st_size / 1e6, 1)}
+        log(f"    {PEER_PACKAGE} {r['seconds']:.1f} s, {rows[-1]['json']['db_rows']} rows")
+        db.unlink(missing_ok=True)
+    floor, full, nightly = rows[0], rows[1], rows[2]
+    ratios = {"import_over_floor_throughput": round(full["mb_per_s"] / floor["mb_per_s"], 3),
+              "nightly_over_floor_time": round(nightly["seconds"] / floor["seconds"], 3)}
+    if peer is not None:
+        ratios["peer_over_import_time"] = round(rows[3]["seconds"] / full["seconds"], 2)
+    targets = [
+        {"target": "import throughput ≥ 50% of floor",
+         "value": f"{ratios['import_over_floor_throughput'] * 100:.0f}%",
+         "pass": ratios["import_over_floor_throughput"] >= TARGET_IMPORT_FLOOR_RATIO},
+        {"target": "peak RSS ≤ 300 MB (import, nightly)",
+         "value": f"{max(full['peak_rss_mb'], nightly['peak_rss_mb']):.0f} MB",
+         "pass": max(full["peak_rss_mb"], nightly["peak_rss_mb"]) <= TARGET_PEAK_RSS_MB},
+        {"target": "nightly time ≤ 1.3× floor time",
+         "value": f"{ratios['nightly_over_floor_time']:.2f}×",
+         "pass": ratios["nightly_over_floor_time"] <= TARGET_NIGHTLY_FLOOR_RATIO},
+    ]
+    if peer is not None:
+        targets.append({"target": f"≥ 10× faster than {PEER_PACKAGE}",
+                        "value": f"{ratios['peer_over_import_time']:.1f}×",
+                        "pass": ratios["peer_over_import_time"] >= TARGET_PEER_RATIO})
+    return {"size": size, "label": label, "export": str(xml.relative_to(ROOT)) if xml.is_relative_to(ROOT) else str(xml),
+            "generator_args": meta["generator_args"], "bytes": meta["bytes"], "records": records,
+            "stages": rows, "import_phase_seconds": full["json"].get("phase_seconds", {}),
+            "nightly_phase_seconds": nightly["json"].get("phase_seconds", {}),
+            "import_summary": {k: full["json"].get(k) for k in ("records_read", "samples", "duplicates", "elements",
+                                                                 "workouts", "route_points", "correlations")},
+            "nightly_summary": {k: nightly["json"].get(k) for k in ("mode", "skipped_by_anchor", "new_samples",
+                                                                     "touched_days")},
+            "floor_elements": floor["json"].get("elements"),
+            "ratios": ratios, "targets": targets}
+
+
+def markdown(results: dict) -> str:
+    m = results["machine"]
+    lines = [f"# HealthETL bench — {results['date']}, commit {results['commit']}", "",
+             f"Machine: {m['cores']} cores ({m['cpu']}), kernel {m['kernel']}, libxml2 {m['libxml2']}, {m['swift']}; "
+             f"load average at start {m['load_average_at_start']}. Shared machine: timings vary (±30%). "
+             f"Floor, import and nightly: best of {results['runs']} (peak RSS: max); peer: one run. "
+             f"Peak RSS from {results['rss_source']}.", ""]
+    for r in results["sizes"]:
+        lines += [f"## {r['label']}: {r['bytes'] / 1e6:.0f} MB, {r['records']:,} records "
+                  f"(`generate_export.py {' '.join(r['generator_args'])}`)", "",
+                  "| stage | seconds | MB/s | records/s | peak RSS MB |", "|---|---:|---:|---:|---:|"]
+        for s in r["stages"]:
+            runs = "" if len(s["all_seconds"]) < 2 else " (" + ", ".join(f"{x:.2f}" for x in s["all_seconds"]) + ")"
+            lines.append(f"| {s['stage']} | {s['seconds']:.2f}{runs} | {s['mb_per_s']:.0f} | {s['records_per_s']:,} "
+                         f"| {s['peak_rss_mb']:.0f} |")
+        phases = r["import_phase_seconds"]
+        if phases:
+            lines += ["", "Import phases (s): " + ", ".join(f"{k} {v:.2f}" for k, v in phases.items())]
+        peer_row = next((s for s in r["stages"] if s["stage"].startswith(PEER_PACKAGE)), None)
+        if peer_row and peer_row["json"]:
+            lines += [f"{results['peer']} wrote {peer_row['json']['db_rows']:,} rows "
+                      f"({peer_row['json']['db_mb']:.0f} MB database); healthetl: "
+                      f"{r['import_summary'].get('samples') or 0:,} samples."]
+        if r["nightly_phase_seconds"]:
+            lines += ["Nightly phases (s): " + ", ".join(f"{k} {v:.2f}" for k, v in r["nightly_phase_seconds"].items())]
+        ra = r["ratios"]
+        lines += ["", f"Ratios: import/floor throughput {ra['import_over_floor_throughput']:.2f}, "
+                      f"nightly/floor time {ra['nightly_over_floor_time']:.2f}"
+                  + (f", peer/import time {ra['peer_over_import_time']:.1f}" if "peer_over_import_time" in ra else ""),
+                  "", "| target | measured | result |", "|---|---:|---|"]
+        for t in r["targets"]:
+            lines.append(f"| {t['target']} | {t['value']} | {'PASS' if t['pass'] else 'FAIL'} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--swift", default="swift")
+    ap.add_argument("--scratch-path", default=str(ROOT / ".build"), help="swift build --scratch-path")
+    ap.add_argument("--sizes", default="1y,4y", help="comma-separated: " + ",".join(SIZES))
+    ap.add_argument("--runs", type=int, default=2, help="rounds of floor/import/nightly; the best time counts")
+    ap.add_argument("--no-peer", action="store_true", help=f"skip {PEER_PACKAGE}")
+    ap.add_argument("--no-build", action="store_true")
+    args = ap.parse_args()
+    bench_dir = ROOT / ".build" / "bench"
+    bench_dir.mkdir(parents=True, exist_ok=True)
+    sizes = [s for s in args.sizes.split(",") if s]
+    for s in sizes:
+        if s not in SIZES:
+            ap.error(f"unknown size {s}")
+    for s in sizes:   # generate (or find cached) before anything is timed
+        export_for(s, bench_dir / "exports")
+    bins = Path(args.scratch_path) / "release" if args.no_build else build(args.swift, args.scratch_path)
+    peer = None if args.no_peer else peer_venv(bench_dir)
+    commit = output(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT) or "?"
+    results = {"date": dt.date.today().isoformat(), "commit": commit, "machine": machine_info(args.swift), "runs": args.runs,
+               "rss_source": "/usr/bin/time -v" if GNU_TIME.exists() else "wait4 rusage",
+               "peer": f"{PEER_PACKAGE} {peer_version(peer)}" if peer else None, "sizes": []}
+    for s in sizes:
+        results["sizes"].append(run_size(s, args, bins, peer, bench_dir))
+    md = markdown(results)
+    (bench_dir / "results.md").write_text(md)
+    (bench_dir / "results.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
+    print(md)
+    print(f"→ {bench_dir / 'results.md'}, {bench_dir / 'results.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
