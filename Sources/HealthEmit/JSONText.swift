@@ -2,7 +2,7 @@ import HealthCore
 
 /// Metadata as a JSON object text (SQLite's JSON functions read it). Repeated keys — real
 /// exports have them — become arrays, so nothing is lost.
-enum JSONText {
+public enum JSONText {
     static func object(_ entries: [MetadataEntry]) -> String? {
         guard !entries.isEmpty else { return nil }
         var order: [String] = []
@@ -21,7 +21,8 @@ enum JSONText {
         return out + "}"
     }
 
-    static func quoted(_ s: String) -> String {
+    /// `s` as a JSON string literal.
+    public static func quoted(_ s: String) -> String {
         // Most keys and values need no escaping: one byte scan, one concatenation.
         if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             return "\"" + s + "\""

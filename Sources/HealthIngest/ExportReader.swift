@@ -42,37 +42,32 @@ public struct ExportReader: Sendable {
                                            routeFiles.note(batch)
                                            try emit(batch)
                                        })
+        var summary = Summary()
         if let resume, resume.xmlComplete {
             // The whole XML is in the store already: only the route files are left.
-            var summary = Summary()
-            summary.elements = resume.elementOrdinal
-            summary.removedDoctype = resume.removedDoctype
-            summary.repairedBytes = resume.repairedBytes
-            try routeFiles.readAll(from: source, summary: &summary, position: InputPosition(
-                bytesRead: total, totalBytes: total, elementOrdinal: resume.elementOrdinal))
-            return summary
-        }
-        let parser = try SAXPushParser(handler: handler, fileName: source.displayName, resumingAt: resume)
-        handler.parser = parser
-        do {
-            try source.readXML(from: resume?.xmlOffset ?? 0, chunkSize: chunkSize, progress: { bytesRead = $0 }) { chunk in
-                try parser.feed(chunk)
+            (summary.elements, summary.removedDoctype, summary.repairedBytes) =
+                (resume.elementOrdinal, resume.removedDoctype, resume.repairedBytes)
+        } else {
+            let parser = try SAXPushParser(handler: handler, fileName: source.displayName, resumingAt: resume)
+            handler.parser = parser
+            do {
+                try source.readXML(from: resume?.xmlOffset ?? 0, chunkSize: chunkSize, progress: { bytesRead = $0 }) { chunk in
+                    try parser.feed(chunk)
+                }
+                try parser.finish()
+            } catch ExportSAXHandler.Failure.notHealthExport(let root) {
+                throw HealthETLError.dataUnusable(
+                    "\(source.displayName): not an Apple Health export (root element is <\(root)>, expected <HealthData>)")
             }
-            try parser.finish()
-        } catch ExportSAXHandler.Failure.notHealthExport(let root) {
-            throw HealthETLError.dataUnusable(
-                "\(source.displayName): not an Apple Health export (root element is <\(root)>, expected <HealthData>)")
+            guard handler.sawRoot else {
+                throw HealthETLError.dataUnusable("\(source.displayName): not an Apple Health export (no <HealthData> element)")
+            }
+            try handler.flush(xmlComplete: true)
+            (summary.elements, summary.removedDoctype, summary.repairedBytes) =
+                (handler.elementOrdinal, parser.removedDoctype, parser.repairedBytes)
         }
-        guard handler.sawRoot else {
-            throw HealthETLError.dataUnusable("\(source.displayName): not an Apple Health export (no <HealthData> element)")
-        }
-        try handler.flush(xmlComplete: true)
-        var summary = Summary()
-        summary.elements = handler.elementOrdinal
-        summary.removedDoctype = parser.removedDoctype
-        summary.repairedBytes = parser.repairedBytes
         try routeFiles.readAll(from: source, summary: &summary, position: InputPosition(
-            bytesRead: total, totalBytes: total, elementOrdinal: handler.elementOrdinal))
+            bytesRead: total, totalBytes: total, elementOrdinal: summary.elements))
         return summary
     }
 }

@@ -299,6 +299,6 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(ResultFormatter.tableCell(.real(12345.678), numeric: true), "12,345.68")
         XCTAssertEqual(ResultFormatter.tableCell(.real(-0.5), numeric: true), "-0.50")
         XCTAssertEqual(ResultFormatter.csvField("a,\"b\""), "\"a,\"\"b\"\"\"")
-        XCTAssertEqual(ResultFormatter.jsonString("é\"\n"), "\"é\\\"\\n\"")
+        XCTAssertEqual(JSONText.quoted("é\"\n"), "\"é\\\"\\n\"")
     }
 }

@@ -89,7 +89,7 @@ public enum ResultFormatter {
 
     public static func json(_ result: QueryResult) -> String {
         let objects = result.rows.map { row in
-            "{" + zip(result.columns, row).map { column, value in jsonString(column.name) + ":" + jsonValue(value) }
+            "{" + zip(result.columns, row).map { column, value in JSONText.quoted(column.name) + ":" + jsonValue(value) }
                 .joined(separator: ",") + "}"
         }
         return "[" + objects.joined(separator: ",\n ") + "]"
@@ -100,24 +100,8 @@ public enum ResultFormatter {
         case .null: "null"
         case .integer(let v): String(v)
         case .real(let v): v.isFinite ? plain(value) : "null"
-        case .text(let s): jsonString(s)
+        case .text(let s): JSONText.quoted(s)
         }
-    }
-
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
     }
 }
 
