@@ -141,6 +141,7 @@ public struct NormalizedBatch: Sendable {
 /// Lets ingest drop a record from its type, source and creation instant alone, before it reads
 /// the rest of it (an incremental run's anchors: most of a cumulative export is known).
 public protocol RecordPrefilter: Sendable {
-    /// True if the record is known already and can be dropped unread.
-    mutating func skips(type: String, source: String, created: Int64) -> Bool
+    /// Records of this type and source created before the returned instant (µs) are known
+    /// already and can be dropped unread; nil: none can.
+    func cutoff(type: String, source: String) -> Int64?
 }

@@ -22,9 +22,6 @@ public struct Anchors: Sendable, Equatable {
 public struct AnchorFilter: RecordPrefilter {
     private let anchors: Anchors
     private let overlap: Int64
-    // The last key looked up: records come type by type, source by source.
-    private var lastType = "", lastSource = ""
-    private var lastCutoff: Int64?
 
     public init(anchors: Anchors, overlapSeconds: Double) {
         self.anchors = anchors
@@ -33,12 +30,7 @@ public struct AnchorFilter: RecordPrefilter {
 
     public var isEmpty: Bool { anchors.isEmpty }
 
-    public mutating func skips(type: String, source: String, created: Int64) -> Bool {
-        if type != lastType || source != lastSource {
-            (lastType, lastSource) = (type, source)
-            lastCutoff = anchors.newestCreation[Anchors.Key(type: type, source: source)].map { $0.microseconds - overlap }
-        }
-        guard let cutoff = lastCutoff else { return false }
-        return created < cutoff
+    public func cutoff(type: String, source: String) -> Int64? {
+        anchors.newestCreation[Anchors.Key(type: type, source: source)].map { $0.microseconds - overlap }
     }
 }

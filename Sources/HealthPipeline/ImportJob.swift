@@ -13,7 +13,8 @@ import HealthNormalize
 /// incremental: records older than their anchor are dropped at once, the rest load into a
 /// small delta store, which is applied to the published store in one transaction together
 /// with the analytics of the days it touched. Either way, a reader sees the old outputs or the
-/// new ones, never a mix.
+/// new ones, never a mix. The load is checkpointed in its staged store (`.healthetl/`): the same
+/// command after a kill resumes it (`Loader`, `LoadCheckpoint`).
 public struct ImportJob: Sendable {
     public struct Options: Sendable {
         public var export: String
@@ -41,6 +42,19 @@ public struct ImportJob: Sendable {
         try folder.prepare()
         let lock = try RunLock(folder: folder)
         defer { withExtendedLifetime(lock) {} }
+        do {
+            let summary = try runLocked(started: started, settings: settings, source: source, folder: folder, files: files)
+            folder.appendToRunLog(summary.json)
+            return summary
+        } catch {
+            folder.appendToRunLog(RunSummary.failureJSON(error, input: options.export))
+            throw error
+        }
+    }
+
+    /// The run itself, once this process holds the output folder's lock.
+    private func runLocked(started: Date, settings: AnalyticsSettings, source: ExportSource, folder: OutputFolder,
+                           files: OutputFiles) throws -> RunSummary {
         folder.removeStaleStaging()
         defer { files.discard() }
         let progress = ProgressReporter(style: options.progress, totalBytes: source.totalBytes)
@@ -93,7 +107,6 @@ public struct ImportJob: Sendable {
             summary.phaseSeconds["analytics"] = Date().timeIntervalSince(analyticsStart)
             try finish(database, changed: true, &summary)
             try database.execute("DELETE FROM load_checkpoint")
-            load.database = nil
             try folder.publish(checkpoints.staged, as: folder.databasePath)
             checkpoints.discard()
         }

@@ -27,12 +27,6 @@ public struct OutputFolder: Sendable {
         }
     }
 
-    /// Where a file is built before it is published: in the private state folder, out of the
-    /// user's sight, on the same file system as the final path (so the rename is atomic).
-    public func stagingPath(for finalPath: String) -> String {
-        (stateFolder as NSString).appendingPathComponent((finalPath as NSString).lastPathComponent + ".partial-\(getpid())")
-    }
-
     /// Makes `staged` visible as `finalPath` in one step (same file system: an atomic rename).
     public func publish(_ staged: String, as finalPath: String) throws {
         let fd = open(staged, O_RDONLY)
@@ -42,6 +36,18 @@ public struct OutputFolder: Sendable {
         }
         let dir = open((finalPath as NSString).deletingLastPathComponent, O_RDONLY)
         if dir >= 0 { fsync(dir); close(dir) }
+    }
+
+    /// `.healthetl/runs.log`: one JSON line per run, failed ones included (for cron users; the
+    /// store's `runs` table keeps the successful ones). Best effort: a log that cannot be
+    /// written does not fail the run.
+    public func appendToRunLog(_ line: String) {
+        let path = (stateFolder as NSString).appendingPathComponent("runs.log")
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }
 
     /// Removes staging files a killed run left behind (their owner is gone: we hold the lock).

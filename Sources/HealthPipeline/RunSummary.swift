@@ -63,6 +63,16 @@ public struct RunSummary: Codable, Sendable {
         recordsPerSecond = seconds > 0 ? Double(recordsRead + skippedByAnchor) / seconds : 0
     }
 
+    /// The run log's line for a run that failed.
+    static func failureJSON(_ error: Error, input: String) -> String {
+        let message = (error as? HealthETLError)?.description ?? "\(error)"
+        let fields = ["status": "failed", "input": input, "error": message,
+                      "finished_utc": Timestamp(secondsSince1970: Date().timeIntervalSince1970).iso8601]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? String(decoding: encoder.encode(fields), as: UTF8.self)) ?? "{}"
+    }
+
     public var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -19,6 +19,13 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try healthetl(["import", path, "--out", out, "--quiet"]).status, 0)
         let again = try healthetl(["status", "--out", out])
         XCTAssertTrue(again.stdout.contains("incremental \(path): 3 records read, 0 new samples"), again.stdout)
+        // The run log in .healthetl has a line per run, failed ones too.
+        let broken = try write("<HealthData><Record", to: "broken.xml", in: dir)
+        XCTAssertEqual(try healthetl(["import", broken, "--out", out, "--quiet"]).status, 65)
+        let log = try String(contentsOfFile: out + "/.healthetl/runs.log", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(log.count, 3)
+        XCTAssertTrue(log[0].contains("\"mode\":\"full\"") && log[1].contains("\"mode\":\"incremental\""), "\(log)")
+        XCTAssertTrue(log[2].contains("\"status\":\"failed\"") && log[2].contains("not well-formed"), "\(log[2])")
         // reset --keep-profile empties analytics and anchors, keeps samples and profile.
         let reset = try healthetl(["reset", "--out", out, "--keep-profile"])
         XCTAssertEqual(reset.status, 0, reset.stderr)

@@ -26,6 +26,11 @@ public struct ByteSpan {
         literal.utf8CodeUnitCount == count && memcmp(start, literal.utf8Start, count) == 0
     }
 
+    /// Byte equality with bytes kept from an earlier span.
+    @inline(__always) public func equals(_ bytes: [UInt8]) -> Bool {
+        bytes.count == count && (count == 0 || bytes.withUnsafeBufferPointer { memcmp(start, $0.baseAddress!, count) == 0 })
+    }
+
     @inline(__always) public func hasPrefix(_ literal: StaticString) -> Bool {
         literal.utf8CodeUnitCount <= count && memcmp(start, literal.utf8Start, literal.utf8CodeUnitCount) == 0
     }

@@ -217,20 +217,33 @@ final class ExportSAXHandler: SAXHandler {
 
     // MARK: Records
 
+    /// The prefilter's answer for the last (type, source) seen, kept by their bytes: records
+    /// come type by type, source by source, so most records cost two byte compares and, if
+    /// the pair has an anchor, one date parse.
+    private var lastTypeBytes: [UInt8] = [], lastSourceBytes: [UInt8] = []
+    private var lastCutoff: Int64?
+
     /// Asks the prefilter with the three attributes it needs, parsing nothing else.
     private func isKnown(_ attributes: SAXAttributes) -> Bool {
-        var type: String?, source: String?, created: Int64?
+        var type: ByteSpan?, source: ByteSpan?, created: ByteSpan?
         for i in 0..<attributes.count {
             let name = attributes.name(i)
             switch name.count {
-            case 4 where name.equals("type"): type = text.interned(attributes.value(i))
-            case 10 where name.equals("sourceName"), 6 where name.equals("source"): source = text.interned(attributes.value(i))
-            case 12 where name.equals("creationDate"): created = DateParser.parse(attributes.value(i))?.timestamp.microseconds
+            case 4 where name.equals("type"): type = attributes.value(i)
+            case 10 where name.equals("sourceName"), 6 where name.equals("source"): source = attributes.value(i)
+            case 12 where name.equals("creationDate"): created = attributes.value(i)
             default: continue
             }
-            if let type, let source, let created { return prefilter!.skips(type: type, source: source, created: created) }
+            if type != nil, source != nil, created != nil { break }
         }
-        return false
+        guard let type, let source, let created, let prefilter else { return false }
+        if !type.equals(lastTypeBytes) || !source.equals(lastSourceBytes) {
+            lastTypeBytes = Array(UnsafeBufferPointer(start: type.start, count: type.count))
+            lastSourceBytes = Array(UnsafeBufferPointer(start: source.start, count: source.count))
+            lastCutoff = prefilter.cutoff(type: text.interned(type), source: text.interned(source))
+        }
+        guard let cutoff = lastCutoff, let instant = DateParser.parse(created)?.timestamp.microseconds else { return false }
+        return instant < cutoff
     }
 
     /// Attribute names of `Record`; anything else (iOS 8 writes metadata as attributes)
