@@ -22,8 +22,7 @@ public enum PeriodRollup {
     public static func bounds(_ kind: PeriodKind, of date: CivilDate, weekStart: Int = 0) -> (CivilDate, CivilDate) {
         switch kind {
         case .week:
-            let back = (date.weekdayFromMonday - weekStart + 7) % 7
-            let start = date.adding(days: -back)
+            let start = date.startOfWeek(weekStart: weekStart)
             return (start, start.adding(days: 6))
         case .month:
             let start = CivilDate(year: date.year, month: date.month, day: 1)

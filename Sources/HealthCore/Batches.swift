@@ -74,7 +74,8 @@ public struct IngestBatch: Sendable {
     /// Element names that are not part of any known export format, with counts.
     public var unknownElements: [String: Int] = [:]
     public var position = InputPosition()
-    /// Records the anchor filter has dropped so far in this process (its state, for checkpoints).
+    /// Records ingest's prefilter (the anchors) has dropped so far in this process (its state,
+    /// for checkpoints).
     public var skippedByAnchorSoFar = 0
 
     public init() {}

@@ -39,8 +39,11 @@ public struct LocalCalendar: Sendable {
     }
 
     /// The instant at which local `date` begins (00:00 local; DST days are 23 or 25 hours).
-    public mutating func startOfDay(_ date: CivilDate) -> Timestamp {
-        let wall = Int64(date.daysSinceEpoch) * 86_400
+    public mutating func startOfDay(_ date: CivilDate) -> Timestamp { instant(on: date, secondOfDay: 0) }
+
+    /// The instant at which the local wall clock of `date` shows `second` seconds after midnight.
+    public mutating func instant(on date: CivilDate, secondOfDay second: Int64) -> Timestamp {
+        let wall = Int64(date.daysSinceEpoch) * 86_400 + second
         // Offset at the guessed instant, then corrected once for a transition in between.
         var guess = Timestamp(seconds: wall - offset(at: Timestamp(seconds: wall)))
         guess = Timestamp(seconds: wall - offset(at: guess))

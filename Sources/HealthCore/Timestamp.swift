@@ -94,6 +94,11 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     public var description: String { iso8601 }
     /// Monday = 0 … Sunday = 6 (1970-01-01 was a Thursday).
     public var weekdayFromMonday: Int { ((daysSinceEpoch % 7) + 7 + 3) % 7 }
+
+    /// First day of the week holding this date; `weekStart` 0 = Monday … 6 = Sunday.
+    public func startOfWeek(weekStart: Int) -> CivilDate {
+        adding(days: -((weekdayFromMonday - weekStart + 7) % 7))
+    }
     public func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
     public static func < (a: CivilDate, b: CivilDate) -> Bool { a.daysSinceEpoch < b.daysSinceEpoch }
 }

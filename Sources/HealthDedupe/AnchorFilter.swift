@@ -28,8 +28,6 @@ public struct AnchorFilter: RecordPrefilter {
         self.overlap = Int64(overlapSeconds * 1_000_000)
     }
 
-    public var isEmpty: Bool { anchors.isEmpty }
-
     public func cutoff(type: String, source: String) -> Int64? {
         anchors.newestCreation[Anchors.Key(type: type, source: source)].map { $0.microseconds - overlap }
     }

@@ -51,6 +51,8 @@ public struct OutputFolder: Sendable {
     }
 
     /// Removes staging files a killed run left behind (their owner is gone: we hold the lock).
+    /// `.partial-` names are staged stores of versions before the resumable load; today's
+    /// staged load (`load.sqlite`, `delta.sqlite`) is resumed, not removed.
     public func removeStaleStaging() {
         let fm = FileManager.default
         for folder in [path, stateFolder, (path as NSString).appendingPathComponent("csv"),

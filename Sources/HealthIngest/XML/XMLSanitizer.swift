@@ -27,10 +27,8 @@ struct XMLSanitizer {
 
     private static let keyword = Array("<!DOCTYPE".utf8)
 
-    init() {}
-
-    /// A sanitizer for input that starts inside the root element (a resumed parse).
-    init(startingInBody: Bool) {
+    /// `startingInBody`: the input starts inside the root element (a resumed parse).
+    init(startingInBody: Bool = false) {
         if startingInBody { state = .body }
     }
 

@@ -86,14 +86,14 @@ enum SQLFunctions {
             sqlite3_result_null(ctx); return
         }
         let c = context(ctx)
-        sqlite3_result_int64(ctx, LocalTime.instant(date: date, second: sqlite3_value_int64(h) * 3600, in: &c.calendar).microseconds)
+        sqlite3_result_int64(ctx, c.calendar.instant(on: date, secondOfDay: sqlite3_value_int64(h) * 3600).microseconds)
     }
 
     private static let weekOf: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, _, args in
         guard let d = args?[0], let date = text(d).flatMap({ CivilDate(iso: $0.prefix(10)) }) else {
             sqlite3_result_null(ctx); return
         }
-        result(ctx, LocalTime.weekStart(of: date, weekStart: context(ctx).weekStart).iso8601)
+        result(ctx, date.startOfWeek(weekStart: context(ctx).weekStart).iso8601)
     }
 
     private static let label: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, _, args in

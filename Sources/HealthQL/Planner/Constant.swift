@@ -23,7 +23,7 @@ struct QueryClock {
         switch f {
         case .now: return .instant(now)
         case .today: return .date(today)
-        case .startOfWeek: return .date(LocalTime.weekStart(of: today, weekStart: weekStart))
+        case .startOfWeek: return .date(today.startOfWeek(weekStart: weekStart))
         case .startOfMonth: return .date(CivilDate(year: today.year, month: today.month, day: 1))
         case .startOfYear: return .date(CivilDate(year: today.year, month: 1, day: 1))
         }
@@ -41,7 +41,7 @@ struct QueryClock {
         guard clock.count == 2 || clock.count == 3, !clock.contains(nil) else { return nil }
         let h = clock[0]!, m = clock[1]!, s = clock.count == 3 ? clock[2]! : 0
         guard (0..<24).contains(h), (0..<60).contains(m), (0..<60).contains(s) else { return nil }
-        return .instant(LocalTime.instant(date: d, second: h * 3600 + m * 60 + s, in: &calendar))
+        return .instant(calendar.instant(on: d, secondOfDay: h * 3600 + m * 60 + s))
     }
 
     /// Written exactly as `YYYY-MM-DD`, year 1 or later, and a day the month has (no 2024-02-31).

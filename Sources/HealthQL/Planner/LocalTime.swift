@@ -2,20 +2,6 @@ import HealthCore
 
 /// Calendar arithmetic in the store's zone, for time constants and the SQL functions.
 enum LocalTime {
-    /// The instant at which the local wall clock of `date` shows `second` seconds after midnight
-    /// (corrected once for a DST transition in between, as `LocalCalendar.startOfDay`).
-    static func instant(date: CivilDate, second: Int64, in calendar: inout LocalCalendar) -> Timestamp {
-        let wall = Int64(date.daysSinceEpoch) * 86_400 + second
-        var guess = Timestamp(seconds: wall - calendar.offset(at: Timestamp(seconds: wall)))
-        guess = Timestamp(seconds: wall - calendar.offset(at: guess))
-        return guess
-    }
-
-    /// First day of the week holding `date`; `weekStart` 0 = Monday … 6 = Sunday.
-    static func weekStart(of date: CivilDate, weekStart: Int) -> CivilDate {
-        date.adding(days: -((date.weekdayFromMonday - weekStart + 7) % 7))
-    }
-
     static func adding(months: Int, to date: CivilDate) -> CivilDate {
         let total = date.year * 12 + (date.month - 1) + months
         let year = total.floorDiv(12), month = total - year * 12 + 1
@@ -46,7 +32,7 @@ enum LocalTime {
             let date = calendar.localDate(of: instant)
             let second = calendar.secondOfDay(instant)
             let moved = adding(duration, sign: sign, to: date) ?? date
-            return LocalTime.instant(date: moved, second: second, in: &calendar)
+            return calendar.instant(on: moved, secondOfDay: second)
         }
     }
 }
