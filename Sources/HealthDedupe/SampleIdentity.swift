@@ -27,8 +27,8 @@ public enum SampleIdentity {
 
 /// The dedupe stage (first part): stamps each sample with its identity so that exact
 /// duplicates collapse to one row in the store, wherever in the file the copies are.
-/// Matching is done by the store's index on identity after the bulk load, which keeps
-/// memory flat however many records the export has.
+/// The SQLite sink drops a sample whose identity it has written already; a merge into the
+/// published store skips identities it holds (found through the type and start index).
 public struct IdentityStamper: StageHandler {
     public typealias InboundIn = NormalizedBatch
     public typealias InboundOut = NormalizedBatch

@@ -75,11 +75,14 @@ public struct ImportJob: Sendable {
                                  out: options.out)
         summary.resumedAtElement = load.resumedAt
         let recordedAt = Timestamp(secondsSince1970: started.timeIntervalSince1970)
-        // Stages CSV/Parquet from the finished store and logs the run into it.
-        func finish(_ database: Database, changed: Bool, _ summary: inout RunSummary) throws {
+        // Stages CSV/Parquet from the finished store (the rest, if `written` holds some) and
+        // logs the run into it.
+        func finish(_ database: Database, changed: Bool, written: [String: Int] = [:], _ summary: inout RunSummary) throws {
             if changed || files.missing {
                 let outputsStart = Date()
-                summary.outputRows = try files.write(from: database) { progress.phase("writing \($0)") }
+                let rest = OutputTable.all.filter { written[$0.name] == nil }
+                summary.outputRows = try files.write(rest, from: database) { progress.phase("writing \($0)") }
+                    .merging(written) { a, _ in a }
                 summary.phaseSeconds["outputs"] = Date().timeIntervalSince(outputsStart)
             }
             summary.finish(started: started)
@@ -96,6 +99,9 @@ public struct ImportJob: Sendable {
             let database = try load.database.orThrow("the loaded store is gone")
             progress.phase("analytics")
             let analyticsStart = Date()
+            let samples = try files.startSamples(storeAt: checkpoints.staged, writer: database)
+            defer { _ = try? samples?.wait() }   // never leave the thread behind on an error
+            var written: [String: Int] = [:]
             try database.transaction {
                 let result = try AnalyticsUpdate(database: database, settings: settings)
                     .run(days: nil, recordedAt: recordedAt, progress: progress)
@@ -103,9 +109,12 @@ public struct ImportJob: Sendable {
                 summary.sleepNights = result.nights
                 try PublishedStore.recordAnchors(in: database, fromSampleID: 1)
                 try settings.save(in: database)
+                summary.phaseSeconds["analytics"] = Date().timeIntervalSince(analyticsStart)
+                // The commit needs the reader gone.
+                written = try samples?.wait() ?? [:]
+                summary.phaseSeconds["samples_wait"] = Date().timeIntervalSince(analyticsStart)
             }
-            summary.phaseSeconds["analytics"] = Date().timeIntervalSince(analyticsStart)
-            try finish(database, changed: true, &summary)
+            try finish(database, changed: true, written: written, &summary)
             try database.execute("DELETE FROM load_checkpoint")
             try folder.publish(checkpoints.staged, as: folder.databasePath)
             checkpoints.discard()

@@ -39,14 +39,14 @@ struct OutputFiles {
             .appendingPathComponent(name))
     }
 
-    /// Writes every table into the staging folder; returns rows per file.
-    func write(from database: Database, progress: (String) -> Void) throws -> [String: Int] {
+    /// Writes `tables` into the staging folder; returns rows per file.
+    func write(_ tables: [OutputTable] = OutputTable.all, from database: Database,
+               progress: (String) -> Void) throws -> [String: Int] {
         guard !isEmpty else { return [:] }
-        try? FileManager.default.removeItem(atPath: staging)
         for sub in ["csv", "parquet"] { try OutputFolder.makePrivateFolder((staging as NSString).appendingPathComponent(sub)) }
         let exporter = TableExporter(database: database)
         var rows: [String: Int] = [:]
-        for table in OutputTable.all {
+        for table in tables {
             let csvPath = csv && table.inCSV ? staged("csv", table.name + ".csv") : nil
             let parquetPath = parquet && table.inParquet ? staged("parquet", table.name + ".parquet") : nil
             guard csvPath != nil || parquetPath != nil else { continue }
@@ -54,6 +54,23 @@ struct OutputFiles {
             rows[table.name] = try exporter.export(table, csv: csvPath, parquet: parquetPath)
         }
         return rows
+    }
+
+    /// Starts writing the samples (nearly all the rows) on a thread of their own, over a
+    /// read-only connection to the finished store at `path`, so that the caller computes the
+    /// analytics meanwhile and both cores work. `writer`, the caller's connection, gives up its
+    /// exclusive lock and keeps its changes in memory until `SamplesExport.wait` (spilling them
+    /// would need the lock the reader shares). Nil if no output holds the samples.
+    func startSamples(storeAt path: String, writer: Database) throws -> SamplesExport? {
+        guard parquet || csv && OutputTable.samples.inCSV else { return nil }
+        try writer.execute("PRAGMA locking_mode = NORMAL; PRAGMA cache_spill = OFF")
+        _ = try writer.scalar("SELECT count(*) FROM types")   // the next access drops the exclusive lock
+        let export = SamplesExport()
+        export.threads.spawn("samples") { [self] in
+            let reader = try Database(path: path, mode: .readOnly)
+            export.rows.set(try write([.samples], from: reader, progress: { _ in }))
+        }
+        return export
     }
 
     /// Moves the staged files into place (after the store was published).
@@ -77,5 +94,17 @@ struct OutputFiles {
 
     private func staged(_ sub: String, _ name: String) -> String {
         ((staging as NSString).appendingPathComponent(sub) as NSString).appendingPathComponent(name)
+    }
+}
+
+/// The samples output being written on its own thread (`OutputFiles.startSamples`).
+final class SamplesExport: Sendable {
+    let threads = StageThreads()
+    let rows = Handoff<[String: Int]>()
+
+    /// Joins the thread; rethrows its error. Returns rows per file.
+    func wait() throws -> [String: Int] {
+        try threads.wait()
+        return rows.value ?? [:]
     }
 }

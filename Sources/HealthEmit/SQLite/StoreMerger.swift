@@ -53,7 +53,8 @@ public struct StoreMerger {
               SELECT d.id + \(sampleOffset), t.new, s.new, d.start_us, d.end_us, d.created_us, d.local_day, d.value,
                      d.unit, d.raw_value, d.raw_unit, d.category_value, d.metadata, d.identity, d.line, d.user_entered
               FROM delta.sample_data d JOIN temp.type_map t ON t.old = d.type_id JOIN temp.source_map s ON s.old = d.source_id
-              WHERE NOT EXISTS (SELECT 1 FROM main.sample_data m WHERE m.identity = d.identity);
+              WHERE NOT EXISTS (SELECT 1 FROM main.sample_data m
+                                WHERE m.type_id = t.new AND m.start_us = d.start_us AND m.identity = d.identity);
             """)
         let newSamples = database.changes
         try database.execute("""

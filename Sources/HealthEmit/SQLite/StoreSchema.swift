@@ -126,10 +126,6 @@ public enum StoreSchema {
         PRIMARY KEY (date, hour, type)) WITHOUT ROWID;
     """
 
-    /// Samples by content hash: how duplicates and already imported samples are found. Not
-    /// declared UNIQUE: the load removes duplicates through it, and merges skip known identities.
-    public static let identityIndex = "CREATE INDEX sample_identity ON sample_data (identity);"
-
     /// Built after the bulk load: creating indexes on a full table is several times faster
     /// than maintaining them row by row.
     public static let indexes = """
