@@ -74,11 +74,22 @@ struct AnalyticsBuilder {
         let (ranks, names, running) = (store.ranks, store.names, store.running)
         var book = AnalyticsBook()
         var nights: [SleepNight] = []
-        book.addStatistics(try reader.dailyStatistics(days: window))
         for (typeID, identifier) in store.types {
+            // Every series is read once: its daily statistics ride along with its stage, and
+            // go into the book first (the stage's results complete or replace them).
+            var statistics = DailyStatistics(type: identifier, keeping: window)
+            func series(_ body: ([SeriesReader.Row]) throws -> Void) throws {
+                try reader.forEachBatch(typeID: typeID, starting: span) { rows in
+                    for r in rows {
+                        statistics.add(localDay: r.localDay, start: r.start, end: r.end, value: r.value, unit: r.unit)
+                    }
+                    try body(rows)
+                }
+            }
             let type = TypeRegistry.type(for: identifier)
             if identifier == Self.sleepType {
-                nights = try sleepNights(typeID, span: span, ranks: ranks, names: names)
+                nights = try sleepNights(series, ranks: ranks, names: names)
+                book.addStatistics(statistics.finish())
                 book.addNights(nights)
                 continue
             }
@@ -86,28 +97,32 @@ struct AnalyticsBuilder {
             case .cumulative:
                 var stages = PriorityMerger<Void>().then(DaySplitter<Void>(calendar: calendar, running: running))
                 var amounts: [DayAmount] = []
-                try reader.forEachBatch(typeID: typeID, starting: span) { rows in
+                try series { rows in
                     let samples = rows.compactMap { r in
                         r.value.map { MergeSample(start: r.start, end: r.end, value: $0, rank: ranks.rank(r), tag: ()) }
                     }
                     try stages.handle(samples) { amounts += $0 }
                 }
                 try stages.finish { amounts += $0 }
+                book.addStatistics(statistics.finish())
                 book.addCumulative(type: identifier, unit: type.canonicalUnit, amounts: amounts)
             case .timeWeighted:
                 var stage = HeartRateDays(calendar: calendar, maxGapMinutes: heartbeatMaxGapMinutes)
-                try reader.forEachBatch(typeID: typeID, starting: span) { rows in
+                try series { rows in
                     try stage.handle(rows.compactMap { r in r.value.map { HeartRateReading(start: r.start, end: r.end, bpm: $0) } }) { _ in }
                 }
+                book.addStatistics(statistics.finish())
                 try stage.finish { book.addHeartRate(type: identifier, $0) }
             case .leq:
                 var stage = SoundLevelDays(type: identifier, calendar: calendar)
-                try reader.forEachBatch(typeID: typeID, starting: span) { rows in
+                try series { rows in
                     try stage.handle(rows.compactMap { r in r.value.map { SoundLevelReading(start: r.start, end: r.end, decibels: $0) } }) { _ in }
                 }
+                book.addStatistics(statistics.finish())
                 try stage.finish { book.replaceAverages($0) }
             case .discrete, .category:
-                continue   // the store's per-day statistics are the answer
+                try series { _ in }   // the daily statistics are the answer
+                book.addStatistics(statistics.finish())
             }
         }
         var content = AnalyticsWriter.Content()
@@ -140,11 +155,12 @@ struct AnalyticsBuilder {
 
     /// In-bed and asleep/awake samples are merged as two separate tracks (FORMAT.md), then
     /// both tracks' pieces go to the nights.
-    private func sleepNights(_ typeID: Int64, span: Range<Int64>?, ranks: RankTable, names: [Int64: String]) throws -> [SleepNight] {
+    private func sleepNights(_ series: (([SeriesReader.Row]) throws -> Void) throws -> Void, ranks: RankTable,
+                             names: [Int64: String]) throws -> [SleepNight] {
         var inBed = PriorityMerger<SleepTag>(), asleep = PriorityMerger<SleepTag>()
         var nights = SleepNights(calendar: calendar, dayStartHour: sleepDayStartHour)
         let collect: ([MergedPiece<SleepTag>]) throws -> Void = { try nights.handle($0) { _ in } }
-        try reader.forEachBatch(typeID: typeID, starting: span) { rows in
+        try series { rows in
             var bedSamples: [MergeSample<SleepTag>] = [], sleepSamples: [MergeSample<SleepTag>] = []
             for r in rows {
                 guard let stage = r.categoryValue.flatMap(SleepStage.init(categoryValue:)) else { continue }

@@ -107,7 +107,6 @@ public struct ImportJob: Sendable {
                     .run(days: nil, recordedAt: recordedAt, progress: progress)
                 summary.days = result.days
                 summary.sleepNights = result.nights
-                try PublishedStore.recordAnchors(in: database, fromSampleID: 1)
                 try settings.save(in: database)
                 summary.phaseSeconds["analytics"] = Date().timeIntervalSince(analyticsStart)
                 // The commit needs the reader gone.

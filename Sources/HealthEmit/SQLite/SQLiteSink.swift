@@ -31,6 +31,7 @@ public final class SQLiteSink {
     private var seenWorkouts: Set<Int64> = []
     private var seenCorrelations: Set<UInt64> = []
     private var seenSamples: Set<UInt64> = []
+    private var anchors = NewestCreation()
     private var routeIDs: [String: Int64] = [:]
     private let runID: Int64
     private let insertSample, insertHeartbeat, insertType, insertSource, insertQuarantine: Statement
@@ -40,12 +41,15 @@ public final class SQLiteSink {
     /// killed load left there, picked up where its last commit ended.
     public init(path: String, runID: Int64 = 1, resuming: Counts? = nil) throws {
         database = try Database(path: path, mode: resuming == nil ? .create : .readWrite)
-        // Write-ahead log: a killed process leaves the last commit intact (no journal at all
-        // could leave half-written pages). Exclusive locking: no shared-memory file; nobody
-        // else reads this file before it is published.
+        // A rollback journal: a killed process leaves a journal that the next open rolls back
+        // to the last commit (no journal at all could leave half-written pages). The load
+        // appends to new tables, so nearly every page it writes is a new page, which the
+        // journal need not copy: each page is written once (a write-ahead log writes it
+        // twice, to the log and at checkpoint). Exclusive locking: nobody else reads this
+        // file before it is published.
         try database.execute("""
-            PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
-            PRAGMA temp_store = FILE; PRAGMA cache_size = -32768; PRAGMA wal_autocheckpoint = 16384;
+            PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL;
+            PRAGMA temp_store = FILE; PRAGMA cache_size = -32768;
             """)
         if let resuming {
             counts = resuming
@@ -104,8 +108,28 @@ public final class SQLiteSink {
     /// Commits everything written so far together with `checkpoint` (the caller's state,
     /// opaque here), and opens the next transaction.
     public func commit(checkpoint: String) throws {
+        try saveAnchors()
         try saveCheckpoint(checkpoint)
         try database.execute("COMMIT; BEGIN")
+    }
+
+    /// Raises the stored anchors to the newest creation instants written since the last
+    /// commit. An upsert with `max`, so a resumed load needs nothing read back.
+    private func saveAnchors() throws {
+        let pairs = anchors.take()
+        guard !pairs.isEmpty else { return }
+        let upsert = try database.prepare("""
+            INSERT INTO anchors (type, source_name, newest_creation_us)
+              SELECT t.identifier, s.name, ?3 FROM types t, sources s WHERE t.id = ?1 AND s.id = ?2
+            ON CONFLICT (type, source_name) DO UPDATE
+              SET newest_creation_us = max(newest_creation_us, excluded.newest_creation_us)
+            """)
+        for (pair, newest) in pairs {
+            upsert.bind(1, pair.type)
+            upsert.bind(2, pair.source)
+            upsert.bind(3, newest)
+            try upsert.run()
+        }
     }
 
     private func saveCheckpoint(_ checkpoint: String) throws {
@@ -135,8 +159,10 @@ public final class SQLiteSink {
         }
         let r = s.record
         let stmt = insertSample
-        stmt.bind(1, try typeID(r.type))
-        stmt.bind(2, try sourceID(r.source))
+        let (type, source) = (try typeID(r.type), try sourceID(r.source))
+        if let created = r.creationDate?.microseconds { anchors.note(created, type: type, source: source) }
+        stmt.bind(1, type)
+        stmt.bind(2, source)
         stmt.bind(3, s.start.microseconds)
         stmt.bind(4, s.end.microseconds)
         stmt.bind(5, r.creationDate?.microseconds)
@@ -200,13 +226,12 @@ public final class SQLiteSink {
 
     /// Indexes and derives; commits. Returns what was written.
     ///
-    /// `reading` (if given) is committed first, with everything loaded: the input is read. The
-    /// rest runs under a rollback journal, not the write-ahead log: index pages are new pages,
-    /// which a rollback journal need not copy, while the log would write each of them twice.
+    /// `reading` (if given) is committed first, with everything loaded: the input is read.
     /// `checkpoint` is committed with the result.
     public func finish(reading: String? = nil, checkpoint: (Counts) -> String? = { _ in nil }) throws -> Counts {
+        try saveAnchors()
         if let reading { try saveCheckpoint(reading) }
-        try database.execute("COMMIT; PRAGMA journal_mode = DELETE; BEGIN")
+        try database.execute("COMMIT; BEGIN")
         seenSamples = []
         try database.execute(StoreSchema.indexes)
         try database.execute(StoreSchema.views)
@@ -257,4 +282,36 @@ public final class SQLiteSink {
     func firstTime(correlation identity: UInt64) -> Bool { seenCorrelations.insert(identity).inserted }
     func countWorkout() { counts.workouts += 1 }
     func countCorrelation() { counts.correlations += 1 }
+}
+
+/// The newest creation instant per (type, source) pair written since the last `take`: what
+/// the next run's anchors are made of. Samples come in long runs of one pair, so the running
+/// pair is compared before anything is hashed.
+struct NewestCreation {
+    struct Pair: Hashable { var type: Int64; var source: Int64 }
+    private var current: Pair?
+    private var currentNewest = Int64.min
+    private var others: [Pair: Int64] = [:]
+
+    @inline(__always) mutating func note(_ created: Int64, type: Int64, source: Int64) {
+        if let current, current.type == type, current.source == source {
+            currentNewest = max(currentNewest, created)
+            return
+        }
+        fold()
+        current = Pair(type: type, source: source)
+        currentNewest = others[current!] ?? created
+        currentNewest = max(currentNewest, created)
+    }
+
+    private mutating func fold() {
+        if let current { others[current] = currentNewest }
+    }
+
+    /// Every pair noted since the last call, with its newest instant.
+    mutating func take() -> [Pair: Int64] {
+        fold()
+        defer { others = [:]; current = nil; currentNewest = .min }
+        return others
+    }
 }

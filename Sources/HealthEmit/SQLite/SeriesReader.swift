@@ -19,6 +19,9 @@ public struct SeriesReader {
         public var sourceID: Int64
         public var userEntered: Bool
         public var categoryValue: String?
+        /// Days since 1970-01-01 of the local date of `start`.
+        public var localDay: Int
+        public var unit: String?
     }
 
     let database: Database
@@ -49,7 +52,7 @@ public struct SeriesReader {
     public func forEachBatch(typeID: Int64, starting range: Range<Int64>? = nil, batchSize: Int = 8192,
                              _ body: ([Row]) throws -> Void) throws {
         let stmt = try database.prepare("""
-            SELECT start_us, end_us, value, source_id, user_entered, category_value
+            SELECT start_us, end_us, value, source_id, user_entered, category_value, local_day, unit
             FROM sample_data WHERE type_id = ? AND start_us >= ? AND start_us < ? ORDER BY start_us
             """)
         stmt.bind(1, typeID)
@@ -57,10 +60,13 @@ public struct SeriesReader {
         stmt.bind(3, range?.upperBound ?? Int64.max)
         var batch: [Row] = []
         batch.reserveCapacity(batchSize)
+        // A series repeats a handful of units and category values: one String each.
+        var units = RepeatedText(), categories = RepeatedText()
         while try stmt.step() {
             batch.append(Row(start: stmt.int64(0), end: stmt.int64(1), value: stmt.isNull(2) ? nil : stmt.double(2),
                              sourceID: stmt.int64(3), userEntered: stmt.int64(4) != 0,
-                             categoryValue: stmt.isNull(5) ? nil : stmt.text(5)))
+                             categoryValue: categories.text(stmt, 5), localDay: Int(stmt.int64(6)),
+                             unit: units.text(stmt, 7)))
             if batch.count == batchSize {
                 try body(batch)
                 batch.removeAll(keepingCapacity: true)
@@ -68,30 +74,16 @@ public struct SeriesReader {
         }
         if !batch.isEmpty { try body(batch) }
     }
+}
 
-    /// Count, mean, min and max per type and local day of start, over every stored sample
-    /// (categories: count and minutes in `sum`). Cumulative sums and time-weighted means
-    /// replace these where the merge knows better.
-    public func dailyStatistics(days: ClosedRange<CivilDate>? = nil) throws -> [DailyTypeMetric] {
-        let stmt = try database.prepare("""
-            SELECT s.local_day, t.identifier, min(s.unit), count(*), avg(s.value), min(s.value), max(s.value),
-                   sum(s.end_us - s.start_us) / 60000000.0, count(s.value)
-            FROM sample_data s JOIN types t ON t.id = s.type_id
-            WHERE s.local_day BETWEEN ? AND ?
-            GROUP BY s.local_day, s.type_id
-            """)
-        stmt.bind(1, Int64(days?.lowerBound.daysSinceEpoch ?? Int(Int32.min)))
-        stmt.bind(2, Int64(days?.upperBound.daysSinceEpoch ?? Int(Int32.max)))
-        var out: [DailyTypeMetric] = []
-        while try stmt.step() {
-            let numeric = stmt.int64(8) > 0
-            out.append(DailyTypeMetric(
-                date: CivilDate(daysSinceEpoch: Int(stmt.int64(0))), type: stmt.text(1) ?? "",
-                unit: numeric ? stmt.text(2) : "min",
-                sum: numeric ? nil : stmt.double(7),
-                average: numeric ? stmt.double(4) : nil, minimum: numeric ? stmt.double(5) : nil,
-                maximum: numeric ? stmt.double(6) : nil, count: Int(stmt.int64(3))))
-        }
-        return out
+/// The last text read from a column, kept while the next rows repeat it byte for byte.
+private struct RepeatedText {
+    private var last: String?
+
+    mutating func text(_ stmt: Statement, _ column: Int32) -> String? {
+        if stmt.isNull(column) { return nil }
+        let same = stmt.withText(column) { bytes in last.map { $0.utf8.elementsEqual(bytes) } ?? false }
+        if !same { last = stmt.text(column) }
+        return last
     }
 }

@@ -130,7 +130,6 @@ public enum StoreSchema {
     /// than maintaining them row by row.
     public static let indexes = """
     CREATE INDEX sample_type_start ON sample_data (type_id, start_us);
-    CREATE INDEX sample_local_day ON sample_data (local_day, type_id);
     CREATE INDEX heartbeat_sample ON heartbeat_data (sample_id);
     CREATE INDEX workout_start ON workouts (start_us);
     CREATE INDEX workout_event_workout ON workout_events (workout_id);

@@ -28,7 +28,7 @@ struct StringInterner {
     var count: Int { entries.count }
 
     mutating func intern(_ span: ByteSpan) -> String {
-        let hash = fnv1a(span)
+        let hash = wordHash(span)
         var i = Int(truncatingIfNeeded: hash) & mask
         while true {
             let slot = slots[i]
@@ -59,8 +59,21 @@ struct StringInterner {
     }
 }
 
-@inline(__always) private func fnv1a(_ span: ByteSpan) -> UInt64 {
-    var hasher = StableHasher()
-    hasher.combine(bytes: UnsafeBufferPointer(start: span.start, count: span.count))
-    return hasher.value
+/// A hash of the bytes eight at a time (multiply and fold): device descriptions run to 150
+/// bytes, and a byte-at-a-time hash of every one of them showed up in profiles. Only used
+/// inside this table, never stored.
+@inline(__always) private func wordHash(_ span: ByteSpan) -> UInt64 {
+    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(span.count)
+    var p = UnsafeRawPointer(span.start)
+    var left = span.count
+    while left >= 8 {
+        h = (h ^ p.loadUnaligned(as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+        h ^= h >> 29
+        p += 8
+        left -= 8
+    }
+    var tail: UInt64 = 0
+    for k in 0..<left { tail |= UInt64(p.load(fromByteOffset: k, as: UInt8.self)) << (8 * UInt64(k)) }
+    h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+    return h ^ (h >> 32)
 }

@@ -1,0 +1,59 @@
+import HealthCore
+
+/// Count, mean, minimum and maximum of one type's samples per local day of their start
+/// (category types, which carry no value: count and minutes), as `DailyTypeMetric`s.
+///
+/// It rides along the series read for the merge, so the store is not scanned a second time.
+/// Samples come in start order, so their days arrive one after another: the running day is
+/// compared first, and a table is only touched when the day changes.
+public struct DailyStatistics {
+    private struct Day {
+        var count = 0, valued = 0
+        var total = 0.0, minimum = Double.infinity, maximum = -Double.infinity
+        var minutes = 0.0
+        var unit: String?
+    }
+
+    private let type: String
+    private let keeping: ClosedRange<Int>?
+    private var current = Int.min
+    private var day = Day()
+    private var done: [Int: Day] = [:]
+
+    /// `keeping`: only these days (the days an incremental run recomputes); nil for all.
+    public init(type: String, keeping days: ClosedRange<CivilDate>?) {
+        self.type = type
+        keeping = days.map { $0.lowerBound.daysSinceEpoch...$0.upperBound.daysSinceEpoch }
+    }
+
+    public mutating func add(localDay: Int, start: Int64, end: Int64, value: Double?, unit: String?) {
+        if localDay != current {
+            if keeping?.contains(localDay) == false { return }
+            if current != .min { done[current] = day }
+            current = localDay
+            day = done.removeValue(forKey: localDay) ?? Day()
+        }
+        day.count += 1
+        day.minutes += Double(end - start) / 60_000_000
+        if let unit, day.unit.map({ unit < $0 }) ?? true { day.unit = unit }
+        guard let value else { return }
+        day.valued += 1
+        day.total += value
+        day.minimum = min(day.minimum, value)
+        day.maximum = max(day.maximum, value)
+    }
+
+    /// The days seen, in date order.
+    public mutating func finish() -> [DailyTypeMetric] {
+        if current != .min { done[current] = day }
+        current = .min
+        return done.sorted { $0.key < $1.key }.map { key, d in
+            let numeric = d.valued > 0
+            return DailyTypeMetric(date: CivilDate(daysSinceEpoch: key), type: type, unit: numeric ? d.unit : "min",
+                                   sum: numeric ? nil : d.minutes,
+                                   average: numeric ? d.total / Double(d.valued) : nil,
+                                   minimum: numeric ? d.minimum : nil, maximum: numeric ? d.maximum : nil,
+                                   count: d.count)
+        }
+    }
+}
