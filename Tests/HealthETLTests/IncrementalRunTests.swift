@@ -38,6 +38,19 @@ final class IncrementalRunTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: nightly + "/csv/daily.csv")),
                        try Data(contentsOf: URL(fileURLWithPath: fresh + "/csv/daily.csv")))
 
+        // The anchors (kept by the load as rows arrive, raised by each merge) are the newest
+        // creation instant per type and source name among the stored samples.
+        let anchors = "SELECT type || '|' || source_name || '|' || newest_creation_us FROM anchors ORDER BY 1"
+        let newest = """
+            SELECT t.identifier || '|' || src.name || '|' || max(s.created_us) FROM sample_data s
+            JOIN types t ON t.id = s.type_id JOIN sources src ON src.id = s.source_id
+            WHERE s.created_us IS NOT NULL GROUP BY t.identifier, src.name ORDER BY 1
+            """
+        let freshAnchors = try query(fresh + "/health.sqlite", anchors)
+        XCTAssertGreaterThan(freshAnchors.count, 5)
+        XCTAssertEqual(freshAnchors, try query(fresh + "/health.sqlite", newest))
+        XCTAssertEqual(try query(nightly + "/health.sqlite", anchors), freshAnchors)
+
         // The same export again changes nothing and rewrites nothing.
         let before = try FileManager.default.attributesOfItem(atPath: nightly + "/parquet/samples.parquet")[.modificationDate] as? Date
         let third = try importJSON(newer, nightly)
