@@ -61,9 +61,10 @@ public final class ParquetWriter {
     /// Creates the hidden temporary `.name.tmp-<pid>` (mode 0600) beside `path`; `close()`
     /// renames it over `path` (see `AtomicOutputFile`).
     /// - Parameters:
-    ///   - rowGroupRows: rows per row group (memory use is about this many rows of values).
+    ///   - rowGroupRows: rows per row group (memory use is about this many rows of values:
+    ///     some 20 MB for the samples at the default, which runs beside the analytics).
     ///   - keyValueMetadata: written to the footer's `key_value_metadata`.
-    public convenience init(path: String, columns: [ParquetColumn], rowGroupRows: Int = 1 << 20,
+    public convenience init(path: String, columns: [ParquetColumn], rowGroupRows: Int = 1 << 18,
                             compression: ParquetCompression = .gzip,
                             keyValueMetadata: [String: String] = [:]) throws {
         try self.init(path: path, columns: columns, rowGroupRows: rowGroupRows, compression: compression,
