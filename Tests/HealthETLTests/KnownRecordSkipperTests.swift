@@ -217,12 +217,16 @@ final class KnownRecordSkipperTests: XCTestCase {
             #"<Record type="T" sourceName="W" creationDate="\#(old)"><MetadataEntry key="k"></Record>"#,
             #"<Record type="T" sourceName="W" creationDate="\#(old)" value="a<b"/>"#,
             #"<Record type="T" sourceName="W" creationDate="\#(old)"value="1"/>"#,
+            "<Record type=\"T\" sourceName=\"W\" creationDate=\"\(old)\" value=\"abcdefghij\u{FFFE}\"/>",
+            #"<Record type="T" sourceName="W" creationDate="\#(old)" value="&#0;"/>"#,
         ]
         let folder = try temporaryFolder(self)
         for (k, record) in bad.enumerated() {
             let xml = "<HealthData>\n <Record type=\"T\" sourceName=\"W\" creationDate=\"\(old)\"/>\n \(record)\n</HealthData>\n"
             let path = try write(xml, to: "bad\(k).xml", in: folder)
             XCTAssertThrowsError(try parse(path, prefilter, skipper: false), record)
+            // The skipper drops the first record and leaves the bad one to libxml2.
+            XCTAssertEqual(skip(Array(xml.utf8), prefilter, chunk: 5).skipper.recordsSkipped, 1, record)
             for chunk in [3, 4096] {
                 XCTAssertThrowsError(try parse(path, prefilter, skipper: true, chunkSize: chunk), record)
             }

@@ -52,6 +52,8 @@ final class KnownRecordSkipper {
 
     /// Per-byte classes for scanning (a pointer, not an array: no bounds checks, no retains).
     private let classes: UnsafeMutablePointer<UInt8>
+    /// 0: ends a name; 1: a name byte we accept in an element we drop; 2: any other name byte.
+    private let nameClasses: UnsafeMutablePointer<UInt8>
     /// Attribute names of the tag being checked (start, length), for the duplicate check;
     /// the element names open inside a record being checked.
     private var attributeNames: UnsafeMutablePointer<Int>
@@ -78,6 +80,14 @@ final class KnownRecordSkipper {
         classes[0x0D] = Self.lineBreak
         classes[0x09] = Self.tab
         classes[0xEF] = Self.ef
+        nameClasses = .allocate(capacity: 256)
+        for b in 0..<256 {
+            let byte = UInt8(b)
+            let ends = isSpace(byte) || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=")
+                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "<")
+            let plain = (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 95 || b == 45 || b == 46
+            nameClasses[b] = ends ? 0 : plain ? 1 : 2
+        }
         attributeNames = .allocate(capacity: 2 * Self.maxAttributes)
         openNames = .allocate(capacity: 2 * Self.maxDepth)
     }
@@ -85,6 +95,7 @@ final class KnownRecordSkipper {
     deinit {
         buffer.deallocate()
         classes.deallocate()
+        nameClasses.deallocate()
         attributeNames.deallocate()
         openNames.deallocate()
     }
@@ -159,7 +170,7 @@ final class KnownRecordSkipper {
                     case .incomplete: hold = lt; break scan
                     case .unexpected: state = .passAll
                     case .tag(let end, let selfClosing):
-                        let isRoot = nameLength(p, lt + 1, n) == 10 && memcmp(p + lt + 1, "HealthData", 10) == 0
+                        let isRoot = nameLength(p, lt + 1, n) == 10 && matches(p + lt + 1, "HealthData")
                         state = isRoot && !selfClosing ? .top : .passAll
                         r = end
                     }
@@ -172,7 +183,7 @@ final class KnownRecordSkipper {
                 let c = p[lt + 1]
                 // `</HealthData>` (the end), comments, PIs, CDATA: pass the rest on.
                 guard isNameStart(c) else { state = .passAll; break }
-                if memcmp(p + lt + 1, "Record", 6) == 0 && isTagNameEnd(p[lt + 7]) {
+                if matches(p + lt + 1, "Record") && isTagNameEnd(p[lt + 7]) {
                     let start = scanRecordStart(p, lt + 7, n)
                     guard case .tag(let startEnd, let selfClosing, let known) = start else {
                         if case .incomplete = start, n - lt <= Self.maxHeld { hold = lt; break scan }
@@ -259,17 +270,18 @@ final class KnownRecordSkipper {
     /// line breaks; anything it does not accept is `.unexpected`.
     private func scanTag(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int, strict: Bool) -> Tag {
         var attributes = 0
-        return scanTag(p, start, n, strict: strict, attributes: &attributes) { _, _, _, _ in }
+        return scanTag(p, start, n, strict: strict, attributes: &attributes) { _, _, _, _, _ in }
     }
 
     @inline(__always)
     private func scanTag(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int, strict: Bool, attributes: inout Int,
-                         _ attribute: (_ name: Int, _ nameLength: Int, _ value: Int, _ valueEnd: Int) -> Void) -> Tag {
+                         _ attribute: (_ name: Int, _ nameLength: Int, _ value: Int, _ valueEnd: Int, _ flags: UInt8) -> Void) -> Tag {
         var i = start
         // Element name.
-        while i < n && isNameByte(p[i]) { i += 1 }
+        var nameBits: UInt8 = 0
+        while i < n { let c = nameClasses[Int(p[i])]; if c == 0 { break }; nameBits |= c; i += 1 }
         if i == n { return .incomplete }
-        if strict && !checkName(p, start, i) { return .unexpected }
+        if strict && !strictName(p, start, i, nameBits) { return .unexpected }
         var seen: UInt64 = 0
         attributes = 0
         while true {
@@ -287,7 +299,8 @@ final class KnownRecordSkipper {
             }
             guard sawSpace, isNameStart(b) else { return .unexpected }
             let nameStart = i
-            while i < n && isNameByte(p[i]) { i += 1 }
+            nameBits = 0
+            while i < n { let c = nameClasses[Int(p[i])]; if c == 0 { break }; nameBits |= c; i += 1 }
             if i == n { return .incomplete }
             let nameEnd = i
             while i < n && isSpace(p[i]) {
@@ -306,8 +319,9 @@ final class KnownRecordSkipper {
             guard q == UInt8(ascii: "\"") || q == UInt8(ascii: "'") else { return .unexpected }
             i += 1
             let valueStart = i
+            var flags: UInt8 = 0
             if strict {
-                guard checkName(p, nameStart, nameEnd) else { return .unexpected }
+                guard strictName(p, nameStart, nameEnd, nameBits) else { return .unexpected }
                 // Duplicate attributes: a 64-bit filter, names compared only on a collision.
                 let length = nameEnd - nameStart
                 let bit = UInt64(1) << UInt64((length &* 7 &+ Int(p[nameStart]) &+ Int(p[nameEnd - 1]) &* 3) & 63)
@@ -319,13 +333,26 @@ final class KnownRecordSkipper {
                 guard attributes < Self.maxAttributes else { return .unexpected }
                 attributeNames[2 * attributes] = nameStart
                 attributeNames[2 * attributes + 1] = length
-                // The value, byte by byte: its end, and what libxml2 would reject or change.
+                // The value: its end, and what libxml2 would reject or change. Eight bytes at a
+                // time while none is the quote, `<`, `&`, a line break, tab or non-ASCII.
+                let quoteWord = UInt64(q) &* 0x0101_0101_0101_0101
                 while true {
+                    while i + 8 <= n {
+                        let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                        let hits = hasByte(word, quoteWord) | hasByte(word, 0x3C3C_3C3C_3C3C_3C3C)
+                            | hasByte(word, 0x2626_2626_2626_2626) | hasByte(word, 0x0A0A_0A0A_0A0A_0A0A)
+                            | hasByte(word, 0x0D0D_0D0D_0D0D_0D0D) | hasByte(word, 0x0909_0909_0909_0909)
+                            | (word & 0x8080_8080_8080_8080)
+                        if hits == 0 { i += 8; continue }
+                        i += hits.trailingZeroBitCount >> 3   // the first such byte (exact for the lowest)
+                        break
+                    }
                     if i == n { return .incomplete }
                     let b = p[i]
                     let k = classes[Int(b)]
                     if k == 0 { i += 1; continue }
                     if b == q { break }
+                    flags |= k
                     if k & Self.lt != 0 { return .unexpected }
                     if k & Self.lineBreak != 0 { lineBreaksInLastScan = true }
                     if k & Self.amp != 0 {
@@ -346,7 +373,7 @@ final class KnownRecordSkipper {
                 guard let end = find(q, p, i, n) else { return .incomplete }
                 i = end
             }
-            attribute(nameStart, nameEnd - nameStart, valueStart, i)
+            attribute(nameStart, nameEnd - nameStart, valueStart, i, flags)
             attributes += 1
             i += 1
         }
@@ -359,15 +386,16 @@ final class KnownRecordSkipper {
     private func scanRecordStart(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int) -> RecordTag {
         lineBreaksInLastScan = false
         var type = (0, -1), source = (0, -1), created = (0, -1)
+        var flags: UInt8 = 0
         var attributes = 0
         // `Record` itself is a fine name: scan from the name's end with a zero-length name.
-        let result = scanTag(p, start, n, strict: true, attributes: &attributes) { name, length, value, valueEnd in
+        let result = scanTag(p, start, n, strict: true, attributes: &attributes) { name, length, value, valueEnd, valueFlags in
             if type.1 >= 0 && source.1 >= 0 && created.1 >= 0 { return }
             switch length {
-            case 4 where memcmp(p + name, "type", 4) == 0: type = (value, valueEnd - value)
-            case 10 where memcmp(p + name, "sourceName", 10) == 0: source = (value, valueEnd - value)
-            case 6 where memcmp(p + name, "source", 6) == 0: source = (value, valueEnd - value)
-            case 12 where memcmp(p + name, "creationDate", 12) == 0: created = (value, valueEnd - value)
+            case 4 where matches(p + name, "type"): type = (value, valueEnd - value); flags |= valueFlags
+            case 10 where matches(p + name, "sourceName"), 6 where matches(p + name, "source"):
+                source = (value, valueEnd - value); flags |= valueFlags
+            case 12 where matches(p + name, "creationDate"): created = (value, valueEnd - value); flags |= valueFlags
             default: break
             }
         }
@@ -375,21 +403,13 @@ final class KnownRecordSkipper {
         case .incomplete: return .incomplete
         case .unexpected: return .unexpected
         case .tag(let end, let selfClosing):
-            guard type.1 >= 0, source.1 >= 0, created.1 >= 0,
-                  plain(p, type), plain(p, source), plain(p, created) else {
+            // Values libxml2 hands over byte for byte only: no reference, no tab or line break
+            // (attribute value normalization turns those into spaces).
+            guard type.1 >= 0, source.1 >= 0, created.1 >= 0, flags & (Self.amp | Self.lineBreak | Self.tab) == 0 else {
                 return .tag(end: end, selfClosing: selfClosing, known: false)
             }
             return .tag(end: end, selfClosing: selfClosing, known: isKnown(p, type, source, created))
         }
-    }
-
-    /// A value libxml2 hands over byte for byte: no reference, no tab or line break (attribute
-    /// value normalization turns those into spaces).
-    private func plain(_ p: UnsafeMutablePointer<UInt8>, _ value: (Int, Int)) -> Bool {
-        for i in value.0..<(value.0 + value.1) where classes[Int(p[i])] & (Self.amp | Self.lineBreak | Self.tab) != 0 {
-            return false
-        }
-        return true
     }
 
     private func isKnown(_ p: UnsafeMutablePointer<UInt8>, _ type: (Int, Int), _ source: (Int, Int), _ created: (Int, Int)) -> Bool {
@@ -436,7 +456,7 @@ final class KnownRecordSkipper {
                 if j == n { return .incomplete }
                 guard p[j] == UInt8(ascii: ">") else { return .unexpected }
                 if depth == 0 {
-                    guard length == 6, memcmp(p + nameStart, "Record", 6) == 0 else { return .unexpected }
+                    guard length == 6, matches(p + nameStart, "Record") else { return .unexpected }
                     return .tag(end: j + 1, selfClosing: false)
                 }
                 depth -= 1
@@ -445,7 +465,7 @@ final class KnownRecordSkipper {
                 i = j + 1
             } else if isNameStart(p[i + 1]) {
                 var attributes = 0
-                switch scanTag(p, i + 1, n, strict: true, attributes: &attributes, { _, _, _, _ in }) {
+                switch scanTag(p, i + 1, n, strict: true, attributes: &attributes, { _, _, _, _, _ in }) {
                 case .incomplete: return .incomplete
                 case .unexpected: return .unexpected
                 case .tag(let end, let selfClosing):
@@ -574,7 +594,7 @@ private func findCommentEnd(_ p: UnsafeMutablePointer<UInt8>, _ from: Int, _ n: 
 @inline(__always) private func isNameStart(_ b: UInt8) -> Bool {
     (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 95 || b == 58 || b >= 0x80
 }
-/// Any byte that can be part of a name here (checked properly by `checkName` where it matters).
+/// Any byte that can be part of a name here (checked properly by `strictName` where it matters).
 @inline(__always) private func isNameByte(_ b: UInt8) -> Bool {
     !(isSpace(b) || b == UInt8(ascii: ">") || b == UInt8(ascii: "/") || b == UInt8(ascii: "=")
       || b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") || b == UInt8(ascii: "<"))
@@ -582,22 +602,28 @@ private func findCommentEnd(_ p: UnsafeMutablePointer<UInt8>, _ from: Int, _ n: 
 @inline(__always) private func isTagNameEnd(_ b: UInt8) -> Bool {
     isSpace(b) || b == UInt8(ascii: ">") || b == UInt8(ascii: "/")
 }
-/// A name of an element about to be dropped: ASCII letters, digits, `_ - .` only, not
-/// starting with a digit, `-` or `.`, no namespace prefix (`:`), nothing starting `xml`
-/// (namespace declarations): anything else is left to libxml2.
-private func checkName(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-    guard end > start else { return true }   // a record's own name, already matched
-    let first = p[start]
-    guard (first >= 65 && first <= 90) || (first >= 97 && first <= 122) || first == 95 else { return false }
-    for i in start..<end {
-        let b = p[i]
-        guard (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 95 || b == 45 || b == 46
-        else { return false }
-    }
+/// A name of an element about to be dropped (`bits`: its bytes' name classes ORed): ASCII
+/// letters, digits, `_ - .` only (the first byte is already known to start a name), no
+/// namespace prefix (`:`), nothing starting `xml` (namespace declarations): anything else is
+/// left to libxml2.
+@inline(__always) private func strictName(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int, _ bits: UInt8) -> Bool {
+    guard bits & 2 == 0 else { return false }
     if end - start >= 3 && (p[start] | 0x20) == UInt8(ascii: "x") && (p[start + 1] | 0x20) == UInt8(ascii: "m")
         && (p[start + 2] | 0x20) == UInt8(ascii: "l") { return false }
     return true
 }
+
+/// Bytes at `p` equal a literal (the caller knows there are enough bytes).
+@inline(__always) private func matches(_ p: UnsafeMutablePointer<UInt8>, _ literal: StaticString) -> Bool {
+    memcmp(p, literal.utf8Start, literal.utf8CodeUnitCount) == 0
+}
+
+/// Nonzero if a byte of `word` equals the byte repeated in `repeated` (exact for the lowest such byte).
+@inline(__always) private func hasByte(_ word: UInt64, _ repeated: UInt64) -> UInt64 {
+    let x = word ^ repeated
+    return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+}
+
 private func nameLength(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int) -> Int {
     var i = start
     while i < n && isNameByte(p[i]) { i += 1 }
