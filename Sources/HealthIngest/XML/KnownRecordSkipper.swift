@@ -211,7 +211,12 @@ final class KnownRecordSkipper {
                     w += run
                     var kept = 0
                     if lineBreaksInLastScan {
-                        for i in lt..<end where p[i] == 0x0A || p[i] == 0x0D { p[w] = p[i]; w += 1; kept += 1 }
+                        if find(0x0D, p, lt, end) == nil {
+                            var i = lt
+                            while let k = find(0x0A, p, i, end) { p[w] = 0x0A; w += 1; kept += 1; i = k + 1 }
+                        } else {
+                            for i in lt..<end where p[i] == 0x0A || p[i] == 0x0D { p[w] = p[i]; w += 1; kept += 1 }
+                        }
                     }
                     passFrom = end
                     r = end
