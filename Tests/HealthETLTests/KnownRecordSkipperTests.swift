@@ -233,3 +233,64 @@ final class KnownRecordSkipperTests: XCTestCase {
         }
     }
 }
+
+/// A nightly run (known records dropped by the byte-level skipper) SIGKILLed again and again
+/// during its load, each time re-run, ends with what one uninterrupted nightly run gives:
+/// the same stored rows and the same counts (elements, records skipped by the anchors).
+final class KilledNightlyRunTests: XCTestCase {
+    func sequence(_ out: String) -> Int {
+        struct Checkpoint: Decodable { var sequence: Int; var phase: String }
+        guard let data = FileManager.default.contents(atPath: out + "/.healthetl/checkpoint.json"),
+              let state = try? JSONDecoder().decode(Checkpoint.self, from: data), state.phase != "loaded" else { return 0 }
+        return state.sequence
+    }
+
+    func rows(_ store: String) throws -> [String] {
+        var out: [String] = []
+        for table in ["sample_data", "heartbeat_data", "workouts", "correlations", "correlation_members", "anchors",
+                      "(SELECT elements, records_read, new_samples, skipped_by_anchor, mode FROM runs)"] {
+            out += try queryRows(store, "SELECT * FROM \(table) ORDER BY 1, 2").map { table + ": " + $0.map(\.description).joined(separator: "|") }
+        }
+        return out
+    }
+
+    func testKilledNightlyRunResumesToTheSameStore() throws {
+        let dir = try temporaryFolder(self)
+        let full = dir.appendingPathComponent("full.xml").path
+        try generateExport(["--out", full, "--days", "60", "--start", "2024-10-01", "--seed", "41", "--scale", "3"])
+        let older = dir.appendingPathComponent("n.xml").path, newer = dir.appendingPathComponent("n1.xml").path
+        let split = try runProcess("/usr/bin/env", ["python3", TestPaths.packageRoot.path + "/Tests/HealthETLTests/Scripts/split_export.py",
+                                                    full, "2024-10-21 00:00:00 +0200", older, newer])
+        XCTAssertEqual(split.status, 0, split.stderr)
+        let pipeline = try write(#"{"checkpointRecords": 250}"#, to: "pipeline.json", in: dir)
+        let straight = dir.appendingPathComponent("straight").path, killed = dir.appendingPathComponent("killed").path
+        let args = { (export: String, out: String) in
+            ["import", export, "--out", out, "--pipeline", pipeline, "--timezone", "Europe/Berlin", "--quiet"]
+        }
+        for out in [straight, killed] { XCTAssertEqual(try healthetl(args(older, out)).status, 0) }
+        XCTAssertEqual(try healthetl(args(newer, straight)).status, 0)
+
+        var kills = 0, last = 0
+        for _ in 0..<40 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: TestPaths.binary)
+            process.arguments = args(newer, killed)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(120)
+            while process.isRunning, sequence(killed) <= last, Date() < deadline { usleep(300) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { kills += 1 } else { XCTAssertEqual(process.terminationStatus, 0); break }
+            XCTAssertGreaterThanOrEqual(sequence(killed), last)
+            last = sequence(killed)
+        }
+        XCTAssertGreaterThanOrEqual(kills, 5, "kills during the nightly load")
+        let a = try rows(straight + "/health.sqlite"), b = try rows(killed + "/health.sqlite")
+        XCTAssertTrue(a.contains { $0.hasPrefix("(SELECT") && $0.hasSuffix("incremental") })
+        XCTAssertEqual(a.count, b.count)
+        for (x, y) in zip(a, b) where x != y { XCTFail("uninterrupted \(x)\n     resumed \(y)"); break }
+        XCTAssertEqual(try analyticsSnapshot(straight + "/health.sqlite"), try analyticsSnapshot(killed + "/health.sqlite"))
+    }
+}
