@@ -292,5 +292,11 @@ final class KilledNightlyRunTests: XCTestCase {
         XCTAssertEqual(a.count, b.count)
         for (x, y) in zip(a, b) where x != y { XCTFail("uninterrupted \(x)\n     resumed \(y)"); break }
         XCTAssertEqual(try analyticsSnapshot(straight + "/health.sqlite"), try analyticsSnapshot(killed + "/health.sqlite"))
+        // And the counts are those of the export: every top-level element, every record read or skipped.
+        let read = try readBatches(newer)
+        let counts = try queryRows(killed + "/health.sqlite", "SELECT elements, records_read + skipped_by_anchor, skipped_by_anchor FROM runs ORDER BY id DESC LIMIT 1")[0]
+        XCTAssertEqual(counts[0].description, "\(read.summary.elements)")
+        XCTAssertEqual(counts[1].description, "\(read.batches.reduce(0) { $0 + $1.records.count })")
+        XCTAssertGreaterThan(Int(counts[2].description) ?? 0, 10_000)
     }
 }
