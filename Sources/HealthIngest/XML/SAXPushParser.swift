@@ -50,6 +50,7 @@ final class SAXPushParser {
     private var sanitizer: XMLSanitizer
     /// Drops known records before libxml2 sees them (incremental runs); nil: none.
     private let skipper: KnownRecordSkipper?
+    /// The document ended (after `finish`): everything the skipper dropped is behind the parser.
     private var finished = false
     private var scratch: UnsafeMutablePointer<UInt8>
     private var scratchCapacity = 0
@@ -164,9 +165,9 @@ final class SAXPushParser {
     /// Ends the document; throws if it is not complete and well-formed.
     func finish() throws {
         if let held = skipper?.finish(), held.count > 0 { try push(held.baseAddress, held.count, terminate: false) }
-        finished = true
         var tail = sanitizer.finish()
         try tail.withUnsafeMutableBufferPointer { try push($0.baseAddress, $0.count, terminate: true) }
+        finished = true
         if context.pointee.wellFormed == 0 { try throwParseError() }
     }
 
