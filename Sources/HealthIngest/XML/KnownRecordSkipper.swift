@@ -109,7 +109,7 @@ final class KnownRecordSkipper {
         if heldStart > 0 && heldCount > 0 { memmove(buffer, buffer + heldStart, heldCount) }
         heldStart = 0
         if heldCount + count > capacity {
-            capacity = heldCount + count
+            capacity = max(heldCount + count, capacity + capacity / 2)
             let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
             if heldCount > 0 { memcpy(grown, buffer, heldCount) }
             buffer.deallocate()
