@@ -269,7 +269,7 @@ final class KnownRecordSkipper {
     /// Set by the strict scans: the bytes scanned held a line break.
     private var lineBreaksInLastScan = false
 
-    /// A start tag from `i` (just after `<`). Not strict: only finds its end (quotes respected).
+    /// A start tag from `start` (just after `<`). Not strict: only finds its end (quotes respected).
     /// Strict (an element about to be dropped): also checks what libxml2 would check there
     /// (names, `=`, quotes, references, no `<` in values, no duplicate attribute), and notes
     /// line breaks; anything it does not accept is `.unexpected`.
