@@ -206,6 +206,23 @@ final class KnownRecordSkipperTests: XCTestCase {
         }
     }
 
+    /// An export declaring another encoding than UTF-8 is left to the SAX-level check.
+    func testOtherEncodingIsPassedOn() throws {
+        let old = "2024-01-01 10:00:00 +0100"
+        let cutoff = try XCTUnwrap(DateParser.parse(ByteSpan(cString: "2024-03-01 00:00:00 +0100"))).timestamp.microseconds
+        let prefilter = SkipperTestPrefilter(cutoffs: ["T\u{1}W": cutoff])
+        let folder = try temporaryFolder(self)
+        for (k, declaration) in [#"<?xml version="1.0" encoding="ISO-8859-1"?>"#, #"<?xml version='1.0' encoding='utf-8'?>"#,
+                                 #"<?xml version="1.0"?>"#].enumerated() {
+            let xml = "\(declaration)\n<HealthData>\n <Record type=\"T\" sourceName=\"W\" creationDate=\"\(old)\"/>\n"
+                + " <Record type=\"T\" sourceName=\"V\" creationDate=\"\(old)\"/>\n</HealthData>\n"
+            let path = try write(xml, to: "e\(k).xml", in: folder)
+            XCTAssertEqual(skip(Array(xml.utf8), prefilter, chunk: 7).skipper.recordsSkipped, k == 0 ? 0 : 1, declaration)
+            assertSame(try parse(path, prefilter, skipper: true, chunkSize: 7, batchSize: 1),
+                       try parse(path, prefilter, skipper: false, batchSize: 1), declaration)
+        }
+    }
+
     /// A known record that is not well-formed fails the import with the skipper as without it.
     func testMalformedKnownRecordsStillFail() throws {
         let old = "2024-01-01 10:00:00 +0100"

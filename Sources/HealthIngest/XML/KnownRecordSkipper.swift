@@ -161,6 +161,8 @@ final class KnownRecordSkipper {
                 if c == UInt8(ascii: "?") {
                     guard let end = findPair(UInt8(ascii: "?"), UInt8(ascii: ">"), p, lt + 2, n) else { hold = lt; break scan }
                     r = end + 2
+                    // Another encoding than UTF-8: libxml2's attribute values are not our bytes.
+                    if !declaresUTF8OrNothing(p, lt + 2, end) { state = .passAll }
                 } else if c == UInt8(ascii: "!") {
                     guard p[lt + 2] == UInt8(ascii: "-"), p[lt + 3] == UInt8(ascii: "-") else { state = .passAll; break }
                     guard let end = findCommentEnd(p, lt + 4, n) else { hold = lt; break scan }
@@ -571,6 +573,27 @@ private struct SkipLog {
 @inline(__always) private func find(_ byte: UInt8, _ p: UnsafeMutablePointer<UInt8>, _ from: Int, _ n: Int) -> Int? {
     guard from < n, let hit = memchr(p + from, Int32(byte), n - from) else { return nil }
     return hit.assumingMemoryBound(to: UInt8.self) - p
+}
+
+/// False if the processing instruction `p[start..<end]` is an XML declaration naming an
+/// encoding other than UTF-8.
+private func declaresUTF8OrNothing(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+    guard end - start >= 4, matches(p + start, "xml"), isSpace(p[start + 3]) else { return true }
+    var i = start + 3
+    while i + 8 <= end {
+        if matches(p + i, "encoding") {
+            var j = i + 8
+            while j < end && (isSpace(p[j]) || p[j] == UInt8(ascii: "=")) { j += 1 }
+            guard j < end, p[j] == UInt8(ascii: "\"") || p[j] == UInt8(ascii: "'") else { return false }
+            let valueStart = j + 1
+            guard let valueEnd = find(p[j], p, valueStart, end) else { return false }
+            var name: [UInt8] = []
+            for k in valueStart..<valueEnd where p[k] != UInt8(ascii: "-") && p[k] != UInt8(ascii: "_") { name.append(p[k] | 0x20) }
+            return name == Array("utf8".utf8)
+        }
+        i += 1
+    }
+    return true
 }
 
 /// Index of `a` where `a b` follows, from `from`.
