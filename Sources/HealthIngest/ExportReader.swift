@@ -9,6 +9,9 @@ public struct ExportReader: Sendable {
     public var chunkSize: Int
     /// Records it rejects are dropped unread (counted in `IngestBatch.skippedByAnchorSoFar`).
     public var prefilter: (any RecordPrefilter)?
+    /// With a prefilter: drop known records from the bytes before libxml2 parses them
+    /// (`KnownRecordSkipper`); off, the SAX handler alone drops them after parsing.
+    var skipsKnownRecordsBeforeParsing = true
 
     public init(source: ExportSource, batchSize: Int = 4096, chunkSize: Int = 1 << 20,
                 prefilter: (any RecordPrefilter)? = nil) {
@@ -48,7 +51,8 @@ public struct ExportReader: Sendable {
             (summary.elements, summary.removedDoctype, summary.repairedBytes) =
                 (resume.elementOrdinal, resume.removedDoctype, resume.repairedBytes)
         } else {
-            let parser = try SAXPushParser(handler: handler, fileName: source.displayName, resumingAt: resume)
+            let parser = try SAXPushParser(handler: handler, fileName: source.displayName, resumingAt: resume,
+                                           skippingKnown: skipsKnownRecordsBeforeParsing ? prefilter : nil)
             handler.parser = parser
             do {
                 try source.readXML(from: resume?.xmlOffset ?? 0, chunkSize: chunkSize, progress: { bytesRead = $0 }) { chunk in

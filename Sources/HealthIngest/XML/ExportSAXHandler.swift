@@ -19,7 +19,8 @@ final class ExportSAXHandler: SAXHandler {
     var text = AttributeText()
     private var stack: [Context] = []
     private var batch = IngestBatch()
-    private(set) var elementOrdinal: Int64 = 0
+    /// Top-level elements ended as this handler saw them (plus the resumed-from ordinal).
+    private var elementsEnded: Int64 = 0
     private(set) var sawRoot = false
     private var prefilter: (any RecordPrefilter)?
     private var skippedByPrefilter = 0
@@ -45,16 +46,22 @@ final class ExportSAXHandler: SAXHandler {
         self.prefilter = prefilter
         self.position = position
         self.emit = emit
-        elementOrdinal = resume?.elementOrdinal ?? 0
+        elementsEnded = resume?.elementOrdinal ?? 0
     }
+
+    /// Top-level elements completed so far, the records the parser's byte-level skipper
+    /// removed before the current position included (they are counted as if seen).
+    var elementOrdinal: Int64 { elementsEnded + Int64(parser?.recordsSkippedBeforeHere ?? 0) }
 
     /// Hands on the batch; every batch ends at the end of a top-level element, so it carries
     /// the point a later run can resume from. Call with `xmlComplete` after the document ended.
     func flush(xmlComplete: Bool = false) throws {
+        let skippedEarly = parser?.recordsSkippedBeforeHere ?? 0
+        let ordinal = elementsEnded + Int64(skippedEarly)
         batch.position = position()
-        batch.position.elementOrdinal = elementOrdinal
-        batch.position.resume = parser?.resumePoint(elementOrdinal: elementOrdinal, line: currentLine, xmlComplete: xmlComplete)
-        batch.skippedByAnchorSoFar = skippedByPrefilter
+        batch.position.elementOrdinal = ordinal
+        batch.position.resume = parser?.resumePoint(elementOrdinal: ordinal, line: currentLine, xmlComplete: xmlComplete)
+        batch.skippedByAnchorSoFar = skippedByPrefilter + skippedEarly
         try emit(batch)
         batch = IngestBatch()
     }
@@ -159,7 +166,7 @@ final class ExportSAXHandler: SAXHandler {
             break
         }
         if stack.count == 1 {
-            elementOrdinal += 1
+            elementsEnded += 1
             flushIfFull()
         }
     }

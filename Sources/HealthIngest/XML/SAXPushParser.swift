@@ -48,6 +48,10 @@ final class SAXPushParser {
     private let handler: SAXHandler
     private let fileName: String
     private var sanitizer: XMLSanitizer
+    /// Drops known records before libxml2 sees them (incremental runs); nil: none.
+    private let skipper: KnownRecordSkipper?
+    /// The document ended (after `finish`): everything the skipper dropped is behind the parser.
+    private var finished = false
     private var scratch: UnsafeMutablePointer<UInt8>
     private var scratchCapacity = 0
     /// File offset of the first byte fed, and the length of the synthetic start that a
@@ -58,8 +62,12 @@ final class SAXPushParser {
 
     /// `resumingAt`: the input fed will start at that point of the file, just inside the root
     /// element; the parser is given a synthetic `<HealthData>` first.
-    init(handler: SAXHandler, fileName: String, resumingAt resume: ResumePoint? = nil) throws {
+    /// `skippingKnown`: top-level records this prefilter knows are removed from the bytes
+    /// before libxml2 parses them (see `KnownRecordSkipper`).
+    init(handler: SAXHandler, fileName: String, resumingAt resume: ResumePoint? = nil,
+         skippingKnown prefilter: (any RecordPrefilter)? = nil) throws {
         sanitizer = XMLSanitizer(startingInBody: resume != nil)
+        skipper = prefilter.map { KnownRecordSkipper(prefilter: $0, startingInBody: resume != nil) }
         fileBase = resume?.xmlOffset ?? 0
         resumedFrom = resume
         var sax = xmlSAXHandler()
@@ -114,18 +122,37 @@ final class SAXPushParser {
     var removedDoctype: Bool { resumedFrom?.removedDoctype == true || sanitizer.removedDoctype }
     var repairedBytes: Int { (resumedFrom?.repairedBytes ?? 0) + sanitizer.repairedBytes }
 
+    /// What the skipper dropped before the parser's position (all of it once the parse ended).
+    private func skippedBeforeHere() -> (bytes: Int64, records: Int) {
+        guard let skipper else { return (0, 0) }
+        return finished ? (skipper.bytesSkipped, skipper.recordsSkipped) : skipper.dropped(before: parsedBytes)
+    }
+
+    /// Top-level records the skipper removed before the parser's position: the handler never
+    /// sees them, but counts them (element ordinals, records skipped by the prefilter).
+    var recordsSkippedBeforeHere: Int { skippedBeforeHere().records }
+
     /// The ingest state right here (call from a callback at the end of a top-level element,
-    /// or after `finish` with `xmlComplete`).
+    /// or after `finish` with `xmlComplete`). Parser offset → sanitizer output (adding what the
+    /// skipper dropped before it) → file (adding what the sanitizer dropped before that).
     func resumePoint(elementOrdinal: Int64, line: Int, xmlComplete: Bool = false) -> ResumePoint {
         let parsed = parsedBytes
-        return ResumePoint(xmlOffset: fileBase + parsed + sanitizer.droppedBefore(output: parsed),
+        let sanitized = parsed + skippedBeforeHere().bytes
+        return ResumePoint(xmlOffset: fileBase + sanitized + sanitizer.droppedBefore(output: sanitized),
                            elementOrdinal: elementOrdinal, line: line, xmlComplete: xmlComplete,
                            removedDoctype: removedDoctype,
-                           repairedBytes: (resumedFrom?.repairedBytes ?? 0) + sanitizer.repairedBefore(output: parsed))
+                           repairedBytes: (resumedFrom?.repairedBytes ?? 0) + sanitizer.repairedBefore(output: sanitized))
     }
 
     /// Feeds one chunk of the raw input (any size).
     func feed(_ chunk: UnsafeRawBufferPointer) throws {
+        if let skipper {
+            let input = skipper.inputBuffer(adding: chunk.count + 4)
+            let n = sanitizer.filter(chunk.bindMemory(to: UInt8.self), into: input)
+            let out = skipper.filter(added: n)
+            try push(out.baseAddress, out.count, terminate: false)
+            return
+        }
         if chunk.count + 4 > scratchCapacity {
             scratch.deallocate()
             scratchCapacity = chunk.count + 4
@@ -137,8 +164,10 @@ final class SAXPushParser {
 
     /// Ends the document; throws if it is not complete and well-formed.
     func finish() throws {
+        if let held = skipper?.finish(), held.count > 0 { try push(held.baseAddress, held.count, terminate: false) }
         var tail = sanitizer.finish()
         try tail.withUnsafeMutableBufferPointer { try push($0.baseAddress, $0.count, terminate: true) }
+        finished = true
         if context.pointee.wellFormed == 0 { try throwParseError() }
     }
 

@@ -1,0 +1,659 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HealthCore
+
+/// A byte filter between the sanitizer and libxml2 for incremental runs: removes whole
+/// top-level `<Record …>` elements that the prefilter says are known, so libxml2 never parses
+/// them (most of a nightly re-read of a cumulative export).
+///
+/// It makes the same decision as `ExportSAXHandler.isKnown` (attributes `type`, `sourceName`
+/// or `source`, `creationDate`; the last pair's cutoff kept by bytes), and is conservative:
+/// a record whose values it cannot compare byte for byte (an entity, a tab or line break that
+/// XML would normalize) is passed on for the SAX-level check to decide, and on anything it
+/// does not expect (a comment, PI or CDATA in the body, a tag it cannot read, a record that
+/// would not be well-formed) it passes the rest of the document on untouched.
+///
+/// Structure: a small state machine over top-level constructs (prolog, children of the root,
+/// the inside of a passed element by depth). A construct cut by the end of a chunk is held
+/// back, from its `<`, until the next chunk: a tag, or a whole `Record` (up to its
+/// `</Record>`, so a known record is dropped whole or not at all). Nothing else is held.
+///
+/// A dropped element leaves its line breaks behind (libxml2's line numbers stay those of the
+/// file). Dropped bytes and records are logged by output offset, so a parser offset maps back
+/// to the sanitized input and the handler can count the records dropped before it; entries
+/// with no passed top-level element end between them are merged, so the log stays tiny.
+final class KnownRecordSkipper {
+    private enum State: Equatable { case prolog, top, inside(Int), passAll }
+    private enum Tag { case incomplete, unexpected, tag(end: Int, selfClosing: Bool) }
+
+    private let prefilter: any RecordPrefilter
+    private var state: State
+    /// Input bytes: the held construct first, then the new chunk; output is compacted in place.
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var heldStart = 0, heldCount = 0
+    /// Output bytes before the current chunk.
+    private var outputBefore: Int64 = 0
+    /// Output offset just after the last top-level element passed on (the parser can ask
+    /// there: merging log entries across such a point would change an answer).
+    private var lastPassedEnd: Int64 = -1
+    private var log = SkipLog()
+    /// A known record with children is held whole; one larger than this is passed on (and
+    /// skipping stops) rather than held.
+    static let maxHeld = 16 << 20
+
+    // The prefilter's answer for the last (type, source), kept by bytes.
+    private var lastType: [UInt8] = [], lastSource: [UInt8] = []
+    private var lastCutoff: Int64?
+    private var hasLast = false
+
+    /// Per-byte classes for scanning (a pointer, not an array: no bounds checks, no retains).
+    private let classes: UnsafeMutablePointer<UInt8>
+    /// 0: ends a name; 1: a name byte we accept in an element we drop; 2: any other name byte.
+    private let nameClasses: UnsafeMutablePointer<UInt8>
+    /// Attribute names of the tag being checked (start, length), for the duplicate check;
+    /// the element names open inside a record being checked.
+    private var attributeNames: UnsafeMutablePointer<Int>
+    private static let maxAttributes = 64
+    private var openNames: UnsafeMutablePointer<Int>
+    private static let maxDepth = 16
+
+    /// Records dropped, bytes dropped (whole run).
+    var recordsSkipped: Int { log.totalRecords }
+    var bytesSkipped: Int64 { log.totalBytes }
+
+    init(prefilter: any RecordPrefilter, startingInBody: Bool) {
+        self.prefilter = prefilter
+        state = startingInBody ? .top : .prolog
+        capacity = 1 << 16
+        buffer = .allocate(capacity: capacity)
+        classes = .allocate(capacity: 256)
+        classes.initialize(repeating: 0, count: 256)
+        classes[Int(UInt8(ascii: "\""))] = Self.quote
+        classes[Int(UInt8(ascii: "'"))] = Self.quote
+        classes[Int(UInt8(ascii: "<"))] = Self.lt
+        classes[Int(UInt8(ascii: "&"))] = Self.amp
+        classes[0x0A] = Self.lineBreak
+        classes[0x0D] = Self.lineBreak
+        classes[0x09] = Self.tab
+        classes[0xEF] = Self.ef
+        nameClasses = .allocate(capacity: 256)
+        for b in 0..<256 {
+            let byte = UInt8(b)
+            let ends = isSpace(byte) || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=")
+                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "<")
+            let plain = (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 95 || b == 45 || b == 46
+            nameClasses[b] = ends ? 0 : plain ? 1 : 2
+        }
+        attributeNames = .allocate(capacity: 2 * Self.maxAttributes)
+        openNames = .allocate(capacity: 2 * Self.maxDepth)
+    }
+
+    deinit {
+        buffer.deallocate()
+        classes.deallocate()
+        nameClasses.deallocate()
+        attributeNames.deallocate()
+        openNames.deallocate()
+    }
+
+    private static let quote: UInt8 = 1, lt: UInt8 = 2, amp: UInt8 = 4, lineBreak: UInt8 = 8, tab: UInt8 = 16, ef: UInt8 = 32
+
+    // MARK: Feeding
+
+    /// Room for `count` more input bytes, right after the bytes held back from the last chunk.
+    func inputBuffer(adding count: Int) -> UnsafeMutablePointer<UInt8> {
+        if heldStart > 0 && heldCount > 0 { memmove(buffer, buffer + heldStart, heldCount) }
+        heldStart = 0
+        if heldCount + count > capacity {
+            capacity = max(heldCount + count, capacity + capacity / 2)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            if heldCount > 0 { memcpy(grown, buffer, heldCount) }
+            buffer.deallocate()
+            buffer = grown
+        }
+        return buffer + heldCount
+    }
+
+    /// Filters the held bytes and the `added` bytes written after them; returns the bytes to
+    /// hand to the parser (valid until the next call).
+    func filter(added: Int) -> UnsafeMutableBufferPointer<UInt8> {
+        let count = run(heldCount + added)
+        outputBefore += Int64(count)
+        return UnsafeMutableBufferPointer(start: buffer, count: count)
+    }
+
+    /// The end of the input: whatever is held (an incomplete construct) is passed on as is.
+    func finish() -> UnsafeMutableBufferPointer<UInt8> {
+        if heldStart > 0 && heldCount > 0 { memmove(buffer, buffer + heldStart, heldCount) }
+        let count = heldCount
+        heldStart = 0
+        heldCount = 0
+        state = .passAll
+        outputBefore += Int64(count)
+        return UnsafeMutableBufferPointer(start: buffer, count: count)
+    }
+
+    /// Input bytes and records dropped before output offset `offset` (offsets asked for only grow).
+    func dropped(before offset: Int64) -> (bytes: Int64, records: Int) { log.before(offset) }
+
+    // MARK: The state machine
+
+    /// Filters `buffer[0..<n]` in place; returns the output length and sets what is held.
+    private func run(_ n: Int) -> Int {
+        let p = buffer
+        var r = 0, w = 0, passFrom = 0
+        var hold = n
+        /// Output offset of input index `i`, when everything from `passFrom` to `i` passes.
+        func outputOffset(_ i: Int) -> Int64 { outputBefore + Int64(w + i - passFrom) }
+
+        scan: while r < n {
+            switch state {
+            case .passAll:
+                r = n
+            case .prolog:
+                guard let lt = find(UInt8(ascii: "<"), p, r, n) else { r = n; break }
+                if lt + 4 > n { hold = lt; break scan }
+                let c = p[lt + 1]
+                if c == UInt8(ascii: "?") {
+                    guard let end = findPair(UInt8(ascii: "?"), UInt8(ascii: ">"), p, lt + 2, n) else { hold = lt; break scan }
+                    r = end + 2
+                    // Another encoding than UTF-8: libxml2's attribute values are not our bytes.
+                    if !declaresUTF8OrNothing(p, lt + 2, end) { state = .passAll }
+                } else if c == UInt8(ascii: "!") {
+                    guard p[lt + 2] == UInt8(ascii: "-"), p[lt + 3] == UInt8(ascii: "-") else { state = .passAll; break }
+                    guard let end = findCommentEnd(p, lt + 4, n) else { hold = lt; break scan }
+                    r = end
+                } else if isNameStart(c) {
+                    switch scanTag(p, lt + 1, n, strict: false) {
+                    case .incomplete: hold = lt; break scan
+                    case .unexpected: state = .passAll
+                    case .tag(let end, let selfClosing):
+                        let isRoot = nameLength(p, lt + 1, n) == 10 && matches(p + lt + 1, "HealthData")
+                        state = isRoot && !selfClosing ? .top : .passAll
+                        r = end
+                    }
+                } else {
+                    state = .passAll
+                }
+            case .top:
+                guard let lt = find(UInt8(ascii: "<"), p, r, n) else { r = n; break }
+                if lt + 8 > n { hold = lt; break scan }
+                let c = p[lt + 1]
+                // `</HealthData>` (the end), comments, PIs, CDATA: pass the rest on.
+                guard isNameStart(c) else { state = .passAll; break }
+                if matches(p + lt + 1, "Record") && isTagNameEnd(p[lt + 7]) {
+                    let start = scanRecordStart(p, lt + 7, n)
+                    guard case .tag(let startEnd, let selfClosing, let known) = start else {
+                        if case .incomplete = start, n - lt <= Self.maxHeld { hold = lt; break scan }
+                        state = .passAll
+                        continue scan
+                    }
+                    guard known else {
+                        r = startEnd
+                        if selfClosing { lastPassedEnd = outputOffset(r) } else { state = .inside(1) }
+                        continue scan
+                    }
+                    var end = startEnd
+                    if !selfClosing {
+                        let content = scanRecordContent(p, startEnd, n)
+                        guard case .tag(let e, _) = content else {
+                            if case .incomplete = content, n - lt <= Self.maxHeld { hold = lt; break scan }
+                            state = .passAll
+                            continue scan
+                        }
+                        end = e
+                    }
+                    // Drop [lt, end), keeping its line breaks.
+                    let run = lt - passFrom
+                    if run > 0 && w != passFrom { memmove(p + w, p + passFrom, run) }
+                    w += run
+                    var kept = 0
+                    if lineBreaksInLastScan {
+                        if find(0x0D, p, lt, end) == nil {
+                            var i = lt
+                            while let k = find(0x0A, p, i, end) { p[w] = 0x0A; w += 1; kept += 1; i = k + 1 }
+                        } else {
+                            for i in lt..<end where p[i] == 0x0A || p[i] == 0x0D { p[w] = p[i]; w += 1; kept += 1 }
+                        }
+                    }
+                    passFrom = end
+                    r = end
+                    log.note(bytes: end - lt - kept, at: outputBefore + Int64(w), mergeAfter: lastPassedEnd)
+                } else {
+                    switch scanTag(p, lt + 1, n, strict: false) {
+                    case .incomplete: hold = lt; break scan
+                    case .unexpected: state = .passAll
+                    case .tag(let end, let selfClosing):
+                        r = end
+                        if selfClosing { lastPassedEnd = outputOffset(r) } else { state = .inside(1) }
+                    }
+                }
+            case .inside(let depth):
+                guard let lt = find(UInt8(ascii: "<"), p, r, n) else { r = n; break }
+                if lt + 2 > n { hold = lt; break scan }
+                let c = p[lt + 1]
+                if c == UInt8(ascii: "/") {
+                    guard let gt = find(UInt8(ascii: ">"), p, lt + 2, n) else { hold = lt; break scan }
+                    r = gt + 1
+                    if depth == 1 {
+                        state = .top
+                        lastPassedEnd = outputOffset(r)
+                    } else {
+                        state = .inside(depth - 1)
+                    }
+                } else if isNameStart(c) {
+                    switch scanTag(p, lt + 1, n, strict: false) {
+                    case .incomplete: hold = lt; break scan
+                    case .unexpected: state = .passAll
+                    case .tag(let end, let selfClosing):
+                        r = end
+                        if !selfClosing { state = .inside(depth + 1) }
+                    }
+                } else {
+                    state = .passAll   // comment, PI or CDATA inside an element
+                }
+            }
+        }
+        let run = hold - passFrom
+        if run > 0 && w != passFrom { memmove(p + w, p + passFrom, run) }
+        w += max(0, run)
+        heldStart = hold
+        heldCount = n - hold
+        return w
+    }
+
+    // MARK: Scanning
+
+    /// Set by the strict scans: the bytes scanned held a line break.
+    private var lineBreaksInLastScan = false
+
+    /// A start tag from `start` (just after `<`). Not strict: only finds its end (quotes respected).
+    /// Strict (an element about to be dropped): also checks what libxml2 would check there
+    /// (names, `=`, quotes, references, no `<` in values, no duplicate attribute), and notes
+    /// line breaks; anything it does not accept is `.unexpected`.
+    private func scanTag(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int, strict: Bool) -> Tag {
+        var attributes = 0
+        return scanTag(p, start, n, strict: strict, attributes: &attributes) { _, _, _, _, _ in }
+    }
+
+    @inline(__always)
+    private func scanTag(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int, strict: Bool, attributes: inout Int,
+                         _ attribute: (_ name: Int, _ nameLength: Int, _ value: Int, _ valueEnd: Int, _ flags: UInt8) -> Void) -> Tag {
+        var i = start
+        // Element name.
+        var nameBits: UInt8 = 0
+        while i < n { let c = nameClasses[Int(p[i])]; if c == 0 { break }; nameBits |= c; i += 1 }
+        if i == n { return .incomplete }
+        if strict && !strictName(p, start, i, nameBits) { return .unexpected }
+        var seen: UInt64 = 0
+        attributes = 0
+        while true {
+            var sawSpace = false
+            while i < n && isSpace(p[i]) {
+                if p[i] == 0x0A || p[i] == 0x0D { lineBreaksInLastScan = true }
+                sawSpace = true; i += 1
+            }
+            if i == n { return .incomplete }
+            let b = p[i]
+            if b == UInt8(ascii: ">") { return .tag(end: i + 1, selfClosing: false) }
+            if b == UInt8(ascii: "/") {
+                if i + 1 == n { return .incomplete }
+                return p[i + 1] == UInt8(ascii: ">") ? .tag(end: i + 2, selfClosing: true) : .unexpected
+            }
+            guard sawSpace, isNameStart(b) else { return .unexpected }
+            let nameStart = i
+            nameBits = 0
+            while i < n { let c = nameClasses[Int(p[i])]; if c == 0 { break }; nameBits |= c; i += 1 }
+            if i == n { return .incomplete }
+            let nameEnd = i
+            while i < n && isSpace(p[i]) {
+                if p[i] == 0x0A || p[i] == 0x0D { lineBreaksInLastScan = true }
+                i += 1
+            }
+            if i == n { return .incomplete }
+            guard p[i] == UInt8(ascii: "=") else { return .unexpected }
+            i += 1
+            while i < n && isSpace(p[i]) {
+                if p[i] == 0x0A || p[i] == 0x0D { lineBreaksInLastScan = true }
+                i += 1
+            }
+            if i == n { return .incomplete }
+            let q = p[i]
+            guard q == UInt8(ascii: "\"") || q == UInt8(ascii: "'") else { return .unexpected }
+            i += 1
+            let valueStart = i
+            var flags: UInt8 = 0
+            if strict {
+                guard strictName(p, nameStart, nameEnd, nameBits) else { return .unexpected }
+                // Duplicate attributes: a 64-bit filter, names compared only on a collision.
+                let length = nameEnd - nameStart
+                let bit = UInt64(1) << UInt64((length &* 7 &+ Int(p[nameStart]) &+ Int(p[nameEnd - 1]) &* 3) & 63)
+                if seen & bit != 0 {
+                    for k in 0..<attributes where attributeNames[2 * k + 1] == length
+                        && memcmp(p + attributeNames[2 * k], p + nameStart, length) == 0 { return .unexpected }
+                }
+                seen |= bit
+                guard attributes < Self.maxAttributes else { return .unexpected }
+                attributeNames[2 * attributes] = nameStart
+                attributeNames[2 * attributes + 1] = length
+                // The value: its end, and what libxml2 would reject or change. Eight bytes at a
+                // time while none is the quote, `<`, `&`, a line break, tab or non-ASCII.
+                let quoteWord = UInt64(q) &* 0x0101_0101_0101_0101
+                while true {
+                    while i + 8 <= n {
+                        let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                        let hits = hasByte(word, quoteWord) | hasByte(word, 0x3C3C_3C3C_3C3C_3C3C)
+                            | hasByte(word, 0x2626_2626_2626_2626) | hasByte(word, 0x0A0A_0A0A_0A0A_0A0A)
+                            | hasByte(word, 0x0D0D_0D0D_0D0D_0D0D) | hasByte(word, 0x0909_0909_0909_0909)
+                            | (word & 0x8080_8080_8080_8080)
+                        if hits == 0 { i += 8; continue }
+                        i += hits.trailingZeroBitCount >> 3   // the first such byte (exact for the lowest)
+                        break
+                    }
+                    if i == n { return .incomplete }
+                    let b = p[i]
+                    let k = classes[Int(b)]
+                    if k == 0 { i += 1; continue }
+                    if b == q { break }
+                    flags |= k
+                    if k & Self.lt != 0 { return .unexpected }
+                    if k & Self.lineBreak != 0 { lineBreaksInLastScan = true }
+                    if k & Self.amp != 0 {
+                        switch checkReference(p, i, n) {
+                        case 0: return .incomplete
+                        case -1: return .unexpected
+                        case let length: i += length; continue
+                        }
+                    }
+                    if k & Self.ef != 0 {
+                        // U+FFFE and U+FFFF are valid UTF-8 but not XML characters.
+                        if i + 2 >= n { return .incomplete }
+                        if p[i + 1] == 0xBF && p[i + 2] >= 0xBE { return .unexpected }
+                    }
+                    i += 1
+                }
+            } else {
+                guard let end = find(q, p, i, n) else { return .incomplete }
+                i = end
+            }
+            attribute(nameStart, nameEnd - nameStart, valueStart, i, flags)
+            attributes += 1
+            i += 1
+        }
+    }
+
+    private enum RecordTag { case incomplete, unexpected, tag(end: Int, selfClosing: Bool, known: Bool) }
+
+    /// The start tag of a top-level `Record` from just after its name: its end, and whether the
+    /// prefilter knows it (the same decision as `ExportSAXHandler.isKnown`).
+    private func scanRecordStart(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int) -> RecordTag {
+        lineBreaksInLastScan = false
+        var type = (0, -1), source = (0, -1), created = (0, -1)
+        var flags: UInt8 = 0
+        var attributes = 0
+        // `Record` itself is a fine name: scan from the name's end with a zero-length name.
+        let result = scanTag(p, start, n, strict: true, attributes: &attributes) { name, length, value, valueEnd, valueFlags in
+            if type.1 >= 0 && source.1 >= 0 && created.1 >= 0 { return }
+            switch length {
+            case 4 where matches(p + name, "type"): type = (value, valueEnd - value); flags |= valueFlags
+            case 10 where matches(p + name, "sourceName"), 6 where matches(p + name, "source"):
+                source = (value, valueEnd - value); flags |= valueFlags
+            case 12 where matches(p + name, "creationDate"): created = (value, valueEnd - value); flags |= valueFlags
+            default: break
+            }
+        }
+        switch result {
+        case .incomplete: return .incomplete
+        case .unexpected: return .unexpected
+        case .tag(let end, let selfClosing):
+            // Values libxml2 hands over byte for byte only: no reference, no tab or line break
+            // (attribute value normalization turns those into spaces).
+            guard type.1 >= 0, source.1 >= 0, created.1 >= 0, flags & (Self.amp | Self.lineBreak | Self.tab) == 0 else {
+                return .tag(end: end, selfClosing: selfClosing, known: false)
+            }
+            return .tag(end: end, selfClosing: selfClosing, known: isKnown(p, type, source, created))
+        }
+    }
+
+    private func isKnown(_ p: UnsafeMutablePointer<UInt8>, _ type: (Int, Int), _ source: (Int, Int), _ created: (Int, Int)) -> Bool {
+        if !hasLast || !same(lastType, p + type.0, type.1) || !same(lastSource, p + source.0, source.1) {
+            lastType = Array(UnsafeBufferPointer(start: p + type.0, count: type.1))
+            lastSource = Array(UnsafeBufferPointer(start: p + source.0, count: source.1))
+            lastCutoff = prefilter.cutoff(type: String(decoding: lastType, as: UTF8.self),
+                                          source: String(decoding: lastSource, as: UTF8.self))
+            hasLast = true
+        }
+        guard let cutoff = lastCutoff,
+              let instant = DateParser.parse(ByteSpan(start: p + created.0, count: created.1))?.timestamp.microseconds
+        else { return false }
+        return instant < cutoff
+    }
+
+    private func same(_ bytes: [UInt8], _ start: UnsafeMutablePointer<UInt8>, _ count: Int) -> Bool {
+        bytes.count == count && (count == 0 || bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, start, count) == 0 })
+    }
+
+    /// The content of a known record after its start tag, up to and including `</Record>`:
+    /// elements (strictly checked, properly nested) and white space only, else `.unexpected`.
+    private func scanRecordContent(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int) -> Tag {
+        var i = start
+        var depth = 0
+        while true {
+            // White space up to the next `<`.
+            while i < n && p[i] != UInt8(ascii: "<") {
+                let b = p[i]
+                guard isSpace(b) else { return .unexpected }
+                if b == 0x0A || b == 0x0D { lineBreaksInLastScan = true }
+                i += 1
+            }
+            if i + 1 >= n { return .incomplete }
+            if p[i + 1] == UInt8(ascii: "/") {
+                let nameStart = i + 2
+                var j = nameStart
+                while j < n && isNameByte(p[j]) { j += 1 }
+                let length = j - nameStart
+                while j < n && isSpace(p[j]) {
+                    if p[j] == 0x0A || p[j] == 0x0D { lineBreaksInLastScan = true }
+                    j += 1
+                }
+                if j == n { return .incomplete }
+                guard p[j] == UInt8(ascii: ">") else { return .unexpected }
+                if depth == 0 {
+                    guard length == 6, matches(p + nameStart, "Record") else { return .unexpected }
+                    return .tag(end: j + 1, selfClosing: false)
+                }
+                depth -= 1
+                guard openNames[2 * depth + 1] == length, memcmp(p + openNames[2 * depth], p + nameStart, length) == 0
+                else { return .unexpected }
+                i = j + 1
+            } else if isNameStart(p[i + 1]) {
+                var attributes = 0
+                switch scanTag(p, i + 1, n, strict: true, attributes: &attributes, { _, _, _, _, _ in }) {
+                case .incomplete: return .incomplete
+                case .unexpected: return .unexpected
+                case .tag(let end, let selfClosing):
+                    if !selfClosing {
+                        guard depth < Self.maxDepth else { return .unexpected }
+                        openNames[2 * depth] = i + 1
+                        openNames[2 * depth + 1] = nameLength(p, i + 1, n)
+                        depth += 1
+                    }
+                    i = end
+                }
+            } else {
+                return .unexpected   // comment, PI, CDATA
+            }
+        }
+    }
+
+    /// Length of a valid reference at `i` (`&lt;`, `&#38;`, `&#x26;` …); 0: cut by the end of
+    /// the buffer; -1: anything else (an undeclared entity, a character XML forbids).
+    private func checkReference(_ p: UnsafeMutablePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
+        var j = i + 1
+        let limit = min(n, i + 12)
+        while j < limit && p[j] != UInt8(ascii: ";") { j += 1 }
+        if j == limit { return j == n ? 0 : -1 }
+        let body = UnsafeBufferPointer(start: p + i + 1, count: j - i - 1)
+        let length = j - i + 1
+        switch body.count {
+        case 2 where (body[0] == UInt8(ascii: "l") || body[0] == UInt8(ascii: "g")) && body[1] == UInt8(ascii: "t"):
+            return length
+        case 3 where memcmp(body.baseAddress!, "amp", 3) == 0: return length
+        case 4 where memcmp(body.baseAddress!, "quot", 4) == 0 || memcmp(body.baseAddress!, "apos", 4) == 0: return length
+        default: break
+        }
+        guard body.count >= 2, body[0] == UInt8(ascii: "#") else { return -1 }
+        var value: UInt32 = 0
+        if body[1] == UInt8(ascii: "x") {
+            guard body.count >= 3 else { return -1 }
+            for b in body[2...] {
+                let d: UInt32
+                switch b {
+                case 48...57: d = UInt32(b - 48)
+                case 97...102: d = UInt32(b - 87)
+                case 65...70: d = UInt32(b - 55)
+                default: return -1
+                }
+                value = value &* 16 &+ d
+            }
+        } else {
+            for b in body[1...] {
+                guard b >= 48 && b <= 57 else { return -1 }
+                value = value &* 10 &+ UInt32(b - 48)
+            }
+        }
+        let allowed = value == 0x9 || value == 0xA || value == 0xD || (value >= 0x20 && value <= 0xD7FF)
+            || (value >= 0xE000 && value <= 0xFFFD) || (value >= 0x10000 && value <= 0x10FFFF)
+        return allowed ? length : -1
+    }
+}
+
+/// Input bytes and records dropped, by output offset. An entry at output `o` counts for a
+/// parser offset strictly after `o` (the parser at `o` has not gone past the dropped element).
+private struct SkipLog {
+    private var entries: [(output: Int64, bytes: Int64, records: Int)] = []
+    private var head = 0
+    private var settled: (bytes: Int64, records: Int) = (0, 0)
+    private(set) var totalBytes: Int64 = 0
+    private(set) var totalRecords = 0
+
+    /// One dropped element at output `output`. `mergeAfter`: the last output offset the parser
+    /// may ask about; if the previous entry is at or after it, no question can fall between
+    /// the two, so they become one.
+    mutating func note(bytes: Int, at output: Int64, mergeAfter: Int64) {
+        totalBytes += Int64(bytes)
+        totalRecords += 1
+        if head < entries.count, entries[entries.count - 1].output >= mergeAfter {
+            entries[entries.count - 1] = (output, totalBytes, totalRecords)
+        } else {
+            entries.append((output, totalBytes, totalRecords))
+        }
+    }
+
+    mutating func before(_ offset: Int64) -> (bytes: Int64, records: Int) {
+        while head < entries.count, entries[head].output < offset {
+            settled = (entries[head].bytes, entries[head].records)
+            head += 1
+        }
+        if head == entries.count {
+            entries.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 1024 {
+            entries.removeFirst(head)
+            head = 0
+        }
+        return settled
+    }
+}
+
+@inline(__always) private func find(_ byte: UInt8, _ p: UnsafeMutablePointer<UInt8>, _ from: Int, _ n: Int) -> Int? {
+    guard from < n, let hit = memchr(p + from, Int32(byte), n - from) else { return nil }
+    return hit.assumingMemoryBound(to: UInt8.self) - p
+}
+
+/// False if the processing instruction `p[start..<end]` is an XML declaration naming an
+/// encoding other than UTF-8.
+private func declaresUTF8OrNothing(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+    guard end - start >= 4, matches(p + start, "xml"), isSpace(p[start + 3]) else { return true }
+    var i = start + 3
+    while i + 8 <= end {
+        if matches(p + i, "encoding") {
+            var j = i + 8
+            while j < end && (isSpace(p[j]) || p[j] == UInt8(ascii: "=")) { j += 1 }
+            guard j < end, p[j] == UInt8(ascii: "\"") || p[j] == UInt8(ascii: "'") else { return false }
+            let valueStart = j + 1
+            guard let valueEnd = find(p[j], p, valueStart, end) else { return false }
+            var name: [UInt8] = []
+            for k in valueStart..<valueEnd where p[k] != UInt8(ascii: "-") && p[k] != UInt8(ascii: "_") { name.append(p[k] | 0x20) }
+            return name == Array("utf8".utf8)
+        }
+        i += 1
+    }
+    return true
+}
+
+/// Index of `a` where `a b` follows, from `from`.
+private func findPair(_ a: UInt8, _ b: UInt8, _ p: UnsafeMutablePointer<UInt8>, _ from: Int, _ n: Int) -> Int? {
+    var i = from
+    while let hit = find(a, p, i, n) {
+        if hit + 1 >= n { return nil }
+        if p[hit + 1] == b { return hit }
+        i = hit + 1
+    }
+    return nil
+}
+
+/// Index just after `-->`, from `from`.
+private func findCommentEnd(_ p: UnsafeMutablePointer<UInt8>, _ from: Int, _ n: Int) -> Int? {
+    var i = from
+    while let hit = find(UInt8(ascii: "-"), p, i, n) {
+        if hit + 2 >= n { return nil }
+        if p[hit + 1] == UInt8(ascii: "-") && p[hit + 2] == UInt8(ascii: ">") { return hit + 3 }
+        i = hit + 1
+    }
+    return nil
+}
+
+@inline(__always) private func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
+@inline(__always) private func isNameStart(_ b: UInt8) -> Bool {
+    (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 95 || b == 58 || b >= 0x80
+}
+/// Any byte that can be part of a name here (checked properly by `strictName` where it matters).
+@inline(__always) private func isNameByte(_ b: UInt8) -> Bool {
+    !(isSpace(b) || b == UInt8(ascii: ">") || b == UInt8(ascii: "/") || b == UInt8(ascii: "=")
+      || b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") || b == UInt8(ascii: "<"))
+}
+@inline(__always) private func isTagNameEnd(_ b: UInt8) -> Bool {
+    isSpace(b) || b == UInt8(ascii: ">") || b == UInt8(ascii: "/")
+}
+/// A name of an element about to be dropped (`bits`: its bytes' name classes ORed): ASCII
+/// letters, digits, `_ - .` only (the first byte is already known to start a name), no
+/// namespace prefix (`:`), nothing starting `xml` (namespace declarations): anything else is
+/// left to libxml2.
+@inline(__always) private func strictName(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int, _ bits: UInt8) -> Bool {
+    guard bits & 2 == 0 else { return false }
+    if end - start >= 3 && (p[start] | 0x20) == UInt8(ascii: "x") && (p[start + 1] | 0x20) == UInt8(ascii: "m")
+        && (p[start + 2] | 0x20) == UInt8(ascii: "l") { return false }
+    return true
+}
+
+/// Bytes at `p` equal a literal (the caller knows there are enough bytes).
+@inline(__always) private func matches(_ p: UnsafeMutablePointer<UInt8>, _ literal: StaticString) -> Bool {
+    memcmp(p, literal.utf8Start, literal.utf8CodeUnitCount) == 0
+}
+
+/// Nonzero if a byte of `word` equals the byte repeated in `repeated` (exact for the lowest such byte).
+@inline(__always) private func hasByte(_ word: UInt64, _ repeated: UInt64) -> UInt64 {
+    let x = word ^ repeated
+    return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+}
+
+private func nameLength(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int) -> Int {
+    var i = start
+    while i < n && isNameByte(p[i]) { i += 1 }
+    return i - start
+}

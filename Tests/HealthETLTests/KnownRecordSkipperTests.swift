@@ -1,0 +1,319 @@
+import Foundation
+import XCTest
+@testable import HealthCore
+@testable import HealthIngest
+
+/// A prefilter with fixed cutoffs per (type, source).
+struct SkipperTestPrefilter: RecordPrefilter {
+    var cutoffs: [String: Int64]
+    func cutoff(type: String, source: String) -> Int64? { cutoffs[type + "\u{1}" + source] }
+}
+
+/// The byte-level skipper (`KnownRecordSkipper`, in front of libxml2) drops exactly the
+/// records the SAX-level prefilter check would drop: same records, correlations, workouts,
+/// line numbers, element ordinals, skipped counts and resume points, for any chunk size.
+final class KnownRecordSkipperTests: XCTestCase {
+    struct Run {
+        var items: [String] = []
+        var points: [(point: ResumePoint, items: Int, skipped: Int)] = []
+        var skipped = 0
+        var summary = ExportReader.Summary()
+    }
+
+    func parse(_ path: String, _ prefilter: SkipperTestPrefilter?, skipper: Bool, chunkSize: Int = 1 << 20,
+               batchSize: Int = 50, from resume: ResumePoint? = nil) throws -> Run {
+        let box = BatchBox()
+        var reader = try ExportReader(source: ExportSource(path: path), batchSize: batchSize, chunkSize: chunkSize,
+                                  prefilter: prefilter)
+        reader.skipsKnownRecordsBeforeParsing = skipper
+        var run = Run()
+        run.summary = try reader.run(resumingAt: resume) { box.batches.append($0) }
+        func describe(_ r: ExportRecord) -> String {
+            "\(r.line) \(r.type) \(r.source.name) \(r.creationDate?.microseconds ?? -1) \(r.startDate?.microseconds ?? -1) "
+                + "\(r.endDate?.microseconds ?? -1) \(r.value ?? "-") m\(r.metadata.count) b\(r.heartbeats.count)"
+        }
+        for batch in box.batches {
+            run.items += batch.records.map { "record " + describe($0) }
+            for c in batch.correlations {
+                run.items.append("correlation \(c.line) \(c.type) \(c.members.count): "
+                                 + c.members.map(describe).joined(separator: " | "))
+            }
+            run.items += batch.workouts.map { "workout \($0.line) \($0.activityType) \($0.startDate?.microseconds ?? 0)" }
+            run.items += batch.activitySummaries.map { "activity \($0.line)" }
+            if let p = batch.position.resume {
+                XCTAssertEqual(p.elementOrdinal, batch.position.elementOrdinal)
+                run.points.append((p, run.items.count, batch.skippedByAnchorSoFar))
+            }
+            run.skipped = batch.skippedByAnchorSoFar
+        }
+        return run
+    }
+
+    func assertSame(_ a: Run, _ b: Run, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(a.items.count, b.items.count, message, file: file, line: line)
+        for (x, y) in zip(a.items, b.items) where x != y {
+            XCTFail("\(message)\n  on:  \(x)\n  off: \(y)", file: file, line: line)
+            break
+        }
+        XCTAssertEqual(a.skipped, b.skipped, "skipped, " + message, file: file, line: line)
+        XCTAssertEqual(a.summary.elements, b.summary.elements, "elements, " + message, file: file, line: line)
+        XCTAssertEqual(a.summary.repairedBytes, b.summary.repairedBytes, message, file: file, line: line)
+        XCTAssertEqual(a.summary.removedDoctype, b.summary.removedDoctype, message, file: file, line: line)
+        XCTAssertEqual(a.points.map(\.point), b.points.map(\.point), "resume points, " + message, file: file, line: line)
+        XCTAssertEqual(a.points.map(\.skipped), b.points.map(\.skipped), "skipped so far, " + message, file: file, line: line)
+    }
+
+    /// Cutoffs at the median creation date of every other (type, source) pair of the export.
+    func middleCutoffs(_ path: String) throws -> SkipperTestPrefilter {
+        var created: [String: [Int64]] = [:]
+        for batch in try readBatches(path).batches {
+            for r in batch.records { if let c = r.creationDate { created[r.type + "\u{1}" + r.source.name, default: []].append(c.microseconds) } }
+        }
+        var cutoffs: [String: Int64] = [:]
+        for (k, (key, dates)) in created.sorted(by: { $0.key < $1.key }).enumerated() where k % 3 != 2 {
+            cutoffs[key] = dates.sorted()[dates.count / 2]
+        }
+        return SkipperTestPrefilter(cutoffs: cutoffs)
+    }
+
+    /// The sanitizer and the skipper over `bytes` (as the parser runs them), in chunks of `chunk`.
+    func skip(_ bytes: [UInt8], _ prefilter: SkipperTestPrefilter, chunk: Int) -> (output: [UInt8], skipper: KnownRecordSkipper, sanitized: Int) {
+        let skipper = KnownRecordSkipper(prefilter: prefilter, startingInBody: false)
+        var sanitizer = XMLSanitizer()
+        var output: [UInt8] = []
+        var i = 0, total = 0
+        while i < bytes.count {
+            let n = min(chunk, bytes.count - i)
+            let input = skipper.inputBuffer(adding: n + 4)
+            let sanitized = bytes[i..<(i + n)].withUnsafeBufferPointer { sanitizer.filter($0, into: input) }
+            output += skipper.filter(added: sanitized)
+            total += sanitized
+            i += n
+        }
+        output += skipper.finish()
+        return (output, skipper, total)
+    }
+
+    func generated(_ seed: String, _ extra: [String] = []) throws -> String {
+        let path = try temporaryFolder(self).appendingPathComponent("export.xml").path
+        try generateExport(["--out", path, "--days", "3", "--seed", seed] + extra)
+        return path
+    }
+
+    func testSameResultWithAndWithoutByteSkippingForAnyChunkSize() throws {
+        let path = try generated("31", ["--broken-dtd", "--vertical-tabs"])
+        let prefilter = try middleCutoffs(path)
+        let off = try parse(path, prefilter, skipper: false)
+        XCTAssertGreaterThan(off.skipped, 100, "the cutoffs must drop records")
+        XCTAssertTrue(off.items.contains { $0.hasPrefix("correlation") && !$0.hasSuffix(" 0: ") })
+        XCTAssertTrue(off.items.contains { $0.hasPrefix("record") && !$0.hasSuffix("b0") }, "records with beat lists")
+        XCTAssertTrue(off.items.contains { $0.hasPrefix("workout") })
+        XCTAssertGreaterThan(off.summary.repairedBytes, 0)
+        // The byte level drops every one of them (none needs the SAX-level check here).
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let direct = skip(bytes, prefilter, chunk: 1 << 16)
+        XCTAssertEqual(direct.skipper.recordsSkipped, off.skipped)
+        XCTAssertEqual(direct.output.filter { $0 == 0x0A }.count, bytes.filter { $0 == 0x0A }.count)
+        for chunk in [7, 64, 333, 4096, 1 << 20] {
+            let on = try parse(path, prefilter, skipper: true, chunkSize: chunk)
+            assertSame(on, off, "chunk size \(chunk)")
+        }
+        // Without a prefilter nothing changes either.
+        assertSame(try parse(path, nil, skipper: true, chunkSize: 64), try parse(path, nil, skipper: false), "no prefilter")
+    }
+
+    func testEveryResumePointWithByteSkippingYieldsTheRest() throws {
+        let path = try generated("32", ["--broken-dtd", "--vertical-tabs"])
+        let prefilter = try middleCutoffs(path)
+        let whole = try parse(path, prefilter, skipper: true, chunkSize: 4096)
+        XCTAssertGreaterThan(whole.points.count, 10)
+        XCTAssertTrue(whole.points.last!.point.xmlComplete)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        for (point, before, skippedBefore) in whole.points where !point.xmlComplete {
+            XCTAssertEqual(bytes[Int(point.xmlOffset) - 1], UInt8(ascii: ">"), "offset \(point.xmlOffset)")
+            for chunk in [61, 1 << 20] {
+                let rest = try parse(path, prefilter, skipper: true, chunkSize: chunk, from: point)
+                XCTAssertEqual(rest.items, Array(whole.items[before...]), "resumed at \(point)")
+                XCTAssertEqual(rest.summary.elements, whole.summary.elements, "resumed at \(point)")
+                XCTAssertEqual(skippedBefore + rest.skipped, whole.skipped, "resumed at \(point)")
+                XCTAssertEqual(rest.summary.repairedBytes, whole.summary.repairedBytes)
+            }
+        }
+    }
+
+    /// Where the skipper must not decide (or must stop), the SAX-level check still does:
+    /// results equal those of a run without it.
+    func testConservativeCases() throws {
+        let old = "2024-01-01 10:00:00 +0100", new = "2024-06-01 10:00:00 +0100"
+        let dates = #"startDate="2024-01-01 09:00:00 +0100" endDate="2024-01-01 09:00:00 +0100""#
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE HealthData [
+            <!ELEMENT HealthData (Record)*>
+            ]>
+            <HealthData locale="en_US">
+             <ExportDate value="2024-06-02 10:00:00 +0100"/>
+             <Record type="T" sourceName="A &amp; B" creationDate="\(old)" \(dates) value="1"/>
+             <Record type="T" sourceName="W" creationDate="\(old)" \(dates) value="2">
+              <MetadataEntry key="k" value="v &lt; w"/>
+              <HeartRateVariabilityMetadataList>
+               <InstantaneousBeatsPerMinute bpm="60" time="9:00:00.00 AM"/>
+              </HeartRateVariabilityMetadataList>
+             </Record>
+             <Record type='T' sourceName='W' creationDate='\(old)' \(dates) value='3'/>
+             <Record
+               type="T" sourceName="W"
+               creationDate="\(old)" \(dates) value="4"/>
+             <Record type="T" sourceName="W\tX" creationDate="\(old)" \(dates) value="5"/>
+             <Record type="T" source="W" creationDate="\(old)" \(dates) value="6"/>
+             <Record type="T" sourceName="W" creationDate="\(new)" \(dates) value="7"/>
+             <Record type="T" sourceName="W" \(dates) value="8"/>
+             <Record type="T" sourceName="W" creationDate="\(old)" \(dates) value="9" device="&lt;&lt;HKDevice: 0x1&gt;, name:Apple Watch&gt;" HKMeta="&#38;&#x26;"></Record>
+             <Correlation type="C" sourceName="W" creationDate="\(old)" \(dates)>
+              <MetadataEntry key="k" value="v"/>
+              <Record type="T" sourceName="W" creationDate="\(old)" \(dates) value="10"/>
+             </Correlation>
+             <Workout workoutActivityType="Run" sourceName="W" creationDate="\(old)" \(dates)>
+              <WorkoutEvent type="Pause" date="2024-01-01 09:00:00 +0100"/>
+             </Workout>
+             <Record type="T" sourceName="W" creationDate="\(old)" \(dates) value="11"/>
+             <!-- a comment <Record type="T" sourceName="W" creationDate="\(old)"/> -->
+             <Record type="T" sourceName="W" creationDate="\(old)" \(dates) value="12"/>
+             <Record type="T" sourceName="W" creationDate="\(new)" \(dates) value="13"/>
+            </HealthData>
+
+            """
+        let path = try write(xml, to: "export.xml", in: try temporaryFolder(self))
+        let cutoff = try XCTUnwrap(DateParser.parse(ByteSpan(cString: "2024-03-01 00:00:00 +0100"))).timestamp.microseconds
+        let prefilter = SkipperTestPrefilter(cutoffs: ["T\u{1}W": cutoff, "T\u{1}A & B": cutoff, "T\u{1}W\tX": cutoff])
+        let off = try parse(path, prefilter, skipper: false, batchSize: 1)
+        XCTAssertEqual(off.items.filter { $0.hasPrefix("record") }.map { $0.split(separator: " ").dropLast(2).last! }, ["5", "7", "8", "13"])
+        XCTAssertTrue(off.items.contains { $0.hasPrefix("correlation") && $0.contains(" 1: ") && $0.contains(" 10 ") },
+                      "the correlation keeps its member record")
+        XCTAssertEqual(off.skipped, 8)
+        let bytes = Array(xml.utf8)
+        for chunk in [1, 2, 3, 5, 7, 13, 64, 4096] {
+            let (output, skipper, sanitized) = skip(bytes, prefilter, chunk: chunk)
+            let text = String(decoding: output, as: UTF8.self)
+            for value in ["2", "4", "6", "9", "11"] { XCTAssertFalse(text.contains("value=\"\(value)\""), value) }
+            XCTAssertFalse(text.contains("value='3'"))
+            for value in ["1", "5", "7", "8", "10", "12", "13"] { XCTAssertTrue(text.contains("value=\"\(value)\""), value) }
+            XCTAssertEqual(text.split(separator: "\n", omittingEmptySubsequences: false).count,
+                           xml.split(separator: "\n", omittingEmptySubsequences: false).count)
+            XCTAssertEqual(skipper.recordsSkipped, 6)
+            XCTAssertEqual(skipper.dropped(before: Int64(output.count) + 1).bytes, Int64(sanitized - output.count))
+            assertSame(try parse(path, prefilter, skipper: true, chunkSize: chunk, batchSize: 1), off, "chunk size \(chunk)")
+        }
+    }
+
+    /// An export declaring another encoding than UTF-8 is left to the SAX-level check.
+    func testOtherEncodingIsPassedOn() throws {
+        let old = "2024-01-01 10:00:00 +0100"
+        let cutoff = try XCTUnwrap(DateParser.parse(ByteSpan(cString: "2024-03-01 00:00:00 +0100"))).timestamp.microseconds
+        let prefilter = SkipperTestPrefilter(cutoffs: ["T\u{1}W": cutoff])
+        let folder = try temporaryFolder(self)
+        for (k, declaration) in [#"<?xml version="1.0" encoding="ISO-8859-1"?>"#, #"<?xml version='1.0' encoding='utf-8'?>"#,
+                                 #"<?xml version="1.0"?>"#].enumerated() {
+            let xml = "\(declaration)\n<HealthData>\n <Record type=\"T\" sourceName=\"W\" creationDate=\"\(old)\"/>\n"
+                + " <Record type=\"T\" sourceName=\"V\" creationDate=\"\(old)\"/>\n</HealthData>\n"
+            let path = try write(xml, to: "e\(k).xml", in: folder)
+            XCTAssertEqual(skip(Array(xml.utf8), prefilter, chunk: 7).skipper.recordsSkipped, k == 0 ? 0 : 1, declaration)
+            assertSame(try parse(path, prefilter, skipper: true, chunkSize: 7, batchSize: 1),
+                       try parse(path, prefilter, skipper: false, batchSize: 1), declaration)
+        }
+    }
+
+    /// A known record that is not well-formed fails the import with the skipper as without it.
+    func testMalformedKnownRecordsStillFail() throws {
+        let old = "2024-01-01 10:00:00 +0100"
+        let cutoff = try XCTUnwrap(DateParser.parse(ByteSpan(cString: "2024-03-01 00:00:00 +0100"))).timestamp.microseconds
+        let prefilter = SkipperTestPrefilter(cutoffs: ["T\u{1}W": cutoff])
+        let bad = [
+            #"<Record type="T" sourceName="W" creationDate="\#(old)" device="&bogus;"/>"#,
+            #"<Record type="T" sourceName="W" creationDate="\#(old)" value="1" value="2"/>"#,
+            #"<Record type="T" sourceName="W" creationDate="\#(old)"><MetadataEntry key="k"></Record>"#,
+            #"<Record type="T" sourceName="W" creationDate="\#(old)" value="a<b"/>"#,
+            #"<Record type="T" sourceName="W" creationDate="\#(old)"value="1"/>"#,
+            "<Record type=\"T\" sourceName=\"W\" creationDate=\"\(old)\" value=\"abcdefghij\u{FFFE}\"/>",
+            #"<Record type="T" sourceName="W" creationDate="\#(old)" value="&#0;"/>"#,
+        ]
+        let folder = try temporaryFolder(self)
+        for (k, record) in bad.enumerated() {
+            let xml = "<HealthData>\n <Record type=\"T\" sourceName=\"W\" creationDate=\"\(old)\"/>\n \(record)\n</HealthData>\n"
+            let path = try write(xml, to: "bad\(k).xml", in: folder)
+            XCTAssertThrowsError(try parse(path, prefilter, skipper: false), record)
+            // The skipper drops the first record and leaves the bad one to libxml2.
+            XCTAssertEqual(skip(Array(xml.utf8), prefilter, chunk: 5).skipper.recordsSkipped, 1, record)
+            for chunk in [3, 4096] {
+                XCTAssertThrowsError(try parse(path, prefilter, skipper: true, chunkSize: chunk), record)
+            }
+        }
+    }
+}
+
+/// A nightly run (known records dropped by the byte-level skipper) SIGKILLed again and again
+/// during its load, each time re-run, ends with what one uninterrupted nightly run gives:
+/// the same stored rows and the same counts (elements, records skipped by the anchors).
+final class KilledNightlyRunTests: XCTestCase {
+    func sequence(_ out: String) -> Int {
+        struct Checkpoint: Decodable { var sequence: Int; var phase: String }
+        guard let data = FileManager.default.contents(atPath: out + "/.healthetl/checkpoint.json"),
+              let state = try? JSONDecoder().decode(Checkpoint.self, from: data), state.phase != "loaded" else { return 0 }
+        return state.sequence
+    }
+
+    func rows(_ store: String) throws -> [String] {
+        var out: [String] = []
+        for table in ["sample_data", "heartbeat_data", "workouts", "correlations", "correlation_members", "anchors",
+                      "(SELECT elements, records_read, new_samples, skipped_by_anchor, mode FROM runs)"] {
+            out += try queryRows(store, "SELECT * FROM \(table) ORDER BY 1, 2").map { table + ": " + $0.map(\.description).joined(separator: "|") }
+        }
+        return out
+    }
+
+    func testKilledNightlyRunResumesToTheSameStore() throws {
+        let dir = try temporaryFolder(self)
+        let full = dir.appendingPathComponent("full.xml").path
+        try generateExport(["--out", full, "--days", "60", "--start", "2024-10-01", "--seed", "41", "--scale", "3"])
+        let older = dir.appendingPathComponent("n.xml").path, newer = dir.appendingPathComponent("n1.xml").path
+        let split = try runProcess("/usr/bin/env", ["python3", TestPaths.packageRoot.path + "/Tests/HealthETLTests/Scripts/split_export.py",
+                                                    full, "2024-10-21 00:00:00 +0200", older, newer])
+        XCTAssertEqual(split.status, 0, split.stderr)
+        let pipeline = try write(#"{"checkpointRecords": 250}"#, to: "pipeline.json", in: dir)
+        let straight = dir.appendingPathComponent("straight").path, killed = dir.appendingPathComponent("killed").path
+        let args = { (export: String, out: String) in
+            ["import", export, "--out", out, "--pipeline", pipeline, "--timezone", "Europe/Berlin", "--quiet"]
+        }
+        for out in [straight, killed] { XCTAssertEqual(try healthetl(args(older, out)).status, 0) }
+        XCTAssertEqual(try healthetl(args(newer, straight)).status, 0)
+
+        var kills = 0, last = 0
+        for _ in 0..<40 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: TestPaths.binary)
+            process.arguments = args(newer, killed)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(120)
+            while process.isRunning, sequence(killed) <= last, Date() < deadline { usleep(300) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { kills += 1 } else { XCTAssertEqual(process.terminationStatus, 0); break }
+            XCTAssertGreaterThanOrEqual(sequence(killed), last)
+            last = sequence(killed)
+        }
+        XCTAssertGreaterThanOrEqual(kills, 5, "kills during the nightly load")
+        let a = try rows(straight + "/health.sqlite"), b = try rows(killed + "/health.sqlite")
+        XCTAssertTrue(a.contains { $0.hasPrefix("(SELECT") && $0.hasSuffix("incremental") })
+        XCTAssertEqual(a.count, b.count)
+        for (x, y) in zip(a, b) where x != y { XCTFail("uninterrupted \(x)\n     resumed \(y)"); break }
+        XCTAssertEqual(try analyticsSnapshot(straight + "/health.sqlite"), try analyticsSnapshot(killed + "/health.sqlite"))
+        // And the counts are those of the export: every top-level element, every record read or skipped.
+        let read = try readBatches(newer)
+        let counts = try queryRows(killed + "/health.sqlite", "SELECT elements, records_read + skipped_by_anchor, skipped_by_anchor FROM runs ORDER BY id DESC LIMIT 1")[0]
+        XCTAssertEqual(counts[0].description, "\(read.summary.elements)")
+        XCTAssertEqual(counts[1].description, "\(read.batches.reduce(0) { $0 + $1.records.count })")
+        XCTAssertGreaterThan(Int(counts[2].description) ?? 0, 10_000)
+    }
+}
