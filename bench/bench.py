@@ -162,11 +162,23 @@ def build(swift: str, scratch: str) -> Path:
 def peer_venv(bench_dir: Path) -> Path:
     venv = bench_dir / "venv"
     exe = venv / "bin" / "healthkit-to-sqlite"
+    if exe.exists() and not runs(exe):
+        # A venv's scripts name its interpreter by absolute path: one copied or moved from
+        # elsewhere does not run. Build it again.
+        log(f"{venv} does not run here; recreating it")
+        shutil.rmtree(venv)
     if not exe.exists():
         log(f"installing {PEER_PACKAGE} into {venv}")
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", PEER_PACKAGE], check=True)
     return exe
+
+
+def runs(exe: Path) -> bool:
+    try:
+        return subprocess.run([str(exe), "--help"], capture_output=True).returncode == 0
+    except OSError:
+        return False
 
 
 def peer_version(exe: Path) -> str:

@@ -111,7 +111,7 @@ public struct ImportJob: Sendable {
                 summary.phaseSeconds["analytics"] = Date().timeIntervalSince(analyticsStart)
                 // The commit needs the reader gone.
                 written = try samples?.wait() ?? [:]
-                summary.phaseSeconds["samples_wait"] = Date().timeIntervalSince(analyticsStart)
+                summary.phaseSeconds["analytics_and_samples"] = Date().timeIntervalSince(analyticsStart)
             }
             try finish(database, changed: true, written: written, &summary)
             try database.execute("DELETE FROM load_checkpoint")
