@@ -22,7 +22,8 @@ final class ExportSAXHandler: SAXHandler {
     /// Top-level elements ended as this handler saw them (plus the resumed-from ordinal).
     private var elementsEnded: Int64 = 0
     private(set) var sawRoot = false
-    private var prefilter: (any RecordPrefilter)?
+    /// Set with a prefilter: recognises records already imported.
+    private var known: KnownRecordCheck?
     private var skippedByPrefilter = 0
 
     // Values under construction.
@@ -43,7 +44,7 @@ final class ExportSAXHandler: SAXHandler {
     init(batchSize: Int = 4096, resumingAt resume: ResumePoint? = nil, prefilter: (any RecordPrefilter)? = nil,
          position: @escaping () -> InputPosition, emit: @escaping (IngestBatch) throws -> Void) {
         self.batchSize = batchSize
-        self.prefilter = prefilter
+        known = prefilter.map(KnownRecordCheck.init)
         self.position = position
         self.emit = emit
         elementsEnded = resume?.elementOrdinal ?? 0
@@ -174,7 +175,7 @@ final class ExportSAXHandler: SAXHandler {
     // MARK: Children of HealthData
 
     private func startTopLevel(_ name: ByteSpan, _ attributes: SAXAttributes) -> Context {
-        if name.equals("Record"), prefilter != nil, isKnown(attributes) {
+        if name.equals("Record"), known != nil, isKnown(attributes) {
             skippedByPrefilter += 1
             return .skipped   // its children are skipped unread too
         }
@@ -224,12 +225,6 @@ final class ExportSAXHandler: SAXHandler {
 
     // MARK: Records
 
-    /// The prefilter's answer for the last (type, source) seen, kept by their bytes: records
-    /// come type by type, source by source, so most records cost two byte compares and, if
-    /// the pair has an anchor, one date parse.
-    private var lastTypeBytes: [UInt8] = [], lastSourceBytes: [UInt8] = []
-    private var lastCutoff: Int64?
-
     /// Asks the prefilter with the three attributes it needs, parsing nothing else.
     private func isKnown(_ attributes: SAXAttributes) -> Bool {
         var type: ByteSpan?, source: ByteSpan?, created: ByteSpan?
@@ -243,14 +238,8 @@ final class ExportSAXHandler: SAXHandler {
             }
             if type != nil, source != nil, created != nil { break }
         }
-        guard let type, let source, let created, let prefilter else { return false }
-        if !type.equals(lastTypeBytes) || !source.equals(lastSourceBytes) {
-            lastTypeBytes = Array(UnsafeBufferPointer(start: type.start, count: type.count))
-            lastSourceBytes = Array(UnsafeBufferPointer(start: source.start, count: source.count))
-            lastCutoff = prefilter.cutoff(type: text.interned(type), source: text.interned(source))
-        }
-        guard let cutoff = lastCutoff, let instant = DateParser.parse(created)?.timestamp.microseconds else { return false }
-        return instant < cutoff
+        guard let type, let source, let created else { return false }
+        return known?.isKnown(type: type, source: source, created: created) { text.interned($0) } ?? false
     }
 
     /// Attribute names of `Record`; anything else (iOS 8 writes metadata as attributes)

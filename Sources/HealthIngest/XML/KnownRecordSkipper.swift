@@ -29,7 +29,7 @@ final class KnownRecordSkipper {
     private enum State: Equatable { case prolog, top, inside(Int), passAll }
     private enum Tag { case incomplete, unexpected, tag(end: Int, selfClosing: Bool) }
 
-    private let prefilter: any RecordPrefilter
+    private var known: KnownRecordCheck
     private var state: State
     /// Input bytes: the held construct first, then the new chunk; output is compacted in place.
     private var buffer: UnsafeMutablePointer<UInt8>
@@ -44,11 +44,6 @@ final class KnownRecordSkipper {
     /// A known record with children is held whole; one larger than this is passed on (and
     /// skipping stops) rather than held.
     static let maxHeld = 16 << 20
-
-    // The prefilter's answer for the last (type, source), kept by bytes.
-    private var lastType: [UInt8] = [], lastSource: [UInt8] = []
-    private var lastCutoff: Int64?
-    private var hasLast = false
 
     /// Per-byte classes for scanning (a pointer, not an array: no bounds checks, no retains).
     private let classes: UnsafeMutablePointer<UInt8>
@@ -66,7 +61,7 @@ final class KnownRecordSkipper {
     var bytesSkipped: Int64 { log.totalBytes }
 
     init(prefilter: any RecordPrefilter, startingInBody: Bool) {
-        self.prefilter = prefilter
+        known = KnownRecordCheck(prefilter: prefilter)
         state = startingInBody ? .top : .prolog
         capacity = 1 << 16
         buffer = .allocate(capacity: capacity)
@@ -420,21 +415,9 @@ final class KnownRecordSkipper {
     }
 
     private func isKnown(_ p: UnsafeMutablePointer<UInt8>, _ type: (Int, Int), _ source: (Int, Int), _ created: (Int, Int)) -> Bool {
-        if !hasLast || !same(lastType, p + type.0, type.1) || !same(lastSource, p + source.0, source.1) {
-            lastType = Array(UnsafeBufferPointer(start: p + type.0, count: type.1))
-            lastSource = Array(UnsafeBufferPointer(start: p + source.0, count: source.1))
-            lastCutoff = prefilter.cutoff(type: String(decoding: lastType, as: UTF8.self),
-                                          source: String(decoding: lastSource, as: UTF8.self))
-            hasLast = true
-        }
-        guard let cutoff = lastCutoff,
-              let instant = DateParser.parse(ByteSpan(start: p + created.0, count: created.1))?.timestamp.microseconds
-        else { return false }
-        return instant < cutoff
-    }
-
-    private func same(_ bytes: [UInt8], _ start: UnsafeMutablePointer<UInt8>, _ count: Int) -> Bool {
-        bytes.count == count && (count == 0 || bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, start, count) == 0 })
+        // Values here hold no reference (checked by the caller): their bytes are their text.
+        known.isKnown(type: ByteSpan(start: p + type.0, count: type.1), source: ByteSpan(start: p + source.0, count: source.1),
+                      created: ByteSpan(start: p + created.0, count: created.1)) { $0.string }
     }
 
     /// The content of a known record after its start tag, up to and including `</Record>`:
