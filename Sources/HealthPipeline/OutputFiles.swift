@@ -25,6 +25,9 @@ struct OutputFiles {
 
     var isEmpty: Bool { !csv && !parquet }
 
+    /// Whether this run writes `table` in some format.
+    func writes(_ table: OutputTable) -> Bool { csv && table.inCSV || parquet && table.inParquet }
+
     /// Whether a file this run should have is not published (so an unchanged store still
     /// gets its outputs, e.g. after `csv` was added to the pipeline).
     var missing: Bool {
@@ -46,10 +49,9 @@ struct OutputFiles {
         for sub in ["csv", "parquet"] { try OutputFolder.makePrivateFolder((staging as NSString).appendingPathComponent(sub)) }
         let exporter = TableExporter(database: database)
         var rows: [String: Int] = [:]
-        for table in tables {
+        for table in tables where writes(table) {
             let csvPath = csv && table.inCSV ? staged("csv", table.name + ".csv") : nil
             let parquetPath = parquet && table.inParquet ? staged("parquet", table.name + ".parquet") : nil
-            guard csvPath != nil || parquetPath != nil else { continue }
             progress(table.name)
             rows[table.name] = try exporter.export(table, csv: csvPath, parquet: parquetPath)
         }
@@ -62,7 +64,7 @@ struct OutputFiles {
     /// exclusive lock and keeps its changes in memory until `SamplesExport.wait` (spilling them
     /// would need the lock the reader shares). Nil if no output holds the samples.
     func startSamples(storeAt path: String, writer: Database) throws -> SamplesExport? {
-        guard parquet || csv && OutputTable.samples.inCSV else { return nil }
+        guard writes(.samples) else { return nil }
         try writer.execute("PRAGMA locking_mode = NORMAL; PRAGMA cache_spill = OFF")
         _ = try writer.scalar("SELECT count(*) FROM types")   // the next access drops the exclusive lock
         let export = SamplesExport()
