@@ -2,7 +2,7 @@
 // HealthETL: one target per pipeline stage, a small core, system C libraries, a thin CLI.
 import PackageDescription
 
-let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6), .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(
     name: "HealthETL",
