@@ -27,7 +27,17 @@ public struct AnalyticsBook: Sendable {
     /// (DistanceWalkingRunning split into walking and running).
     public mutating func addCumulative(type: String, unit: String?, amounts: [DayAmount]) {
         let metric = DailyMetric.metric(forCumulativeType: type)
-        for a in amounts {
+        // Amounts come in time order, often many to an hour: each run of one (day, hour) is
+        // summed first, so the tables (keyed by the type's name) are hashed once per run.
+        var next = amounts.startIndex
+        while next < amounts.endIndex {
+            var a = amounts[next]
+            next += 1
+            while next < amounts.endIndex, amounts[next].date == a.date, amounts[next].hour == a.hour {
+                a.amount += amounts[next].amount
+                a.inRunning += amounts[next].inRunning
+                next += 1
+            }
             let key = TypeDay(type: type, date: a.date)
             typeDays[key, default: DailyTypeMetric(date: a.date, type: type, unit: unit, count: 0)].sum =
                 (typeDays[key]?.sum ?? 0) + a.amount

@@ -35,7 +35,8 @@ public struct DailyStatistics {
         }
         day.count += 1
         day.minutes += Double(end - start) / 60_000_000
-        if let unit, day.unit.map({ unit < $0 }) ?? true { day.unit = unit }
+        // A series repeats one String per unit: equal storage compares without reading it.
+        if let unit, unit != day.unit, day.unit.map({ unit < $0 }) ?? true { day.unit = unit }
         guard let value else { return }
         day.valued += 1
         day.total += value

@@ -35,6 +35,9 @@ public struct HeartRateDays: StageHandler {
     private var calendar: LocalCalendar
     private let maxGap: Int64
     private var previous: HeartRateReading?
+    /// The day being added to: readings come in time order, so the table is only touched
+    /// when the day changes, not twice per reading.
+    private var current: HeartRateDay?
     private var days: [CivilDate: HeartRateDay] = [:]
 
     public init(calendar: LocalCalendar, maxGapMinutes: Double = 30) {
@@ -45,12 +48,12 @@ public struct HeartRateDays: StageHandler {
     public mutating func handle(_ input: [HeartRateReading], emit: ([HeartRateDay]) throws -> Void) throws {
         for reading in input {
             let date = calendar.localDate(of: Timestamp(microseconds: reading.start))
-            var day = days[date] ?? HeartRateDay(date: date)
-            day.minimum = min(day.minimum, reading.bpm)
-            day.maximum = max(day.maximum, reading.bpm)
-            day.count += 1
-            day.sum += reading.bpm
-            days[date] = day
+            update(date) { day in
+                day.minimum = min(day.minimum, reading.bpm)
+                day.maximum = max(day.maximum, reading.bpm)
+                day.count += 1
+                day.sum += reading.bpm
+            }
             if let p = previous {
                 let gap = reading.start - p.start
                 integrate(p, until: gap <= maxGap ? reading.start : p.end)
@@ -62,8 +65,22 @@ public struct HeartRateDays: StageHandler {
     public mutating func finish(emit: ([HeartRateDay]) throws -> Void) throws {
         if let p = previous { integrate(p, until: p.end) }
         previous = nil
+        if let current { days[current.date] = current }
+        current = nil
         try emit(days.values.sorted { $0.date < $1.date })
         days = [:]
+    }
+
+    private mutating func update(_ date: CivilDate, _ body: (inout HeartRateDay) -> Void) {
+        var day: HeartRateDay
+        if let current, current.date == date {
+            day = current
+        } else {
+            if let current { days[current.date] = current }
+            day = days.removeValue(forKey: date) ?? HeartRateDay(date: date)
+        }
+        body(&day)
+        current = day
     }
 
     private mutating func integrate(_ r: HeartRateReading, until end: Int64) {
@@ -72,8 +89,10 @@ public struct HeartRateDays: StageHandler {
             let d = calendar.day(containing: Timestamp(microseconds: from))
             let to = min(end, d.end.microseconds)
             let minutes = Double(to - from) / 60_000_000
-            days[d.date, default: HeartRateDay(date: d.date)].beats += r.bpm * minutes
-            days[d.date, default: HeartRateDay(date: d.date)].wornMinutes += minutes
+            update(d.date) { day in
+                day.beats += r.bpm * minutes
+                day.wornMinutes += minutes
+            }
             from = to
         }
     }

@@ -57,23 +57,37 @@ public struct PriorityMerger<Tag: Sendable>: StageHandler {
     }
 
     /// Emits the slices between the cursor and `limit`, retiring samples that end on the way.
+    /// Hand-written loops: the standard library's `removeAll(where:)` and `dropFirst` looked
+    /// up the generic metadata of `[Active]` on every call, a tenth of the analytics' time.
     private mutating func advance(to limit: Int64) {
         while cursor < limit, !active.isEmpty {
             var nextEnd = Int64.max
-            for a in active where a.sample.end < nextEnd { nextEnd = a.sample.end }
+            for i in active.indices where active[i].sample.end < nextEnd { nextEnd = active[i].sample.end }
             let sliceEnd = min(nextEnd, limit)
             if sliceEnd > cursor { emitSlice(cursor, sliceEnd) }
             cursor = sliceEnd
-            active.removeAll { $0.sample.end <= cursor }
+            retireEnded()
         }
         cursor = max(cursor, limit)
     }
 
-    private mutating func emitSlice(_ from: Int64, _ to: Int64) {
-        var best = active[0]
-        for a in active.dropFirst() where a.sample.rank < best.sample.rank || (a.sample.rank == best.sample.rank && a.rate > best.rate) {
-            best = a
+    /// Drops the samples that end at or before the cursor, keeping the others' order.
+    private mutating func retireEnded() {
+        var kept = 0
+        for i in active.indices where active[i].sample.end > cursor {
+            if kept != i { active[kept] = active[i] }
+            kept += 1
         }
-        pieces.append(MergedPiece(start: from, end: to, amount: best.rate * Double(to - from), tag: best.sample.tag))
+        while active.count > kept { active.removeLast() }
+    }
+
+    private mutating func emitSlice(_ from: Int64, _ to: Int64) {
+        var best = 0
+        for i in active.indices.dropFirst() {
+            let (a, b) = (active[i], active[best])
+            if a.sample.rank < b.sample.rank || (a.sample.rank == b.sample.rank && a.rate > b.rate) { best = i }
+        }
+        let winner = active[best]
+        pieces.append(MergedPiece(start: from, end: to, amount: winner.rate * Double(to - from), tag: winner.sample.tag))
     }
 }
