@@ -14,6 +14,9 @@ struct AnalyticsBuilder {
     let priority: SourcePriority
     let sleepDayStartHour: Int
     let heartbeatMaxGapMinutes: Double
+    /// Gets every batch of rows read, with its type's identifier (the full build's
+    /// `samples` output rides along this way).
+    var tap: ((String, [SeriesReader.Row]) throws -> Void)?
 
     static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
     static let runningActivity = "HKWorkoutActivityTypeRunning"
@@ -75,11 +78,12 @@ struct AnalyticsBuilder {
         var book = AnalyticsBook()
         var nights: [SleepNight] = []
         for (typeID, identifier) in store.types {
-            // Every series is read once: its daily statistics ride along with its stage, and
-            // go into the book first (the stage's results complete or replace them).
+            // Every series is read once: its daily statistics (and the tap) ride along with
+            // its stage, and go into the book first (the stage's results complete or replace them).
             var statistics = DailyStatistics(type: identifier, keeping: window)
             func series(_ body: ([SeriesReader.Row]) throws -> Void) throws {
                 try reader.forEachBatch(typeID: typeID, starting: span) { rows in
+                    try tap?(identifier, rows)
                     for r in rows {
                         statistics.add(localDay: r.localDay, start: r.start, end: r.end, value: r.value, unit: r.unit)
                     }

@@ -12,11 +12,13 @@ struct AnalyticsUpdate {
 
     struct Result { var days = 0; var nights = 0 }
 
-    func run(days: Set<CivilDate>?, recordedAt: Timestamp, progress: ProgressReporter) throws -> Result {
+    /// `tap` gets every batch of samples read, with its type: all samples if `days` is nil.
+    func run(days: Set<CivilDate>?, recordedAt: Timestamp, progress: ProgressReporter,
+             tap: ((String, [SeriesReader.Row]) throws -> Void)? = nil) throws -> Result {
         let builder = AnalyticsBuilder(reader: SeriesReader(database: database),
                                        calendar: LocalCalendar(timeZone: settings.timeZone), priority: settings.priority,
                                        sleepDayStartHour: settings.sleepDayStartHour,
-                                       heartbeatMaxGapMinutes: settings.heartbeatMaxGapMinutes)
+                                       heartbeatMaxGapMinutes: settings.heartbeatMaxGapMinutes, tap: tap)
         progress.phase("daily", percent: 15)
         let content = try builder.build(days: days)
         let writer = AnalyticsWriter(database: database)

@@ -99,21 +99,24 @@ public struct ImportJob: Sendable {
             let database = try load.database.orThrow("the loaded store is gone")
             progress.phase("analytics")
             let analyticsStart = Date()
-            let samples = try files.startSamples(storeAt: checkpoints.staged, writer: database)
-            defer { _ = try? samples?.wait() }   // never leave the thread behind on an error
-            var written: [String: Int] = [:]
-            try database.transaction {
-                let result = try AnalyticsUpdate(database: database, settings: settings)
-                    .run(days: nil, recordedAt: recordedAt, progress: progress)
-                summary.days = result.days
-                summary.sleepNights = result.nights
-                try settings.save(in: database)
+            // The samples output is written from the series the analytics read, on its own thread.
+            let samples = try files.startSamples(sources: SeriesReader(database: database).sources())
+            do {
+                try database.transaction {
+                    let result = try AnalyticsUpdate(database: database, settings: settings)
+                        .run(days: nil, recordedAt: recordedAt, progress: progress, tap: samples.map { s in { try s.send(type: $0, $1) } })
+                    summary.days = result.days
+                    summary.sleepNights = result.nights
+                    try settings.save(in: database)
+                }
                 summary.phaseSeconds["analytics"] = Date().timeIntervalSince(analyticsStart)
-                // The commit needs the reader gone.
-                written = try samples?.wait() ?? [:]
+                let written = try samples?.finish() ?? [:]
                 summary.phaseSeconds["analytics_and_samples"] = Date().timeIntervalSince(analyticsStart)
+                try finish(database, changed: true, written: written, &summary)
+            } catch {
+                samples?.cancel()   // never leave the thread behind, nor its unfinished file
+                throw error
             }
-            try finish(database, changed: true, written: written, &summary)
             try database.execute("DELETE FROM load_checkpoint")
             try folder.publish(checkpoints.staged, as: folder.databasePath)
             checkpoints.discard()

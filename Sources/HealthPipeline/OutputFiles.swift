@@ -58,19 +58,28 @@ struct OutputFiles {
         return rows
     }
 
-    /// Starts writing the samples (nearly all the rows) on a thread of their own, over a
-    /// read-only connection to the finished store at `path`, so that the caller computes the
-    /// analytics meanwhile and both cores work. `writer`, the caller's connection, gives up its
-    /// exclusive lock and keeps its changes in memory until `SamplesExport.wait` (spilling them
-    /// would need the lock the reader shares). Nil if no output holds the samples.
-    func startSamples(storeAt path: String, writer: Database) throws -> SamplesExport? {
+    /// Starts writing the samples (nearly all the rows) on a thread of their own, from the
+    /// batches the full build's analytics read and `SamplesExport.send` passes on: the store
+    /// is read once, and the Parquet encoding and compression run beside the analytics, on
+    /// the other core. Nil if no output holds the samples.
+    func startSamples(sources: [SeriesReader.Source]) throws -> SamplesExport? {
         guard writes(.samples) else { return nil }
-        try writer.execute("PRAGMA locking_mode = NORMAL; PRAGMA cache_spill = OFF")
-        _ = try writer.scalar("SELECT count(*) FROM types")   // the next access drops the exclusive lock
+        guard parquet, OutputTable.samples.inParquet, !OutputTable.samples.inCSV else {
+            throw HealthETLError.internal("the samples are written to Parquet only")
+        }
+        let path = staged("parquet", OutputTable.samples.name + ".parquet")
+        try OutputFolder.makePrivateFolder((staging as NSString).appendingPathComponent("parquet"))
         let export = SamplesExport()
-        export.threads.spawn("samples") { [self] in
-            let reader = try Database(path: path, mode: .readOnly)
-            export.rows.set(try write([.samples], from: reader, progress: { _ in }))
+        export.threads.spawn("samples") {
+            let writer = try SeriesSamplesWriter(path: path, sources: sources)
+            do {
+                while let batch = try export.batches.receive() { try writer.append(type: batch.type, batch.rows) }
+                try writer.close()
+            } catch {
+                writer.abort()
+                throw error
+            }
+            export.rows.set([OutputTable.samples.name: writer.rows])
         }
         return export
     }
@@ -101,12 +110,35 @@ struct OutputFiles {
 
 /// The samples output being written on its own thread (`OutputFiles.startSamples`).
 final class SamplesExport: Sendable {
+    struct Batch: Sendable { var type: String; var rows: [SeriesReader.Row] }
+
     let threads = StageThreads()
+    /// A few batches of 8 k rows: memory stays flat, and the reader is not held up.
+    let batches = Channel<Batch>(capacity: 8)
     let rows = Handoff<[String: Int]>()
 
-    /// Joins the thread; rethrows its error. Returns rows per file.
-    func wait() throws -> [String: Int] {
+    init() { threads.onFailure { [batches] in batches.cancel() } }
+
+    /// Passes a batch on; if the thread failed, throws its error.
+    func send(type: String, _ rows: [SeriesReader.Row]) throws {
+        do {
+            try batches.send(Batch(type: type, rows: rows))
+        } catch let cancelled as ChannelCancelled {
+            try threads.wait()
+            throw cancelled
+        }
+    }
+
+    /// Ends the input and joins the thread; rethrows its error. Returns rows per file.
+    func finish() throws -> [String: Int] {
+        batches.finish()
         try threads.wait()
         return rows.value ?? [:]
+    }
+
+    /// Stops the thread (its unfinished file is removed) after a failure elsewhere.
+    func cancel() {
+        batches.cancel()
+        _ = try? threads.wait()
     }
 }

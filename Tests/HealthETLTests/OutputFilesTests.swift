@@ -90,6 +90,23 @@ final class OutputFilesTests: XCTestCase {
         try assertChecks(try importExport(export, into: folder))
     }
 
+    /// A full import writes `samples.parquet` from the rows its analytics read (`SeriesSamplesWriter`);
+    /// an incremental run exports it by SQL (`TableExporter`). The two files must be the same, byte for byte.
+    func testSamplesFromTheSeriesEqualTheSQLExport() throws {
+        let folder = try temporaryFolder(self)
+        let generated = folder.appendingPathComponent("export.xml").path
+        try generateExport(["--out", generated, "--days", "30", "--seed", "11", "--zone", "Europe/Berlin"])
+        for (index, export) in [Self.sampleExport, generated].enumerated() {
+            let out = try importExport(export, into: folder, name: "out\(index)")
+            let database = try Database(path: out + "/health.sqlite", mode: .readOnly)
+            let again = folder.appendingPathComponent("samples-\(index).parquet").path
+            let rows = try TableExporter(database: database).export(.samples, csv: nil, parquet: again)
+            XCTAssertGreaterThan(rows, 5_000, export)
+            let written = try Data(contentsOf: URL(fileURLWithPath: out + "/parquet/samples.parquet"))
+            XCTAssertEqual(written, try Data(contentsOf: URL(fileURLWithPath: again)), export)
+        }
+    }
+
     /// The checker is not a rubber stamp: one edited CSV cell, a Parquet file from another
     /// import, a file left 0644 each make it fail, naming the file.
     func testCheckerReportsCorruptedFiles() throws {
