@@ -99,15 +99,13 @@ public struct Sample: Sendable {
     public var categoryValue: String?
     /// Local calendar day of `start` in the configured zone.
     public var localDate: CivilDate
-    /// Content hash over every attribute and metadata entry: equal for exact duplicates.
-    public var identity: UInt64
     /// Typed in by the user (`HKWasUserEntered=1`): ranks as manual entry in the merge.
     public var userEntered: Bool
 
     public init(record: ExportRecord, start: Timestamp, end: Timestamp, value: Double?, unit: String?,
-                categoryValue: String?, localDate: CivilDate, identity: UInt64 = 0, userEntered: Bool = false) {
+                categoryValue: String?, localDate: CivilDate, userEntered: Bool = false) {
         self.record = record; self.start = start; self.end = end; self.value = value; self.unit = unit
-        self.categoryValue = categoryValue; self.localDate = localDate; self.identity = identity
+        self.categoryValue = categoryValue; self.localDate = localDate
         self.userEntered = userEntered
     }
 }
@@ -131,6 +129,10 @@ public struct NormalizedWorkout: Sendable {
 /// What normalize emits: usable samples, the quarantine, and the other kinds passed on.
 public struct NormalizedBatch: Sendable {
     public var samples: [Sample] = []
+    /// The content hash of each sample, in the same order (equal for exact duplicates), set by
+    /// the dedupe stage. Beside the samples rather than in them: stamping it then writes a new
+    /// array of integers instead of copying the batch's samples.
+    public var identities: [UInt64] = []
     public var workouts: [NormalizedWorkout] = []
     public var quarantine: [QuarantineEntry] = []
     /// Everything but records and workouts, as ingest produced it.

@@ -6,11 +6,23 @@ import HealthCore
 /// which ingest already removed.
 public enum SampleIdentity {
     public static func of(_ r: ExportRecord) -> UInt64 {
+        var h = prefix(r)
+        return completing(&h, r)
+    }
+
+    /// The hash of what long runs of records share: type and source (the device description
+    /// alone is a hundred bytes).
+    static func prefix(_ r: ExportRecord) -> StableHasher {
         var h = StableHasher()
         h.combine(r.type)
         h.combine(r.source.name)
         h.combine(r.source.version)
         h.combine(r.source.device)
+        return h
+    }
+
+    /// The identity from the record's `prefix`.
+    static func completing(_ h: inout StableHasher, _ r: ExportRecord) -> UInt64 {
         h.combine(r.unit)
         h.combine(r.value)
         h.combine(r.creationDate?.microseconds ?? Int64.min)
@@ -33,13 +45,28 @@ public struct IdentityStamper: StageHandler {
     public typealias InboundIn = NormalizedBatch
     public typealias InboundOut = NormalizedBatch
 
+    /// The last record's type and source with their hash: records come in long runs of one
+    /// pair, and interned strings compare equal by their storage, without reading it.
+    private var last: (type: String, source: SourceInfo, prefix: StableHasher)?
+
     public init() {}
 
     public mutating func handle(_ input: NormalizedBatch, emit: (NormalizedBatch) throws -> Void) throws {
-        var batch = input
-        for i in batch.samples.indices {
-            batch.samples[i].identity = SampleIdentity.of(batch.samples[i].record)
+        var identities: [UInt64] = []
+        identities.reserveCapacity(input.samples.count)
+        for sample in input.samples {
+            let r = sample.record
+            var h: StableHasher
+            if let last, last.type == r.type, last.source == r.source {
+                h = last.prefix
+            } else {
+                h = SampleIdentity.prefix(r)
+                last = (r.type, r.source, h)
+            }
+            identities.append(SampleIdentity.completing(&h, r))
         }
+        var batch = input
+        batch.identities = identities
         try emit(batch)
     }
 }

@@ -146,14 +146,17 @@ public final class SQLiteSink {
     }
 
     public func write(_ batch: NormalizedBatch) throws {
-        for sample in batch.samples { try write(sample) }
+        guard batch.identities.count == batch.samples.count else {
+            throw HealthETLError.internal("a batch reached the store without its samples' identities")
+        }
+        for (sample, identity) in zip(batch.samples, batch.identities) { try write(sample, identity: identity) }
         for entry in batch.quarantine { try quarantine(entry) }
         for workout in batch.workouts { try write(workout) }
         try writeRest(batch.rest)
     }
 
-    private func write(_ s: Sample) throws {
-        guard seenSamples.insert(s.identity).inserted else {
+    private func write(_ s: Sample, identity: UInt64) throws {
+        guard seenSamples.insert(identity).inserted else {
             counts.duplicatesDropped += 1
             return
         }
@@ -173,7 +176,7 @@ public final class SQLiteSink {
         stmt.bind(10, r.unit)
         stmt.bind(11, s.categoryValue)
         stmt.bind(12, JSONText.object(r.metadata))
-        stmt.bind(13, Int64(bitPattern: s.identity))
+        stmt.bind(13, Int64(bitPattern: identity))
         stmt.bind(14, Int64(r.line))
         stmt.bind(15, Int64(s.userEntered ? 1 : 0))
         try stmt.run()
