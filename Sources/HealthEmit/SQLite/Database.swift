@@ -10,8 +10,12 @@ public final class Database {
 
     public enum Mode { case readOnly, readWrite, create }
 
+    /// Process-wide settings, made once before the first connection opens.
+    private static let configured: Bool = healthetl_sqlite3_disable_memory_statistics() == SQLITE_OK
+
     public init(path: String, mode: Mode = .create) throws {
         self.path = path
+        _ = Self.configured
         var db: OpaquePointer?
         let flags: Int32 = switch mode {
         case .readOnly: SQLITE_OPEN_READONLY

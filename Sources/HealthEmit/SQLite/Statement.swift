@@ -35,6 +35,12 @@ public final class Statement {
         }
     }
 
+    /// Text given as UTF-8 bytes (copied by SQLite before this returns).
+    @inline(__always) public func bind(_ index: Int32, utf8 bytes: UnsafeRawBufferPointer) {
+        let start = (bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+        _ = sqlite3_bind_text(handle, index, start, Int32(bytes.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+    }
+
     public func bind(_ values: [SQLValue]) throws {
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)

@@ -1,0 +1,53 @@
+/// The set of sample identities a load has written: open addressing with linear probing
+/// over a flat array of 64-bit identities. Identities are hashes already, so a multiply
+/// spreads them over the table; no hasher runs per insert, unlike `Set<UInt64>`.
+/// 0 marks an empty slot (the identity 0 is kept in a flag of its own).
+struct IdentitySet {
+    private var slots: [UInt64]
+    private var shift: UInt64
+    private var hasZero = false
+    private(set) var count = 0
+
+    init(minimumCapacity: Int = 0) {
+        var size = 1024
+        while size * 7 / 10 < minimumCapacity { size *= 2 }
+        slots = Array(repeating: 0, count: size)
+        shift = UInt64(64 - size.trailingZeroBitCount)
+    }
+
+    /// Adds `identity`; false if it was there already.
+    @inline(__always) mutating func insert(_ identity: UInt64) -> Bool {
+        if identity == 0 {
+            defer { hasZero = true }
+            if hasZero { return false }
+            count += 1
+            return true
+        }
+        if (count + 1) * 10 > slots.count * 7 { grow() }
+        let inserted = slots.withUnsafeMutableBufferPointer { Self.place(identity, in: $0, shift: shift) }
+        if inserted { count += 1 }
+        return inserted
+    }
+
+    /// Fibonacci hashing: the top bits of the product pick the home slot.
+    @inline(__always)
+    private static func place(_ identity: UInt64, in table: UnsafeMutableBufferPointer<UInt64>, shift: UInt64) -> Bool {
+        let mask = table.count - 1
+        var i = Int(truncatingIfNeeded: (identity &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        while true {
+            let slot = table[i]
+            if slot == 0 { table[i] = identity; return true }
+            if slot == identity { return false }
+            i = (i + 1) & mask
+        }
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: 0, count: old.count * 2)
+        shift -= 1
+        slots.withUnsafeMutableBufferPointer { table in
+            for identity in old where identity != 0 { _ = Self.place(identity, in: table, shift: shift) }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import XCTest
+@testable import HealthEmit
+
+/// The sink's duplicate filter answers as `Set<UInt64>` does, through growth, collisions
+/// and the identity 0 (its empty-slot marker).
+final class IdentitySetTests: XCTestCase {
+    func testAgreesWithSetThroughGrowth() {
+        var generator = SystemRandomNumberGenerator()
+        var identities = (0..<50_000).map { _ in UInt64.random(in: .min ... .max, using: &generator) }
+        // Duplicates, zero, and values that share their top bits (the same home slot).
+        identities += identities.prefix(5_000) + [0, 0, 1, 2, 3]
+        identities += (0..<2_000).map { UInt64($0) << 1 }
+        identities.shuffle(using: &generator)
+        var set = IdentitySet()
+        var reference = Set<UInt64>()
+        for identity in identities {
+            XCTAssertEqual(set.insert(identity), reference.insert(identity).inserted, "\(identity)")
+        }
+        XCTAssertEqual(set.count, reference.count)
+        XCTAssertGreaterThan(set.count, 50_000)
+    }
+}
