@@ -4,12 +4,10 @@ import HealthCore
 /// Exact duplicate records (up to 8 copies occur in real exports; records carry no UUID)
 /// hash equal; the device description is hashed without its per-object memory address,
 /// which ingest already removed.
-public enum SampleIdentity {
-    public static func of(_ r: ExportRecord) -> UInt64 {
-        var h = prefix(r)
-        return completing(&h, r)
-    }
-
+///
+/// `IdentityStamper` hashes it in two parts, so that a run of records of one type and
+/// source hashes their shared part once.
+enum SampleIdentity {
     /// The hash of what long runs of records share: type and source (the device description
     /// alone is a hundred bytes).
     static func prefix(_ r: ExportRecord) -> StableHasher {

@@ -103,8 +103,9 @@ public struct ImportJob: Sendable {
             let samples = try files.startSamples(sources: SeriesReader(database: database).sources())
             do {
                 try database.transaction {
+                    let tap = samples.map { export in { try export.send(type: $0, $1) } }
                     let result = try AnalyticsUpdate(database: database, settings: settings)
-                        .run(days: nil, recordedAt: recordedAt, progress: progress, tap: samples.map { s in { try s.send(type: $0, $1) } })
+                        .run(days: nil, recordedAt: recordedAt, progress: progress, tap: tap)
                     summary.days = result.days
                     summary.sleepNights = result.nights
                     try settings.save(in: database)

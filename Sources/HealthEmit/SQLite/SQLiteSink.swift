@@ -216,6 +216,7 @@ public final class SQLiteSink {
         try insertType.run()
         let id = database.lastInsertRowID
         typeIDs[identifier] = id
+        lastType = (identifier, id)
         return id
     }
 
@@ -230,6 +231,7 @@ public final class SQLiteSink {
         try insertSource.run()
         let id = database.lastInsertRowID
         sourceIDs[source] = id
+        lastSource = (source, id)
         return id
     }
 
