@@ -1,4 +1,9 @@
 import HealthCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads series back out of the store for the merge and aggregate stages: one type at a
 /// time, in start order, through the (type, start) index, in batches, so memory stays flat
@@ -89,7 +94,11 @@ private struct RepeatedText {
 
     mutating func text(_ stmt: Statement, _ column: Int32) -> String? {
         if stmt.isNull(column) { return nil }
-        let same = stmt.withText(column) { bytes in last.map { $0.utf8.elementsEqual(bytes) } ?? false }
+        let same = stmt.withText(column) { bytes in
+            guard var last else { return false }
+            // memcmp on the String's own bytes: `utf8.elementsEqual` steps byte by byte.
+            return last.withUTF8 { $0.count == bytes.count && ($0.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, $0.count) == 0) }
+        }
         if !same { last = stmt.text(column) }
         return last
     }
