@@ -68,4 +68,13 @@ public final class Channel<Element: Sendable>: @unchecked Sendable {
 }
 
 /// Thrown by a channel whose job is being cancelled; never the root cause of a failure.
-public struct ChannelCancelled: Error {}
+public struct ChannelCancelled: Error { public init() {} }
+
+/// A value set on one thread and read on another after a join.
+public final class Handoff<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value?
+    public init() {}
+    public func set(_ value: Value) { lock.withLock { stored = value } }
+    public var value: Value? { lock.withLock { stored } }
+}

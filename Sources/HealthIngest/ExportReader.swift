@@ -2,7 +2,8 @@ import Foundation
 import HealthCore
 
 /// The ingest stage: streams an export through libxml2's SAX2 push parser and emits typed
-/// batches. Runs on its own thread; `emit` blocks when downstream is busy (back-pressure).
+/// batches. Runs on its own thread, with the file read (or the zip inflated) a few chunks
+/// ahead on another (`ReadAhead`); `emit` blocks when downstream is busy (back-pressure).
 public struct ExportReader: Sendable {
     public let source: ExportSource
     public var batchSize: Int
@@ -55,9 +56,10 @@ public struct ExportReader: Sendable {
                                            skippingKnown: skipsKnownRecordsBeforeParsing ? prefilter : nil)
             handler.parser = parser
             do {
-                try source.readXML(from: resume?.xmlOffset ?? 0, chunkSize: chunkSize, progress: { bytesRead = $0 }) { chunk in
-                    try parser.feed(chunk)
-                }
+                let (source, offset, chunkSize) = (source, resume?.xmlOffset ?? 0, chunkSize)
+                try ReadAhead.stream(chunkSize: chunkSize, produce: { progress, body in
+                    try source.readXML(from: offset, chunkSize: chunkSize, progress: progress, body)
+                }, progress: { bytesRead = $0 }, consume: parser.feed)
                 try parser.finish()
             } catch ExportSAXHandler.Failure.notHealthExport(let root) {
                 throw HealthETLError.dataUnusable(

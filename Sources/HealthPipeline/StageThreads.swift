@@ -41,11 +41,3 @@ final class StageThreads: @unchecked Sendable {
         if let error = lock.withLock({ firstError }) { throw error }
     }
 }
-
-/// A value set on one thread and read on another after a join.
-final class Handoff<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value?
-    func set(_ value: Value) { lock.withLock { stored = value } }
-    var value: Value? { lock.withLock { stored } }
-}

@@ -1,0 +1,74 @@
+import Foundation
+import HealthCore
+
+/// Reads (or inflates) the input on a thread of its own, a few chunks ahead of the parser.
+///
+/// The parse thread is the load's bottleneck: every `read` copy, and for a zip all of the
+/// inflate (about a second per GB), would otherwise run on it. The chunks circulate between
+/// the two threads through a pair of channels and are allocated once, so memory stays at
+/// `depth + 1` chunks and no fresh page is touched per chunk.
+enum ReadAhead {
+    /// A chunk's buffer, owned by one thread at a time (handed over through a channel).
+    private final class Chunk: @unchecked Sendable {
+        let storage: UnsafeMutableRawBufferPointer
+        var count = 0
+        /// What `produce` last reported as consumed from the input, for progress.
+        var progress: Int64 = 0
+        init(capacity: Int) { storage = .allocate(byteCount: capacity, alignment: 16) }
+        deinit { storage.deallocate() }
+        var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: storage[0..<count]) }
+    }
+
+    /// Runs `produce` (which reports progress and passes out bytes, like `ExportSource.readXML`)
+    /// on a new thread and hands the same bytes, in order, to `consume` on this one, after
+    /// giving `progress` the position the producer had reached for them. The first error of
+    /// either side stops both; the consumer's own error wins, a producer's error comes after
+    /// the bytes it produced before it.
+    static func stream(chunkSize: Int, depth: Int = 4,
+                       produce: @escaping @Sendable (_ progress: (Int64) -> Void,
+                                                     _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
+                       progress: (Int64) -> Void, consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let filled = Channel<Chunk>(capacity: depth)
+        let empty = Channel<Chunk>(capacity: depth + 1)
+        for _ in 0...depth { try empty.send(Chunk(capacity: max(chunkSize, 1))) }
+        let producerError = Handoff<any Error>()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            do {
+                var reached: Int64 = 0
+                try produce({ reached = $0 }) { bytes in
+                    var rest = bytes
+                    while !rest.isEmpty {
+                        guard let chunk = try empty.receive() else { throw ChannelCancelled() }
+                        chunk.count = min(rest.count, chunk.storage.count)
+                        chunk.storage.baseAddress!.copyMemory(from: rest.baseAddress!, byteCount: chunk.count)
+                        chunk.progress = reached
+                        try filled.send(chunk)
+                        rest = UnsafeRawBufferPointer(rebasing: rest[chunk.count...])
+                    }
+                }
+            } catch {
+                producerError.set(error)
+            }
+            filled.finish()
+        }
+        thread.name = "read"
+        thread.stackSize = 1 << 20
+        thread.start()
+        do {
+            while let chunk = try filled.receive() {
+                progress(chunk.progress)
+                try consume(chunk.bytes)
+                try empty.send(chunk)
+            }
+        } catch {
+            filled.cancel()
+            empty.cancel()
+            done.wait()
+            throw error
+        }
+        done.wait()
+        if let error = producerError.value { throw error }
+    }
+}
