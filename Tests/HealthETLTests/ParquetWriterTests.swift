@@ -350,6 +350,61 @@ final class ParquetWriterTests: XCTestCase {
         }
     }
 
+    func testDeltaBinaryPackedEncoding() {
+        func encode(_ values: [Int64]) -> [UInt8] {
+            var out: [UInt8] = []
+            values.withUnsafeBufferPointer { DeltaBinaryPackedEncoder.encode($0, into: &out) }
+            return out
+        }
+        let header: [UInt8] = [0x80, 0x01, 0x04]   // 128 values per block, 4 miniblocks
+        // Encodings.md, example 1: equal deltas of 1 need 0 bits.
+        XCTAssertEqual(encode([1, 2, 3, 4, 5]), header + [0x05, 0x02, 0x02, 0, 0, 0, 0])
+        // Example 2: deltas −2 −2 −2 1 1 1 1, min −2, so 0 0 0 3 3 3 3 at 2 bits, padded to 32.
+        XCTAssertEqual(encode([7, 5, 3, 1, 2, 3, 4, 5]),
+                       header + [0x08, 0x0E, 0x03, 0x02, 0, 0, 0, 0xC0, 0x3F] + [UInt8](repeating: 0, count: 6))
+        XCTAssertEqual(encode([]), header + [0x00, 0x00])
+        XCTAssertEqual(encode([-3]), header + [0x01, 0x05])
+        // 0, max, −1: deltas max and min (wrapped), so 64-bit miniblocks.
+        XCTAssertEqual(encode([0, .max, -1]).count, header.count + 1 + 1 + 10 + 4 + 32 * 8)
+        // A second block.
+        XCTAssertEqual(encode(Array(0..<200)).count, header.count + 2 + 1 + 2 * (1 + 4))
+    }
+
+    func testDeltaEncodedIntegersReadBack() throws {
+        let columns = [
+            ParquetColumn("start", .timestampMicrosUTC),
+            ParquetColumn("count", .int64, optional: true),
+            ParquetColumn("small", .int32, optional: true),
+            ParquetColumn("day", .date),
+        ]
+        var rng: UInt64 = 7
+        func next() -> UInt64 { rng = rng &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return rng >> 11 }
+        var rows: [[ParquetValue]] = []
+        for i in 0..<5_003 {
+            let count: ParquetValue = switch i % 7 {
+            case 0: .null
+            case 1: .int64(i % 2 == 0 ? .min : .max)           // deltas that wrap
+            case 2: .int64(Int64(bitPattern: next() << 11))   // any 64-bit value
+            default: .int64(Int64(i / 300))                   // runs: 0-bit miniblocks
+            }
+            let small: ParquetValue = i % 5 == 0 ? .null
+                : .int32(i % 3 == 0 ? (i % 2 == 0 ? .min : .max) : Int32(truncatingIfNeeded: Int64(next()) - (1 << 51)))
+            rows.append([.timestamp(Timestamp(microseconds: 1_700_000_000_000_000 + Int64(i) * 61_000_000 - Int64(next() % 5_000_000))),
+                         count, small, .date(CivilDate(year: 1969, month: 12, day: 1).adding(days: i / 100))])
+        }
+        let path = try makeTemporaryDirectory() + "/delta.parquet"
+        // Pages of a few hundred values: blocks and miniblocks end mid-page and mid-way.
+        let w = try ParquetWriter(path: path, columns: columns, rowGroupRows: 2_000, compression: .gzip,
+                                  keyValueMetadata: [:], pageSizeTarget: 3_000, maxDictionaryEntries: 1000)
+        for row in rows { try appendTyped(w, row) }
+        try w.close()
+        let report = try readBack(path)
+        try assertTable(report, columns: columns, rows: rows)
+        for g in report.pyarrow.row_groups {
+            for c in g.columns { XCTAssertTrue(c.encodings.contains("DELTA_BINARY_PACKED"), "\(c.encodings)") }
+        }
+    }
+
     func testEmptyFileAndValueArrays() throws {
         let columns = [ParquetColumn("a", .int64), ParquetColumn("b", .string, optional: true, dictionary: true)]
         let empty = try makeTemporaryDirectory() + "/empty.parquet"

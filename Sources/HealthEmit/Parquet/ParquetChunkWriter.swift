@@ -96,7 +96,9 @@ final class ParquetChunkWriter {
             }
         }
         let dataOffset = file.offset
-        let valueEncoding = dictionaryEncoded ? ParquetThrift.Encoding.rleDictionary : ParquetThrift.Encoding.plain
+        let deltaEncoded = !dictionaryEncoded && (c.storage == .int32 || c.storage == .int64)
+        let valueEncoding = dictionaryEncoded ? ParquetThrift.Encoding.rleDictionary
+            : deltaEncoded ? ParquetThrift.Encoding.deltaBinaryPacked : ParquetThrift.Encoding.plain
 
         // Pages over row ranges; `value` walks the dense values alongside.
         var row = 0
@@ -122,6 +124,8 @@ final class ParquetChunkWriter {
                     RLEHybridEncoder.encode(UnsafeBufferPointer(rebasing: idx[value..<valueEnd]),
                                             bitWidth: bitWidth, into: &body)
                 }
+            } else if deltaEncoded {
+                appendDeltaValues(c, from: value, to: valueEnd)
             } else {
                 appendPlainValues(c, from: value, to: valueEnd, stringByte: &stringByte)
             }
@@ -141,7 +145,7 @@ final class ParquetChunkWriter {
             value = valueEnd
         } while row < rows
 
-        var encodings: [Int32] = [ParquetThrift.Encoding.plain]
+        var encodings: [Int32] = [deltaEncoded ? ParquetThrift.Encoding.deltaBinaryPacked : ParquetThrift.Encoding.plain]
         if c.isOptional { encodings.append(ParquetThrift.Encoding.rle) }
         if dictionaryEncoded { encodings.append(ParquetThrift.Encoding.rleDictionary) }
         return ParquetChunkInfo(
@@ -217,6 +221,15 @@ final class ParquetChunkWriter {
             }
         }
         return (r, v)
+    }
+
+    /// Integers (timestamps, dates, counts) as DELTA_BINARY_PACKED.
+    private func appendDeltaValues(_ c: ParquetColumnBuffer, from: Int, to: Int) {
+        switch c.storage {
+        case .int32: c.int32s.withUnsafeBufferPointer { DeltaBinaryPackedEncoder.encode(UnsafeBufferPointer(rebasing: $0[from..<to]), into: &body) }
+        case .int64: c.int64s.withUnsafeBufferPointer { DeltaBinaryPackedEncoder.encode(UnsafeBufferPointer(rebasing: $0[from..<to]), into: &body) }
+        default: preconditionFailure("delta encoding is for integer columns")
+        }
     }
 
     private func appendPlainValues(_ c: ParquetColumnBuffer, from: Int, to: Int, stringByte: inout Int) {

@@ -65,7 +65,7 @@ enum ParquetThrift {
         static let required: Int32 = 0, optional: Int32 = 1
     }
     enum Encoding {
-        static let plain: Int32 = 0, rle: Int32 = 3, rleDictionary: Int32 = 8
+        static let plain: Int32 = 0, rle: Int32 = 3, deltaBinaryPacked: Int32 = 5, rleDictionary: Int32 = 8
     }
     enum Codec {
         static let uncompressed: Int32 = 0, gzip: Int32 = 2
