@@ -44,6 +44,7 @@ final class ExportSAXHandler: SAXHandler {
     init(batchSize: Int = 4096, resumingAt resume: ResumePoint? = nil, prefilter: (any RecordPrefilter)? = nil,
          position: @escaping () -> InputPosition, emit: @escaping (IngestBatch) throws -> Void) {
         self.batchSize = batchSize
+        batch = Self.emptyBatch(batchSize)
         known = prefilter.map(KnownRecordCheck.init)
         self.position = position
         self.emit = emit
@@ -64,7 +65,15 @@ final class ExportSAXHandler: SAXHandler {
         batch.position.resume = parser?.resumePoint(elementOrdinal: ordinal, line: currentLine, xmlComplete: xmlComplete)
         batch.skippedByAnchorSoFar = skippedByPrefilter + skippedEarly
         try emit(batch)
-        batch = IngestBatch()
+        batch = Self.emptyBatch(batchSize)
+    }
+
+    /// Room for a full batch of records up front: growing by doubling copied every record
+    /// about twice more on the parse thread.
+    private static func emptyBatch(_ size: Int) -> IngestBatch {
+        var batch = IngestBatch()
+        batch.records.reserveCapacity(size)
+        return batch
     }
 
     private func flushIfFull() {
