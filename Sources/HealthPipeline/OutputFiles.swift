@@ -113,7 +113,7 @@ final class SamplesExport: Sendable {
     struct Batch: Sendable { var type: String; var rows: [SeriesReader.Row] }
 
     let threads = StageThreads()
-    /// Up to 32 batches of 8 k rows (a few MB): memory stays flat, and the analytics' read is
+    /// Up to 32 batches of 8 k rows (35 MB at most): memory stays flat, and the analytics' read is
     /// not held up when a type costs the writer more per row than it costs the analytics
     /// (with 8, the read waited about a second in all at 4 years).
     let batches = Channel<Batch>(capacity: 32)

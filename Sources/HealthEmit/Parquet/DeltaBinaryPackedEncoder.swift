@@ -81,12 +81,9 @@ enum DeltaBinaryPackedEncoder {
         UInt64(bitPattern: (v << 1) ^ (v >> 63))
     }
 
-    static func appendULEB128(_ value: UInt64, to out: inout [UInt8]) {
-        var v = value
-        while v >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        out.append(UInt8(v))
+    /// ULEB128, as the RLE hybrid's run headers.
+    @inline(__always)
+    private static func appendULEB128(_ value: UInt64, to out: inout [UInt8]) {
+        RLEHybridEncoder.appendVarint(value, to: &out)
     }
 }
