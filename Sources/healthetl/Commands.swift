@@ -21,7 +21,7 @@ enum ImportCommand: Command {
         let zone = try config.resolvedTimeZone(override: args.option("timezone"))
         let quiet = args.flag("quiet")
         let interactive = !quiet && isatty(STDERR_FILENO) == 1
-        let job = ImportJob(options: .init(export: args.positionals[0], out: args.option("out") ?? config.out ?? "out",
+        let job = ImportJob(options: .init(export: args.positionals[0], out: args.option("out") ?? config.out ?? ParsedArguments.defaultOut,
                                            timeZone: zone, config: config,
                                            progress: interactive ? .terminal : .none, full: args.flag("full")))
         let summary = try job.run()
@@ -47,8 +47,7 @@ enum StatusCommand: Command {
     static let spec = ArgumentSpec(options: ["out"])
 
     static func run(_ args: ParsedArguments) throws {
-        let out = args.option("out") ?? "out"
-        print(try StoreStatus(folder: OutputFolder(path: out)).report())
+        print(try StoreStatus(folder: OutputFolder(path: args.outFolder)).report())
     }
 }
 
@@ -59,7 +58,6 @@ enum ResetCommand: Command {
     static let spec = ArgumentSpec(flags: ["keep-profile"], options: ["out"])
 
     static func run(_ args: ParsedArguments) throws {
-        let out = args.option("out") ?? "out"
-        print(try StoreReset(folder: OutputFolder(path: out)).run(keepProfile: args.flag("keep-profile")))
+        print(try StoreReset(folder: OutputFolder(path: args.outFolder)).run(keepProfile: args.flag("keep-profile")))
     }
 }

@@ -14,7 +14,7 @@ enum QueryCommand: Command {
             throw HealthETLError.usage("query: --format must be table, csv or json (not '\(formatName)')")
         }
         let text = args.positionals[0]
-        let engine = try QueryEngine(storePath: storePath(args))
+        let engine = try QueryEngine(storePath: args.storePath)
         do {
             let result = try engine.run(text)
             let output = ResultFormatter.format(result, as: format)
@@ -25,10 +25,6 @@ enum QueryCommand: Command {
             throw HealthETLError.usage(error.pointer(in: text))
         }
     }
-
-    static func storePath(_ args: ParsedArguments) -> String {
-        (args.option("out") ?? "out") + "/health.sqlite"
-    }
 }
 
 /// `healthetl repl [--out DIR]`: an interactive HealthQL session; history in `DIR/.healthetl/repl_history`.
@@ -38,8 +34,7 @@ enum ReplCommand: Command {
     static let spec = ArgumentSpec(options: ["out"])
 
     static func run(_ args: ParsedArguments) throws {
-        let out = args.option("out") ?? "out"
-        let engine = try QueryEngine(storePath: out + "/health.sqlite")
-        Repl(engine: engine, historyPath: out + "/.healthetl/repl_history").run()
+        let engine = try QueryEngine(storePath: args.storePath)
+        Repl(engine: engine, historyPath: args.outFolder + "/.healthetl/repl_history").run()
     }
 }
