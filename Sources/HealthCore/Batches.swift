@@ -102,7 +102,7 @@ public struct Sample: Sendable {
     /// Typed in by the user (`HKWasUserEntered=1`): ranks as manual entry in the merge.
     public var userEntered: Bool
 
-    public init(record: ExportRecord, start: Timestamp, end: Timestamp, value: Double?, unit: String?,
+    @inlinable public init(record: ExportRecord, start: Timestamp, end: Timestamp, value: Double?, unit: String?,
                 categoryValue: String?, localDate: CivilDate, userEntered: Bool = false) {
         self.record = record; self.start = start; self.end = end; self.value = value; self.unit = unit
         self.categoryValue = categoryValue; self.localDate = localDate

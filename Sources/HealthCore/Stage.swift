@@ -8,7 +8,8 @@ public protocol StageHandler {
     associatedtype InboundIn
     associatedtype InboundOut
 
-    mutating func handle(_ input: InboundIn, emit: (InboundOut) throws -> Void) throws
+    /// `input` is the handler's own: it may move the batch's values on instead of copying them.
+    mutating func handle(_ input: consuming InboundIn, emit: (InboundOut) throws -> Void) throws
     /// Called once after the last input: flush whatever is buffered.
     mutating func finish(emit: (InboundOut) throws -> Void) throws
 }
@@ -26,7 +27,7 @@ extension StageHandler {
     public mutating func pump(from input: Channel<InboundIn>, to output: Channel<InboundOut>) throws
     where InboundIn: Sendable, InboundOut: Sendable {
         while let batch = try input.receive() {
-            try handle(batch, emit: output.send)
+            try handle(consume batch, emit: output.send)   // the handler's alone: it may move what it holds
         }
         try finish(emit: output.send)
         output.finish()
@@ -39,8 +40,8 @@ where First.InboundOut == Second.InboundIn {
     public var first: First
     public var second: Second
 
-    public mutating func handle(_ input: First.InboundIn, emit: (Second.InboundOut) throws -> Void) throws {
-        try first.handle(input) { try second.handle($0, emit: emit) }
+    public mutating func handle(_ input: consuming First.InboundIn, emit: (Second.InboundOut) throws -> Void) throws {
+        try first.handle(consume input) { try second.handle($0, emit: emit) }
     }
 
     public mutating func finish(emit: (Second.InboundOut) throws -> Void) throws {

@@ -10,7 +10,7 @@ import HealthCore
 enum SampleIdentity {
     /// The hash of what long runs of records share: type and source (the device description
     /// alone is a hundred bytes).
-    static func prefix(_ r: ExportRecord) -> StableHasher {
+    @inline(__always) static func prefix(_ r: ExportRecord) -> StableHasher {
         var h = StableHasher()
         h.combine(r.type)
         h.combine(r.source.name)
@@ -20,7 +20,7 @@ enum SampleIdentity {
     }
 
     /// The identity from the record's `prefix`.
-    static func completing(_ h: inout StableHasher, _ r: ExportRecord) -> UInt64 {
+    @inline(__always) static func completing(_ h: inout StableHasher, _ r: ExportRecord) -> UInt64 {
         h.combine(r.unit)
         h.combine(r.value)
         h.combine(r.creationDate?.microseconds ?? Int64.min)
@@ -45,26 +45,31 @@ public struct IdentityStamper: StageHandler {
 
     /// The last record's type and source with their hash: records come in long runs of one
     /// pair, and interned strings compare equal by their storage, without reading it.
-    private var last: (type: String, source: SourceInfo, prefix: StableHasher)?
+    private var lastType: String?
+    private var lastSource: SourceInfo?
+    private var lastPrefix = StableHasher()
 
     public init() {}
 
-    public mutating func handle(_ input: NormalizedBatch, emit: (NormalizedBatch) throws -> Void) throws {
+    public mutating func handle(_ input: consuming NormalizedBatch, emit: (NormalizedBatch) throws -> Void) throws {
         var identities: [UInt64] = []
         identities.reserveCapacity(input.samples.count)
-        for sample in input.samples {
-            let r = sample.record
-            var h: StableHasher
-            if let last, last.type == r.type, last.source == r.source {
-                h = last.prefix
-            } else {
-                h = SampleIdentity.prefix(r)
-                last = (r.type, r.source, h)
-            }
-            identities.append(SampleIdentity.completing(&h, r))
+        // Through the buffer: its subscript reads each sample in place (the array's copies it).
+        input.samples.withUnsafeBufferPointer { samples in
+            for i in samples.indices { identities.append(identity(of: samples[i])) }
         }
-        var batch = input
-        batch.identities = identities
-        try emit(batch)
+        input.identities = identities
+        try emit(input)
+    }
+
+    @inline(__always) private mutating func identity(of sample: Sample) -> UInt64 {
+        var h: StableHasher
+        if lastType == sample.record.type && lastSource == sample.record.source {
+            h = lastPrefix
+        } else {
+            h = SampleIdentity.prefix(sample.record)
+            (lastType, lastSource, lastPrefix) = (sample.record.type, sample.record.source, h)
+        }
+        return SampleIdentity.completing(&h, sample.record)
     }
 }

@@ -11,39 +11,42 @@ public struct Normalizer: StageHandler {
 
     public init(calendar: LocalCalendar) { self.calendar = calendar }
 
-    public mutating func handle(_ input: IngestBatch, emit: (NormalizedBatch) throws -> Void) throws {
+    public mutating func handle(_ input: consuming IngestBatch, emit: (NormalizedBatch) throws -> Void) throws {
         var out = NormalizedBatch()
-        out.samples.reserveCapacity(input.records.count)
-        for record in input.records {
-            switch normalize(record) {
-            case .success(let sample): out.samples.append(sample)
-            case .failure(let entry): out.quarantine.append(entry)
-            }
-        }
+        var records = input.records
+        input.records = []
+        out.samples.reserveCapacity(records.count)
+        // Each record moves into its sample, uncopied.
+        records.drain { normalize($0, into: &out) }
         for workout in input.workouts { out.workouts.append(normalize(workout)) }
+        input.workouts = []
         out.rest = input
-        out.rest.records = []
-        out.rest.workouts = []
-        out.rest.profile = input.profile.map(ProfileValues.normalized)
+        out.rest.profile = out.rest.profile.map(ProfileValues.normalized)
         try emit(out)
     }
 
-    public mutating func normalize(_ record: ExportRecord) -> Result<Sample, QuarantineEntry> {
-        func reject(_ reason: String) -> Result<Sample, QuarantineEntry> {
-            .failure(QuarantineEntry(line: record.line, element: "Record", type: record.type, reason: reason))
-        }
-        if record.type.isEmpty { return reject("missing type") }
-        if let bad = record.unreadableDates.first { return reject("unreadable \(bad)") }
-        guard let start = record.startDate else { return reject("missing startDate") }
+    public mutating func normalize(_ record: consuming ExportRecord) -> Result<Sample, QuarantineEntry> {
+        var out = NormalizedBatch()
+        normalize(record, into: &out)
+        if let sample = out.samples.first { return .success(sample) }
+        return .failure(out.quarantine[0])
+    }
+
+    /// Appends the record's sample to `out`, or its quarantine entry. The record moves into
+    /// the sample (a `Result` in between would copy the sample once more).
+    mutating func normalize(_ record: consuming ExportRecord, into out: inout NormalizedBatch) {
+        if record.type.isEmpty { return Self.reject(record, "missing type", into: &out) }
+        if let bad = record.unreadableDates.first { return Self.reject(record, "unreadable \(bad)", into: &out) }
+        guard let start = record.startDate else { return Self.reject(record, "missing startDate", into: &out) }
         let end = record.endDate ?? start
-        if end < start { return reject("endDate before startDate") }
+        if end < start { return Self.reject(record, "endDate before startDate", into: &out) }
         var value: Double?
         var unit = record.unit
         var category: String?
         if record.type.hasPrefix("HKCategoryTypeIdentifier") {
             category = CategoryValues.canonical(record.value, type: record.type)
         } else if let text = record.value ?? Self.aggregatedValue(record) {
-            guard let number = Double(text), number.isFinite else { return reject("unreadable value '\(text)'") }
+            guard let number = Double(text), number.isFinite else { return Self.reject(record, "unreadable value '\(text)'", into: &out) }
             value = number
             if let printed = record.unit, !printed.isEmpty {
                 switch conversion(type: record.type, unit: printed) {
@@ -51,15 +54,20 @@ public struct Normalizer: StageHandler {
                     value = c.apply(number)
                     unit = c.canonicalUnit
                 case .failure(let reason):
-                    return reject(reason.description)
+                    return Self.reject(record, reason.description, into: &out)
                 }
             }
         } else if record.type.hasPrefix("HKQuantityTypeIdentifier") {
-            return reject("missing value")
+            return Self.reject(record, "missing value", into: &out)
         }
-        return .success(Sample(record: record, start: start, end: end, value: value, unit: unit,
-                               categoryValue: category, localDate: calendar.localDate(of: start),
-                               userEntered: Self.wasUserEntered(record)))
+        let userEntered = Self.wasUserEntered(record)
+        out.samples.append(Sample(record: record, start: start, end: end, value: value, unit: unit,
+                                  categoryValue: category, localDate: calendar.localDate(of: start),
+                                  userEntered: userEntered))
+    }
+
+    private static func reject(_ record: borrowing ExportRecord, _ reason: String, into out: inout NormalizedBatch) {
+        out.quarantine.append(QuarantineEntry(line: record.line, element: "Record", type: record.type, reason: reason))
     }
 
     static func wasUserEntered(_ record: ExportRecord) -> Bool {
@@ -76,6 +84,8 @@ public struct Normalizer: StageHandler {
     private struct TypeUnit: Hashable { var type: String; var unit: String }
     /// Conversions by (type, printed unit): a handful of pairs per export, looked up per record.
     private var conversions: [TypeUnit: Result<UnitConverter.Conversion, QuarantineReason>] = [:]
+    private var lastConversion: TypeUnit?
+    private var lastResult: Result<UnitConverter.Conversion, QuarantineReason> = .failure(QuarantineReason(description: ""))
 
     struct QuarantineReason: Error, CustomStringConvertible {
         var description: String
@@ -84,6 +94,9 @@ public struct Normalizer: StageHandler {
     /// The conversion of `unit` into the registry's canonical unit for `type`; a unit of
     /// another dimension (steps in km) cannot be converted.
     mutating func conversion(type: String, unit: String) -> Result<UnitConverter.Conversion, QuarantineReason> {
+        // Records come in long runs of one type and unit, interned: equal strings share their
+        // storage, so comparing with the last pair is cheaper than hashing both.
+        if lastConversion?.type == type, lastConversion?.unit == unit { return lastResult }
         let key = TypeUnit(type: type, unit: unit)
         let found = conversions[key] ?? {
             let canonical = TypeRegistry.type(for: type).canonicalUnit
@@ -98,6 +111,7 @@ public struct Normalizer: StageHandler {
             conversions[key] = result
             return result
         }()
+        (lastConversion, lastResult) = (key, found)
         return found
     }
 

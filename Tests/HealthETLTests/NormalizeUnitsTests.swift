@@ -67,3 +67,45 @@ final class NormalizeUnitsTests: XCTestCase {
         XCTAssertEqual(s.localDate, CivilDate(year: 2024, month: 5, day: 6))
     }
 }
+
+/// A batch through the stage: its records move into samples (`Array.drain`), so order and
+/// content must come out exactly as a copy would have given them.
+final class NormalizeBatchTests: XCTestCase {
+    func testBatchKeepsInputOrderAndSwitchesConversionsBetweenRuns() throws {
+        var normalizer = Normalizer(calendar: LocalCalendar(identifier: "UTC")!)
+        let t = Timestamp(seconds: 1_714_990_000)
+        func record(_ type: String, _ value: String, _ unit: String, line: Int) -> ExportRecord {
+            ExportRecord(type: "HKQuantityTypeIdentifier" + type, source: SourceInfo(name: "Watch"), unit: unit, value: value,
+                         startDate: t, endDate: t, metadata: [MetadataEntry(key: "k\(line)", value: "v")], line: line)
+        }
+        var batch = IngestBatch()
+        batch.records = [
+            record("DistanceWalkingRunning", "1", "mi", line: 1), record("DistanceWalkingRunning", "2", "mi", line: 2),
+            record("DistanceWalkingRunning", "1", "km", line: 3), record("StepCount", "5", "km", line: 4),
+            record("StepCount", "7", "count", line: 5), record("DistanceWalkingRunning", "3", "mi", line: 6),
+        ]
+        batch.profile = ExportProfile(characteristics: [:])
+        var out: [NormalizedBatch] = []
+        try normalizer.handle(batch) { out.append($0) }
+        let result = try XCTUnwrap(out.first)
+        XCTAssertEqual(out.count, 1)
+        XCTAssertEqual(result.samples.map(\.record.line), [1, 2, 3, 5, 6])
+        XCTAssertEqual(result.samples.map(\.value), [1609.344, 3218.688, 1000, 7, 4828.032])
+        XCTAssertEqual(result.samples.map(\.unit), ["m", "m", "m", "count", "m"])
+        XCTAssertEqual(result.samples.map { $0.record.metadata.first?.key }, ["k1", "k2", "k3", "k5", "k6"])
+        XCTAssertEqual(result.quarantine.map(\.line), [4])
+        XCTAssertEqual(result.quarantine.first?.reason, "unit 'km' cannot be converted to count")
+        XCTAssertTrue(result.rest.records.isEmpty)
+        XCTAssertNotNil(result.rest.profile)
+    }
+
+    func testDrainMovesEveryElementOutInOrder() {
+        for count in [0, 1, 2, 5, 6] {
+            var items = (0..<count).map { "item \($0) with a long enough text to live on the heap" }
+            var seen: [String] = []
+            items.drain { seen.append($0) }
+            XCTAssertEqual(seen, (0..<count).map { "item \($0) with a long enough text to live on the heap" })
+            XCTAssertTrue(items.isEmpty)
+        }
+    }
+}

@@ -151,7 +151,10 @@ public final class SQLiteSink {
         guard batch.identities.count == batch.samples.count else {
             throw HealthETLError.internal("a batch reached the store without its samples' identities")
         }
-        for (sample, identity) in zip(batch.samples, batch.identities) { try write(sample, identity: identity) }
+        // Through the buffer: its subscript reads each sample in place (the array's copies it).
+        try batch.samples.withUnsafeBufferPointer { samples in
+            for i in samples.indices { try write(samples[i], identity: batch.identities[i]) }
+        }
         for entry in batch.quarantine { try quarantine(entry) }
         for workout in batch.workouts { try write(workout) }
         try writeRest(batch.rest)
@@ -162,34 +165,33 @@ public final class SQLiteSink {
             counts.duplicatesDropped += 1
             return
         }
-        let r = s.record
         let stmt = insertSample
-        let (type, source) = (try typeID(r.type), try sourceID(r.source))
-        if let created = r.creationDate?.microseconds { anchors.note(created, type: type, source: source) }
+        let (type, source) = (try typeID(s.record.type), try sourceID(s.record.source))
+        if let created = s.record.creationDate?.microseconds { anchors.note(created, type: type, source: source) }
         stmt.bind(1, type)
         stmt.bind(2, source)
         stmt.bind(3, s.start.microseconds)
         stmt.bind(4, s.end.microseconds)
-        stmt.bind(5, r.creationDate?.microseconds)
+        stmt.bind(5, s.record.creationDate?.microseconds)
         stmt.bind(6, Int64(s.localDate.daysSinceEpoch))
         stmt.bind(7, s.value)
         stmt.bind(8, s.unit)
-        stmt.bind(9, r.value)
-        stmt.bind(10, r.unit)
+        stmt.bind(9, s.record.value)
+        stmt.bind(10, s.record.unit)
         stmt.bind(11, s.categoryValue)
-        if metadataJSON.write(r.metadata) {
+        if metadataJSON.write(s.record.metadata) {
             metadataJSON.bytes.withUnsafeBytes { stmt.bind(12, utf8: $0) }
         } else {
             stmt.bind(12, nil as String?)
         }
         stmt.bind(13, Int64(bitPattern: identity))
-        stmt.bind(14, Int64(r.line))
+        stmt.bind(14, Int64(s.record.line))
         stmt.bind(15, Int64(s.userEntered ? 1 : 0))
         try stmt.run()
         counts.samplesWritten += 1
-        if !r.heartbeats.isEmpty {
+        if !s.record.heartbeats.isEmpty {
             let id = database.lastInsertRowID
-            for beat in r.heartbeats {
+            for beat in s.record.heartbeats {
                 insertHeartbeat.bind(1, id)
                 insertHeartbeat.bind(2, beat.time?.microseconds)
                 insertHeartbeat.bind(3, beat.bpm)
@@ -210,7 +212,8 @@ public final class SQLiteSink {
 
     func typeID(_ identifier: String) throws -> Int64 {
         // Records come type by type: compare with the last one before hashing the name.
-        if let last = lastType, last.name == identifier { return last.id }
+        // Compared in place (`if let` would copy the name: a retain and a release per record).
+        if lastType?.name == identifier, let id = lastType?.id { return id }
         if let id = typeIDs[identifier] { lastType = (identifier, id); return id }
         insertType.bind(1, identifier)
         try insertType.run()
@@ -221,7 +224,7 @@ public final class SQLiteSink {
     }
 
     func sourceID(_ source: SourceInfo) throws -> Int64 {
-        if let last = lastSource, last.source == source { return last.id }
+        if lastSource?.source == source, let id = lastSource?.id { return id }
         if let id = sourceIDs[source] { lastSource = (source, id); return id }
         insertSource.bind(1, source.name)
         insertSource.bind(2, source.version)

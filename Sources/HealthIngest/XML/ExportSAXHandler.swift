@@ -265,12 +265,16 @@ final class ExportSAXHandler: SAXHandler {
             case 5 where name.equals("value"):
                 // Category values repeat (`HKCategoryValue…`); numbers are short and inline.
                 r.value = value.hasPrefix("HK") ? text.interned(value) : text.plain(value)
-            case 7 where name.equals("endDate"): r.endDate = date(value, "endDate", &r)
+            case 7 where name.equals("endDate"):
+                let end = date(value, "endDate", &r)   // not `r.endDate = date(…, &r)`: that copies `r`
+                r.endDate = end
             case 9 where name.equals("startDate"):
                 recordStart = DateParser.parse(value)
                 r.startDate = recordStart?.timestamp
                 if recordStart == nil && !value.isEmpty { r.unreadableDates.append("startDate") }
-            case 12 where name.equals("creationDate"): r.creationDate = date(value, "creationDate", &r)
+            case 12 where name.equals("creationDate"):
+                let created = date(value, "creationDate", &r)
+                r.creationDate = created
             case 10 where name.equals("sourceName"), 6 where name.equals("source"): r.source.name = text.interned(value)
             case 13 where name.equals("sourceVersion"): r.source.version = text.interned(value)
             case 6 where name.equals("device"): r.source.device = text.device(value)
