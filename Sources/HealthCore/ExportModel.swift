@@ -25,7 +25,7 @@ public struct SourceInfo: Hashable, Sendable {
     public var name: String
     public var version: String?
     public var device: String?
-    public init(name: String, version: String? = nil, device: String? = nil) {
+    @inlinable public init(name: String, version: String? = nil, device: String? = nil) {
         self.name = name; self.version = version; self.device = device
     }
 
@@ -64,7 +64,7 @@ public struct ExportRecord: Sendable {
     /// Dates that were present but could not be read (name of the attribute).
     public var unreadableDates: [String]
 
-    public init(type: String, source: SourceInfo, unit: String? = nil, value: String? = nil,
+    @inlinable public init(type: String, source: SourceInfo, unit: String? = nil, value: String? = nil,
                 creationDate: Timestamp? = nil, startDate: Timestamp? = nil, endDate: Timestamp? = nil,
                 metadata: [MetadataEntry] = [], heartbeats: [HeartbeatSample] = [], line: Int = 0,
                 unreadableDates: [String] = []) {

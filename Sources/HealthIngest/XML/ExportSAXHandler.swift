@@ -254,40 +254,39 @@ final class ExportSAXHandler: SAXHandler {
     /// Attribute names of `Record`; anything else (iOS 8 writes metadata as attributes)
     /// becomes a metadata entry.
     private func parseRecord(_ attributes: SAXAttributes) -> ExportRecord {
-        var r = ExportRecord(type: "", source: SourceInfo(name: ""))
+        // Fields in locals, the record made once at the end: mutating a `var` record here
+        // made the compiler copy the whole record (and retain its strings) to return it.
+        var type = "", source = SourceInfo(name: ""), unit: String?, value: String?
+        var created: Timestamp?, end: Timestamp?
+        var metadata: [MetadataEntry] = [], unreadable: [String] = []
         recordStart = nil
         beatShift = nil
         for i in 0..<attributes.count {
-            let name = attributes.name(i), value = attributes.value(i)
+            let name = attributes.name(i), text = attributes.value(i)
             switch name.count {
-            case 4 where name.equals("type"): r.type = text.interned(value)
-            case 4 where name.equals("unit"): r.unit = text.interned(value)
+            case 4 where name.equals("type"): type = self.text.interned(text)
+            case 4 where name.equals("unit"): unit = self.text.interned(text)
             case 5 where name.equals("value"):
                 // Category values repeat (`HKCategoryValue…`); numbers are short and inline.
-                r.value = value.hasPrefix("HK") ? text.interned(value) : text.plain(value)
+                value = text.hasPrefix("HK") ? self.text.interned(text) : self.text.plain(text)
             case 7 where name.equals("endDate"):
-                let end = date(value, "endDate", &r)   // not `r.endDate = date(…, &r)`: that copies `r`
-                r.endDate = end
+                end = DateParser.parse(text)?.timestamp
+                if end == nil && !text.isEmpty { unreadable.append("endDate") }
             case 9 where name.equals("startDate"):
-                recordStart = DateParser.parse(value)
-                r.startDate = recordStart?.timestamp
-                if recordStart == nil && !value.isEmpty { r.unreadableDates.append("startDate") }
+                recordStart = DateParser.parse(text)
+                if recordStart == nil && !text.isEmpty { unreadable.append("startDate") }
             case 12 where name.equals("creationDate"):
-                let created = date(value, "creationDate", &r)
-                r.creationDate = created
-            case 10 where name.equals("sourceName"), 6 where name.equals("source"): r.source.name = text.interned(value)
-            case 13 where name.equals("sourceVersion"): r.source.version = text.interned(value)
-            case 6 where name.equals("device"): r.source.device = text.device(value)
-            default: r.metadata.append(MetadataEntry(key: text.interned(name), value: text.plain(value)))
+                created = DateParser.parse(text)?.timestamp
+                if created == nil && !text.isEmpty { unreadable.append("creationDate") }
+            case 10 where name.equals("sourceName"), 6 where name.equals("source"): source.name = self.text.interned(text)
+            case 13 where name.equals("sourceVersion"): source.version = self.text.interned(text)
+            case 6 where name.equals("device"): source.device = self.text.device(text)
+            default: metadata.append(MetadataEntry(key: self.text.interned(name), value: self.text.plain(text)))
             }
         }
-        return r
-    }
-
-    private func date(_ value: ByteSpan, _ attribute: String, _ r: inout ExportRecord) -> Timestamp? {
-        if let parsed = DateParser.parse(value) { return parsed.timestamp }
-        if !value.isEmpty { r.unreadableDates.append(attribute) }
-        return nil
+        return ExportRecord(type: type, source: source, unit: unit, value: value, creationDate: created,
+                            startDate: recordStart?.timestamp, endDate: end, metadata: metadata,
+                            unreadableDates: unreadable)
     }
 
     func metadataEntry(_ attributes: SAXAttributes) -> MetadataEntry {
