@@ -33,7 +33,7 @@ public struct DaySplitter<Tag: Sendable>: StageHandler {
         self.running = running
     }
 
-    public mutating func handle(_ input: [MergedPiece<Tag>], emit: ([DayAmount]) throws -> Void) throws {
+    public mutating func handle(_ input: [MergedPiece<Tag>], emit: (consuming [DayAmount]) throws -> Void) throws {
         for piece in input { split(piece) }
         try emit(out)
         out.removeAll(keepingCapacity: true)

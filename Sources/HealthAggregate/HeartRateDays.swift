@@ -45,7 +45,7 @@ public struct HeartRateDays: StageHandler {
         self.maxGap = Int64(maxGapMinutes * 60_000_000)
     }
 
-    public mutating func handle(_ input: [HeartRateReading], emit: ([HeartRateDay]) throws -> Void) throws {
+    public mutating func handle(_ input: [HeartRateReading], emit: (consuming [HeartRateDay]) throws -> Void) throws {
         for reading in input {
             let date = calendar.localDate(of: Timestamp(microseconds: reading.start))
             update(date) { day in
@@ -62,7 +62,7 @@ public struct HeartRateDays: StageHandler {
         }
     }
 
-    public mutating func finish(emit: ([HeartRateDay]) throws -> Void) throws {
+    public mutating func finish(emit: (consuming [HeartRateDay]) throws -> Void) throws {
         if let p = previous { integrate(p, until: p.end) }
         previous = nil
         if let current { days[current.date] = current }

@@ -48,11 +48,11 @@ public struct SleepNights: StageHandler {
         self.dayStartSecond = Int64(dayStartHour) * 3600
     }
 
-    public mutating func handle(_ input: [MergedPiece<SleepTag>], emit: ([SleepNight]) throws -> Void) throws {
+    public mutating func handle(_ input: [MergedPiece<SleepTag>], emit: (consuming [SleepNight]) throws -> Void) throws {
         for piece in input { add(piece) }
     }
 
-    public mutating func finish(emit: ([SleepNight]) throws -> Void) throws {
+    public mutating func finish(emit: (consuming [SleepNight]) throws -> Void) throws {
         try emit(nights.values.sorted { $0.date < $1.date })
         nights = [:]
     }

@@ -22,7 +22,7 @@ public struct SoundLevelDays: StageHandler {
 
     public init(type: String, calendar: LocalCalendar) { self.type = type; self.calendar = calendar }
 
-    public mutating func handle(_ input: [SoundLevelReading], emit: ([DailyTypeMetric]) throws -> Void) throws {
+    public mutating func handle(_ input: [SoundLevelReading], emit: (consuming [DailyTypeMetric]) throws -> Void) throws {
         for r in input {
             let date = calendar.localDate(of: Timestamp(microseconds: r.start))
             // Instants weigh one second so that a day of instants is their energy mean.
@@ -35,7 +35,7 @@ public struct SoundLevelDays: StageHandler {
         }
     }
 
-    public mutating func finish(emit: ([DailyTypeMetric]) throws -> Void) throws {
+    public mutating func finish(emit: (consuming [DailyTypeMetric]) throws -> Void) throws {
         let rows = days.sorted { $0.key < $1.key }.map { date, d in
             DailyTypeMetric(date: date, type: type, unit: "dBASPL", average: 10 * log10(d.energy / d.weight),
                             minimum: d.min, maximum: d.max, count: d.count)

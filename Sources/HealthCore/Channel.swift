@@ -22,7 +22,7 @@ public final class Channel<Element: Sendable>: @unchecked Sendable {
     }
 
     /// Blocks while full. Throws `ChannelCancelled` once the job is being torn down.
-    public func send(_ element: Element) throws {
+    public func send(_ element: consuming Element) throws {
         condition.lock()
         defer { condition.unlock() }
         while count == capacity && !cancelled { condition.wait() }

@@ -9,13 +9,13 @@ public protocol StageHandler {
     associatedtype InboundOut
 
     /// `input` is the handler's own: it may move the batch's values on instead of copying them.
-    mutating func handle(_ input: consuming InboundIn, emit: (InboundOut) throws -> Void) throws
+    mutating func handle(_ input: consuming InboundIn, emit: (consuming InboundOut) throws -> Void) throws
     /// Called once after the last input: flush whatever is buffered.
-    mutating func finish(emit: (InboundOut) throws -> Void) throws
+    mutating func finish(emit: (consuming InboundOut) throws -> Void) throws
 }
 
 extension StageHandler {
-    public mutating func finish(emit: (InboundOut) throws -> Void) throws {}
+    public mutating func finish(emit: (consuming InboundOut) throws -> Void) throws {}
 
     /// Runs `next` right after `self` on the same thread (no channel between them).
     public func then<Next: StageHandler>(_ next: Next) -> FusedStages<Self, Next>
@@ -40,11 +40,11 @@ where First.InboundOut == Second.InboundIn {
     public var first: First
     public var second: Second
 
-    public mutating func handle(_ input: consuming First.InboundIn, emit: (Second.InboundOut) throws -> Void) throws {
-        try first.handle(consume input) { try second.handle($0, emit: emit) }
+    public mutating func handle(_ input: consuming First.InboundIn, emit: (consuming Second.InboundOut) throws -> Void) throws {
+        try first.handle(consume input) { (batch: consuming First.InboundOut) in try second.handle(consume batch, emit: emit) }
     }
 
-    public mutating func finish(emit: (Second.InboundOut) throws -> Void) throws {
+    public mutating func finish(emit: (consuming Second.InboundOut) throws -> Void) throws {
         try first.finish { try second.handle($0, emit: emit) }
         try second.finish(emit: emit)
     }

@@ -26,7 +26,7 @@ public struct PriorityMerger<Tag: Sendable>: StageHandler {
 
     public init() {}
 
-    public mutating func handle(_ input: [MergeSample<Tag>], emit: ([MergedPiece<Tag>]) throws -> Void) throws {
+    public mutating func handle(_ input: [MergeSample<Tag>], emit: (consuming [MergedPiece<Tag>]) throws -> Void) throws {
         for sample in input {
             guard sample.start >= lastStart else {
                 throw HealthETLError.internal("priority merge: samples out of order at \(sample.start)")
@@ -45,12 +45,12 @@ public struct PriorityMerger<Tag: Sendable>: StageHandler {
         try flush(emit)
     }
 
-    public mutating func finish(emit: ([MergedPiece<Tag>]) throws -> Void) throws {
+    public mutating func finish(emit: (consuming [MergedPiece<Tag>]) throws -> Void) throws {
         advance(to: Int64.max)
         try flush(emit)
     }
 
-    private mutating func flush(_ emit: ([MergedPiece<Tag>]) throws -> Void) throws {
+    private mutating func flush(_ emit: (consuming [MergedPiece<Tag>]) throws -> Void) throws {
         guard !pieces.isEmpty else { return }
         try emit(pieces)
         pieces.removeAll(keepingCapacity: true)

@@ -10,7 +10,7 @@ import HealthCore
 enum SampleIdentity {
     /// The hash of what long runs of records share: type and source (the device description
     /// alone is a hundred bytes).
-    @inline(__always) static func prefix(_ r: ExportRecord) -> StableHasher {
+    static func prefix(_ r: borrowing ExportRecord) -> StableHasher {
         var h = StableHasher()
         h.combine(r.type)
         h.combine(r.source.name)
@@ -20,7 +20,7 @@ enum SampleIdentity {
     }
 
     /// The identity from the record's `prefix`.
-    @inline(__always) static func completing(_ h: inout StableHasher, _ r: ExportRecord) -> UInt64 {
+    static func completing(_ h: inout StableHasher, _ r: borrowing ExportRecord) -> UInt64 {
         h.combine(r.unit)
         h.combine(r.value)
         h.combine(r.creationDate?.microseconds ?? Int64.min)
@@ -51,18 +51,24 @@ public struct IdentityStamper: StageHandler {
 
     public init() {}
 
-    public mutating func handle(_ input: consuming NormalizedBatch, emit: (NormalizedBatch) throws -> Void) throws {
+    public mutating func handle(_ input: consuming NormalizedBatch, emit: (consuming NormalizedBatch) throws -> Void) throws {
+        var samples = input.samples, stamped: [Sample] = []
+        input.samples = []
+        stamped.reserveCapacity(samples.count)
         var identities: [UInt64] = []
-        identities.reserveCapacity(input.samples.count)
-        // Through the buffer: its subscript reads each sample in place (the array's copies it).
-        input.samples.withUnsafeBufferPointer { samples in
-            for i in samples.indices { identities.append(identity(of: samples[i])) }
+        identities.reserveCapacity(samples.count)
+        // Each sample moves through: read while it is this stage's own, it is not copied (a
+        // sample read in place in the array is, with a dozen reference counts touched).
+        samples.drain { sample in
+            identities.append(identity(of: sample))
+            stamped.append(sample)
         }
+        input.samples = stamped
         input.identities = identities
-        try emit(input)
+        try emit(consume input)
     }
 
-    @inline(__always) private mutating func identity(of sample: Sample) -> UInt64 {
+    private mutating func identity(of sample: borrowing Sample) -> UInt64 {
         var h: StableHasher
         if lastType == sample.record.type && lastSource == sample.record.source {
             h = lastPrefix

@@ -11,18 +11,26 @@ public struct Normalizer: StageHandler {
 
     public init(calendar: LocalCalendar) { self.calendar = calendar }
 
-    public mutating func handle(_ input: consuming IngestBatch, emit: (NormalizedBatch) throws -> Void) throws {
+    public mutating func handle(_ input: consuming IngestBatch, emit: (consuming NormalizedBatch) throws -> Void) throws {
         var out = NormalizedBatch()
         var records = input.records
         input.records = []
-        out.samples.reserveCapacity(records.count)
-        // Each record moves into its sample, uncopied.
-        records.drain { normalize($0, into: &out) }
+        normalize(&records, into: &out)
         for workout in input.workouts { out.workouts.append(normalize(workout)) }
         input.workouts = []
         out.rest = input
         out.rest.profile = out.rest.profile.map(ProfileValues.normalized)
-        try emit(out)
+        // Handed over, not copied: the next stage then owns the only reference to the samples
+        // and can move them on in turn (`consume out` is not supported here by Swift 6.3).
+        var batch = NormalizedBatch()
+        swap(&batch, &out)
+        try emit(consume batch)
+    }
+
+    /// Each record moves into its sample, uncopied.
+    private mutating func normalize(_ records: inout [ExportRecord], into out: inout NormalizedBatch) {
+        out.samples.reserveCapacity(records.count)
+        records.drain { normalize($0, into: &out) }
     }
 
     public mutating func normalize(_ record: consuming ExportRecord) -> Result<Sample, QuarantineEntry> {
@@ -61,9 +69,9 @@ public struct Normalizer: StageHandler {
             return Self.reject(record, "missing value", into: &out)
         }
         let userEntered = Self.wasUserEntered(record)
-        out.samples.append(Sample(record: record, start: start, end: end, value: value, unit: unit,
-                                  categoryValue: category, localDate: calendar.localDate(of: start),
-                                  userEntered: userEntered))
+        let sample = Sample(record: record, start: start, end: end, value: value, unit: unit, categoryValue: category,
+                            localDate: calendar.localDate(of: start), userEntered: userEntered)
+        out.samples.append(consume sample)
     }
 
     private static func reject(_ record: borrowing ExportRecord, _ reason: String, into out: inout NormalizedBatch) {

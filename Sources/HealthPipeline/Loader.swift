@@ -92,14 +92,15 @@ struct Loader {
         var sinceCommit = 0
         do {
             while let batch = try normalized.receive() {
-                try sink.write(batch)
                 let records = batch.samples.count + batch.quarantine.count
-                state.recordsRead += records
+                let (position, workouts) = (batch.position, batch.workouts.count)
                 state.skippedByAnchor = skippedBefore + batch.rest.skippedByAnchorSoFar
                 for (k, v) in batch.rest.unknownElements { state.unknownElements[k, default: 0] += v }
-                progress.update(position: batch.position, records: state.recordsRead)
-                sinceCommit += records + batch.workouts.count
-                if sinceCommit >= checkpointRecords, let point = batch.position.resume {
+                try sink.write(consume batch)   // the sink's own: it moves the samples out
+                state.recordsRead += records
+                progress.update(position: position, records: state.recordsRead)
+                sinceCommit += records + workouts
+                if sinceCommit >= checkpointRecords, let point = position.resume {
                     state.ingest = point
                     try commit(&state, sink)
                     sinceCommit = 0

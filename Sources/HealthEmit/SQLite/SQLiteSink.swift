@@ -147,20 +147,25 @@ public final class SQLiteSink {
         return rows.first?[0].string
     }
 
-    public func write(_ batch: NormalizedBatch) throws {
+    public func write(_ batch: consuming NormalizedBatch) throws {
         guard batch.identities.count == batch.samples.count else {
             throw HealthETLError.internal("a batch reached the store without its samples' identities")
         }
-        // Through the buffer: its subscript reads each sample in place (the array's copies it).
-        try batch.samples.withUnsafeBufferPointer { samples in
-            for i in samples.indices { try write(samples[i], identity: batch.identities[i]) }
+        // Each sample moves out of the batch: read in place in the array, it would be copied
+        // (a dozen reference counts touched) to be passed on.
+        var samples = batch.samples, next = 0
+        batch.samples = []
+        let identities = batch.identities
+        try samples.drain { sample in
+            try write(sample, identity: identities[next])
+            next += 1
         }
         for entry in batch.quarantine { try quarantine(entry) }
         for workout in batch.workouts { try write(workout) }
         try writeRest(batch.rest)
     }
 
-    private func write(_ s: Sample, identity: UInt64) throws {
+    private func write(_ s: borrowing Sample, identity: UInt64) throws {
         guard seenSamples.insert(identity) else {
             counts.duplicatesDropped += 1
             return
