@@ -139,20 +139,24 @@ struct AnalyticsBuilder {
 
     /// Ranks of every stored source, as typed in and as recorded.
     struct RankTable {
-        var ranks: [Int64: (recorded: Int, typedIn: Int)] = [:]
+        /// By source id: ids count up from 1, and an array index is cheaper than hashing
+        /// for every sample read.
+        var ranks: [(recorded: Int, typedIn: Int)] = []
 
         init(_ sources: [SeriesReader.Source], priority: SourcePriority) {
             func candidate(_ s: SeriesReader.Source, _ typedIn: Bool) -> SourcePriority.Candidate {
                 .init(name: s.name, deviceModel: s.deviceModel, userEntered: typedIn)
             }
             let ranked = priority.ranks(of: sources.flatMap { [candidate($0, false), candidate($0, true)] })
-            for s in sources {
-                ranks[s.id] = (ranked[candidate(s, false)] ?? Int.max, ranked[candidate(s, true)] ?? Int.max)
+            ranks = Array(repeating: (Int.max, Int.max), count: Int(sources.map(\.id).max() ?? 0) + 1)
+            for s in sources where s.id >= 0 {
+                ranks[Int(s.id)] = (ranked[candidate(s, false)] ?? Int.max, ranked[candidate(s, true)] ?? Int.max)
             }
         }
 
         func rank(_ row: SeriesReader.Row) -> Int {
-            guard let r = ranks[row.sourceID] else { return Int.max }
+            guard row.sourceID >= 0 && row.sourceID < ranks.count else { return Int.max }
+            let r = ranks[Int(row.sourceID)]
             return row.userEntered ? r.typedIn : r.recorded
         }
     }
