@@ -215,7 +215,9 @@ def peer_rows(db: Path) -> int:
 
 
 def warm(path: Path) -> None:
-    """Reads the file once, so every stage sees it in the page cache."""
+    """Reads the file once, so every stage sees it in the page cache. Done before every timed
+    run: this machine's kernel reclaims idle page cache (DAMON), and a stage that found part of
+    the file evicted lost up to a second to the disk."""
     with open(path, "rb") as f:
         while f.read(8 << 20):
             pass
@@ -241,11 +243,13 @@ def run_size(size: str, args, bins: Path, peer: Path | None, bench_dir: Path) ->
     floor_runs, full_runs, nightly_runs, zip_runs = [], [], [], []
     for round_no in range(args.runs):
         log(f"  round {round_no + 1}/{args.runs}: floor")
+        warm(xml)
         r = measure([str(bins / "healthetl-xmlfloor"), str(xml)])
         r["json"] = last_json(r["stdout"])
         floor_runs.append(r)
         log(f"  round {round_no + 1}/{args.runs}: import --full ({r['seconds']:.2f} s floor)")
         shutil.rmtree(out, ignore_errors=True)
+        warm(xml)
         r = measure([str(bins / "healthetl"), "import", str(xml), "--out", str(out), "--full", "--json", "--quiet",
                      "--pipeline", str(ROOT / "pipelines" / "default.json")], cwd=ROOT)
         r["json"] = last_json(r["stdout"])
@@ -259,6 +263,7 @@ def run_size(size: str, args, bins: Path, peer: Path | None, bench_dir: Path) ->
         zip_runs.append(r)
         shutil.rmtree(zip_out, ignore_errors=True)
         log(f"  round {round_no + 1}/{args.runs}: nightly re-run ({r['seconds']:.2f} s from zip)")
+        warm(xml)
         r = measure([str(bins / "healthetl"), "import", str(xml), "--out", str(out), "--json", "--quiet",
                      "--pipeline", str(ROOT / "pipelines" / "nightly.json")], cwd=ROOT)
         r["json"] = last_json(r["stdout"])
@@ -351,7 +356,7 @@ def main() -> int:
     ap.add_argument("--swift", default="swift")
     ap.add_argument("--scratch-path", default=str(ROOT / ".build"), help="swift build --scratch-path")
     ap.add_argument("--sizes", default="1y,4y", help="comma-separated: " + ",".join(SIZES))
-    ap.add_argument("--runs", type=int, default=2, help="rounds of floor/import/nightly; the best time counts")
+    ap.add_argument("--runs", type=int, default=3, help="rounds of floor/import/nightly; the best time counts")
     ap.add_argument("--no-peer", action="store_true", help=f"skip {PEER_PACKAGE}")
     ap.add_argument("--no-build", action="store_true")
     args = ap.parse_args()
