@@ -52,23 +52,18 @@ public struct IdentityStamper: StageHandler {
     public init() {}
 
     public mutating func handle(_ input: consuming NormalizedBatch, emit: (consuming NormalizedBatch) throws -> Void) throws {
-        var samples = input.samples, stamped: [Sample] = []
-        input.samples = []
-        stamped.reserveCapacity(samples.count)
         var identities: [UInt64] = []
-        identities.reserveCapacity(samples.count)
-        // Each sample moves through: read while it is this stage's own, it is not copied (a
-        // sample read in place in the array is, with a dozen reference counts touched).
-        samples.drain { sample in
-            identities.append(identity(of: sample))
-            stamped.append(sample)
+        identities.reserveCapacity(input.samples.count)
+        // Each sample is read in place through an `inout` access: passed as a plain argument,
+        // an element of the array is copied whole first (a dozen reference counts touched).
+        input.samples.withUnsafeMutableBufferPointer { samples in
+            for i in samples.indices { identities.append(identity(of: &samples[i])) }
         }
-        input.samples = stamped
         input.identities = identities
         try emit(consume input)
     }
 
-    private mutating func identity(of sample: borrowing Sample) -> UInt64 {
+    private mutating func identity(of sample: inout Sample) -> UInt64 {
         var h: StableHasher
         if lastType == sample.record.type && lastSource == sample.record.source {
             h = lastPrefix

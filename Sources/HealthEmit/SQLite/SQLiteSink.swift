@@ -151,21 +151,18 @@ public final class SQLiteSink {
         guard batch.identities.count == batch.samples.count else {
             throw HealthETLError.internal("a batch reached the store without its samples' identities")
         }
-        // Each sample moves out of the batch: read in place in the array, it would be copied
-        // (a dozen reference counts touched) to be passed on.
-        var samples = batch.samples, next = 0
-        batch.samples = []
+        // Each sample is read in place through an `inout` access: passed as a plain argument,
+        // an element of the array is copied whole first (a dozen reference counts touched).
         let identities = batch.identities
-        try samples.drain { sample in
-            try write(sample, identity: identities[next])
-            next += 1
+        try batch.samples.withUnsafeMutableBufferPointer { samples in
+            for i in samples.indices { try write(&samples[i], identity: identities[i]) }
         }
         for entry in batch.quarantine { try quarantine(entry) }
         for workout in batch.workouts { try write(workout) }
         try writeRest(batch.rest)
     }
 
-    private func write(_ s: borrowing Sample, identity: UInt64) throws {
+    private func write(_ s: inout Sample, identity: UInt64) throws {
         guard seenSamples.insert(identity) else {
             counts.duplicatesDropped += 1
             return
