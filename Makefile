@@ -35,7 +35,7 @@ test: venv
 # Speed and memory (issue 6), not part of `make test`: the libxml2 parse floor, the full import with
 # every output, the nightly re-run and healthkit-to-sqlite (venv under .build/bench) on cached
 # 1-year and 4-year exports (~1.3 GB under .build/bench). Results: .build/bench/results.{md,json}.
-# e.g. make bench BENCH_FLAGS="--runs 3 --sizes 1y --scratch-path /tmp/build"
+# e.g. make bench BENCH_FLAGS="--runs 2 --sizes 1y --scratch-path /tmp/build"
 BENCH_FLAGS ?=
 bench:
 	python3 bench/bench.py --swift "$(SWIFT)" $(BENCH_FLAGS)
