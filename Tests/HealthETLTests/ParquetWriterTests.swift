@@ -291,10 +291,7 @@ final class ParquetWriterTests: XCTestCase {
             let path = try makeTemporaryDirectory() + "/types.parquet"
             let w = try ParquetWriter(path: path, columns: columns, compression: compression,
                                       keyValueMetadata: ["healthetl.table": "types"])
-            for row in rows { try appendTyped(w, row) }
-            try w.close()
-            let report = try readBack(path)
-            try assertTable(report, columns: columns, rows: rows)
+            let report = try writeAndReadBack(w, path, columns: columns, rows: rows)
             let expectedCodec = compression == .none ? "UNCOMPRESSED" : "GZIP"
             XCTAssertEqual(report.pyarrow.row_groups.count, 1)
             for (j, c) in report.pyarrow.row_groups[0].columns.enumerated() {
@@ -336,10 +333,7 @@ final class ParquetWriterTests: XCTestCase {
         // first row group (it then stays PLAIN), while "type" keeps its dictionary.
         let w = try ParquetWriter(path: path, columns: columns, rowGroupRows: 10_000, compression: .gzip,
                                   keyValueMetadata: [:], pageSizeTarget: 4096, maxDictionaryEntries: 5000)
-        for row in rows { try appendTyped(w, row) }
-        try w.close()
-        let report = try readBack(path)
-        try assertTable(report, columns: columns, rows: rows)
+        let report = try writeAndReadBack(w, path, columns: columns, rows: rows)
         XCTAssertEqual(report.pyarrow.row_groups.map(\.num_rows), [10_000, 10_000, 5_000])
         for g in report.pyarrow.row_groups {
             XCTAssertTrue(g.columns[1].has_dictionary_page)
@@ -396,10 +390,7 @@ final class ParquetWriterTests: XCTestCase {
         // Pages of a few hundred values: blocks and miniblocks end mid-page and mid-way.
         let w = try ParquetWriter(path: path, columns: columns, rowGroupRows: 2_000, compression: .gzip,
                                   keyValueMetadata: [:], pageSizeTarget: 3_000, maxDictionaryEntries: 1000)
-        for row in rows { try appendTyped(w, row) }
-        try w.close()
-        let report = try readBack(path)
-        try assertTable(report, columns: columns, rows: rows)
+        let report = try writeAndReadBack(w, path, columns: columns, rows: rows)
         for g in report.pyarrow.row_groups {
             for c in g.columns { XCTAssertTrue(c.encodings.contains("DELTA_BINARY_PACKED"), "\(c.encodings)") }
         }
@@ -425,6 +416,17 @@ final class ParquetWriterTests: XCTestCase {
     }
 
     // MARK: Helpers
+
+    /// Writes `rows` through `w` into `path`, reads the file back with pyarrow and DuckDB and
+    /// checks every value against `rows`; the report is for the test's own checks.
+    private func writeAndReadBack(_ w: ParquetWriter, _ path: String, columns: [ParquetColumn], rows: [[ParquetValue]],
+                                  file: StaticString = #filePath, line: UInt = #line) throws -> ReadBack {
+        for row in rows { try appendTyped(w, row) }
+        try w.close()
+        let report = try readBack(path)
+        try assertTable(report, columns: columns, rows: rows, file: file, line: line)
+        return report
+    }
 
     private func appendTyped(_ w: ParquetWriter, _ row: [ParquetValue]) throws {
         try w.appendRow { r in
