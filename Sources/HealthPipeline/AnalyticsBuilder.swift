@@ -8,15 +8,14 @@ import HealthEmit
 /// through the priority merge (dedupe) and the day, sleep or heart-rate stage (aggregate)
 /// into the analytics ledger (weeks, months and years are summed from the stored days by
 /// `AnalyticsUpdate`).
-struct AnalyticsBuilder {
-    let reader: SeriesReader
+struct AnalyticsBuilder: Sendable {
     var calendar: LocalCalendar
     let priority: SourcePriority
     let sleepDayStartHour: Int
     let heartbeatMaxGapMinutes: Double
     /// Gets every batch of rows read, with its type's identifier (the full build's
     /// `samples` output rides along this way).
-    var tap: ((String, [SeriesReader.Row]) throws -> Void)?
+    var tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)?
 
     static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
     static let runningActivity = "HKWorkoutActivityTypeRunning"
@@ -25,20 +24,27 @@ struct AnalyticsBuilder {
     /// less than this into the days being computed.
     static let lookBack: Int64 = 2 * 86_400_000_000
 
-    /// Analytics of every day (`days` nil) or only of the given days (an incremental run): each
-    /// run of consecutive days is computed from the samples around it, and only those days are kept.
-    func build(days: Set<CivilDate>? = nil) throws -> AnalyticsWriter.Content {
-        let store = try StoreContext(reader: reader, priority: priority)
-        guard let days else { return try build(window: nil, store) }
+    /// Analytics of every day (`days` nil) or only of the given days (an incremental run), read
+    /// from the store: each run of consecutive days is computed from the samples around it,
+    /// and only those days are kept.
+    func build(days: Set<CivilDate>? = nil, from reader: SeriesReader) throws -> AnalyticsWriter.Content {
+        let store = try StoreContext(reader: reader, priority: priority, types: reader.types())
+        guard let days else { return try build(window: nil, store, series: reader) }
         var content = AnalyticsWriter.Content()
         for run in Self.consecutiveRuns(days) {
-            let part = try build(window: run, store)
+            let part = try build(window: run, store, series: reader)
             content.days += part.days.filter { days.contains($0.date) }
             content.nights += part.nights.filter { days.contains($0.date) }
             content.typeDays += part.typeDays.filter { days.contains($0.date) }
             content.typeHours += part.typeHours.filter { days.contains($0.date) }
         }
         return content
+    }
+
+    /// Analytics of every day, from series read elsewhere (the sorted runs of a full load),
+    /// with what the store knows besides.
+    func buildAll(_ store: StoreContext, series: some SeriesSource) throws -> AnalyticsWriter.Content {
+        try build(window: nil, store, series: series)
     }
 
     static func consecutiveRuns(_ days: Set<CivilDate>) -> [ClosedRange<CivilDate>] {
@@ -53,23 +59,25 @@ struct AnalyticsBuilder {
         return runs
     }
 
-    /// What every window needs from the store, read once per build.
-    private struct StoreContext {
+    /// What every window needs from the store besides the series, read once per build.
+    struct StoreContext: Sendable {
         var ranks: RankTable
         var names: [Int64: String]
         var running: [Range<Int64>]
+        /// The types with samples, by id.
         var types: [(id: Int64, identifier: String)]
 
-        init(reader: SeriesReader, priority: SourcePriority) throws {
+        init(reader: SeriesReader, priority: SourcePriority, types: [(id: Int64, identifier: String)]) throws {
             let sources = try reader.sources()
             ranks = RankTable(sources, priority: priority)
             names = Dictionary(sources.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
             running = RunningIntervals.union(try reader.workoutSpans(activityType: AnalyticsBuilder.runningActivity))
-            types = try reader.types()
+            self.types = types
         }
     }
 
-    private func build(window: ClosedRange<CivilDate>?, _ store: StoreContext) throws -> AnalyticsWriter.Content {
+    private func build(window: ClosedRange<CivilDate>?, _ store: StoreContext,
+                       series source: some SeriesSource) throws -> AnalyticsWriter.Content {
         var cal = calendar
         let span = window.map { w in
             (cal.startOfDay(w.lowerBound).microseconds - Self.lookBack)..<cal.startOfDay(w.upperBound.adding(days: 1)).microseconds
@@ -82,7 +90,7 @@ struct AnalyticsBuilder {
             // its stage, and go into the book first (the stage's results complete or replace them).
             var statistics = DailyStatistics(type: identifier, keeping: window)
             func series(_ body: ([SeriesReader.Row]) throws -> Void) throws {
-                try reader.forEachBatch(typeID: typeID, starting: span) { rows in
+                try source.forEachBatch(typeID: typeID, starting: span, batchSize: 8192) { rows in
                     try tap?(identifier, rows)
                     for r in rows {
                         statistics.add(localDay: r.localDay, start: r.start, end: r.end, value: r.value, unit: r.unit)
@@ -138,7 +146,7 @@ struct AnalyticsBuilder {
     }
 
     /// Ranks of every stored source, as typed in and as recorded.
-    struct RankTable {
+    struct RankTable: Sendable {
         /// By source id: ids count up from 1, and an array index is cheaper than hashing
         /// for every sample read.
         var ranks: [(recorded: Int, typedIn: Int)] = []

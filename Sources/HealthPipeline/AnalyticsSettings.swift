@@ -31,6 +31,12 @@ struct AnalyticsSettings: Sendable, Equatable {
             + "sleepDayStart=\(sleepDayStartHour);heartbeatGap=\(heartbeatMaxGapMinutes);weekStart=\(weekStart)"
     }
 
+    /// The analytics stage under these settings.
+    func builder(tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) -> AnalyticsBuilder {
+        AnalyticsBuilder(calendar: LocalCalendar(timeZone: timeZone), priority: priority,
+                         sleepDayStartHour: sleepDayStartHour, heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, tap: tap)
+    }
+
     func save(in database: Database) throws {
         try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('analytics', ?)", [.text(fingerprint)])
     }

@@ -13,14 +13,12 @@ struct AnalyticsUpdate {
     struct Result { var days = 0; var nights = 0 }
 
     /// `tap` gets every batch of samples read, with its type: all samples if `days` is nil.
+    /// `computed`: the days' analytics, computed already (from the runs of a full load).
     func run(days: Set<CivilDate>?, recordedAt: Timestamp, progress: ProgressReporter,
-             tap: ((String, [SeriesReader.Row]) throws -> Void)? = nil) throws -> Result {
-        let builder = AnalyticsBuilder(reader: SeriesReader(database: database),
-                                       calendar: LocalCalendar(timeZone: settings.timeZone), priority: settings.priority,
-                                       sleepDayStartHour: settings.sleepDayStartHour,
-                                       heartbeatMaxGapMinutes: settings.heartbeatMaxGapMinutes, tap: tap)
+             computed: AnalyticsWriter.Content? = nil,
+             tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) throws -> Result {
         progress.phase("daily", percent: 15)
-        let content = try builder.build(days: days)
+        let content = try computed ?? settings.builder(tap: tap).build(days: days, from: SeriesReader(database: database))
         let writer = AnalyticsWriter(database: database)
         try writer.replace(days: days, with: content, recordedAt: recordedAt)
         let stored = HealthStore(database: database)

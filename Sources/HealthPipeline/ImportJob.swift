@@ -64,13 +64,33 @@ public struct ImportJob: Sendable {
         let job = "\(previous.map { "incremental after run \($0.nextRunID - 1)" } ?? "full");\(settings.fingerprint)"
         let input = try InputFingerprint(path: source.kind == .zip ? source.path : source.xmlName)
         let resumed = checkpoints.resumable(input: input, job: job)
-        var load = try Loader(source: source, staged: checkpoints.staged, timeZone: options.timeZone,
+        // A full build computes the analytics (and writes the samples output) from sorted runs of
+        // the loaded samples while SQLite indexes them, instead of through the index after it.
+        let computed = Handoff<AnalyticsWriter.Content>()
+        var samples: SamplesExport?
+        let alongsideIndex: Loader.AlongsideIndex = { database, runs in
+            let reader = SeriesReader(database: database)
+            let export = try files.startSamples(sources: reader.sources())
+            samples = export
+            let identifiers = Dictionary(try reader.allTypes().map { ($0.id, $0.identifier) }, uniquingKeysWith: { a, _ in a })
+            let store = try AnalyticsBuilder.StoreContext(reader: reader, priority: settings.priority,
+                                                          types: runs.typeIDs.map { ($0, identifiers[$0] ?? "") })
+            let builder = settings.builder(tap: export.map { e in { @Sendable in try e.send(type: $0, $1) } })
+            return { computed.set(try builder.buildAll(store, series: SampleRunMerger(runs))) }
+        }
+        var load: Loader.Result
+        do {
+            load = try Loader(source: source, staged: checkpoints.staged, timeZone: options.timeZone,
                               anchors: previous?.anchors ?? Anchors(),
                               overlapSeconds: options.config.anchorOverlapSeconds ?? 20,
                               runID: previous?.nextRunID ?? 1, progress: progress,
                               checkpoint: resumed ?? LoadCheckpoint(input: input, job: job),
                               checkpointRecords: max(1, options.config.checkpointRecords ?? 250_000),
-                              checkpointCopy: checkpoints.copy).run()
+                              checkpointCopy: checkpoints.copy).run(alongsideIndex: previous == nil ? alongsideIndex : nil)
+        } catch {
+            samples?.cancel()
+            throw error
+        }
         var summary = RunSummary(input: options.export, source: source, load: load, timeZone: options.timeZone.identifier,
                                  out: options.out)
         summary.resumedAtElement = load.resumedAt
@@ -100,12 +120,15 @@ public struct ImportJob: Sendable {
             progress.phase("analytics")
             let analyticsStart = Date()
             // The samples output is written from the series the analytics read, on its own thread.
-            let samples = try files.startSamples(sources: SeriesReader(database: database).sources())
+            let precomputed = computed.value
+            if precomputed == nil, samples == nil {
+                samples = try files.startSamples(sources: SeriesReader(database: database).sources())
+            }
             do {
                 try database.transaction {
-                    let tap = samples.map { export in { try export.send(type: $0, $1) } }
+                    let tap = precomputed != nil ? nil : samples.map { export in { @Sendable in try export.send(type: $0, $1) } }
                     let result = try AnalyticsUpdate(database: database, settings: settings)
-                        .run(days: nil, recordedAt: recordedAt, progress: progress, tap: tap)
+                        .run(days: nil, recordedAt: recordedAt, progress: progress, computed: precomputed, tap: tap)
                     summary.days = result.days
                     summary.sleepNights = result.nights
                     try settings.save(in: database)

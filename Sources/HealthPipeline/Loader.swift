@@ -36,7 +36,14 @@ struct Loader {
         var reader: ExportReader.Summary { state.reader ?? ExportReader.Summary() }
     }
 
-    func run() throws -> Result {
+    /// Work to do while the loaded store is indexed: given the store (complete, not yet
+    /// indexed; read what is needed here, on the loader's thread) and the sorted runs of its
+    /// samples, it returns what then runs on a thread of its own, alongside the index build.
+    typealias AlongsideIndex = (Database, SampleRuns) throws -> @Sendable () throws -> Void
+
+    /// `alongsideIndex` runs only if this process loaded every sample itself (not a resumed
+    /// load): the runs hold the samples it wrote, no others.
+    func run(alongsideIndex: AlongsideIndex? = nil) throws -> Result {
         let resumedAt = checkpoint.sequence > 0 ? checkpoint.ingest?.elementOrdinal ?? 0 : nil
         if checkpoint.phase == .loaded {
             progress.phase("resuming after the load")
@@ -48,18 +55,30 @@ struct Loader {
         let started = Date()
         let sink = try SQLiteSink(path: staged, runID: runID, resuming: checkpoint.sequence > 0 ? checkpoint.counts : nil)
         var state = checkpoint
+        let fresh = state.sequence == 0 && state.phase == .loading
+        if fresh, alongsideIndex != nil { sink.sampleRuns = SampleRunWriter(folder: (staged as NSString).deletingLastPathComponent) }
         if state.phase == .loading { try stream(into: sink, &state) }
         let loaded = Date()
         progress.phase("dedupe + index")
+        let alongside = StageThreads()
+        if let runs = try sink.sampleRuns?.finish(), let alongsideIndex {
+            sink.sampleRuns = nil
+            alongside.spawn("analytics", try alongsideIndex(sink.database, runs))
+        }
         state.phase = .finishing
         state.counts = sink.writtenCounts
         state.sequence += 1
-        _ = try sink.finish(reading: state.encoded) { counts in
-            state.phase = .loaded
-            state.counts = counts
-            state.sequence += 1
-            return state.encoded
+        do {
+            _ = try sink.finish(reading: state.encoded) { counts in
+                state.phase = .loaded
+                state.counts = counts
+                state.sequence += 1
+                return state.encoded
+            }
+        } catch {
+            alongside.fail(error)
         }
+        try alongside.wait()
         try? AtomicFile.write(state.encoded, to: checkpointCopy)
         return Result(database: sink.database, state: state,
                       phaseSeconds: ["load": loaded.timeIntervalSince(started), "dedupe_index": Date().timeIntervalSince(loaded)],

@@ -38,6 +38,9 @@ public final class SQLiteSink {
     private let runID: Int64
     private let insertSample, insertHeartbeat, insertType, insertSource, insertQuarantine: Statement
     private let insertRoutePoint: Statement
+    /// Gets a copy of every sample row inserted (a full load, so that the analytics can read
+    /// the series while the store is indexed); nil: none.
+    public var sampleRuns: SampleRunWriter?
 
     /// A new store at `path`, or (`resuming`, with the counts of its checkpoint) the store a
     /// killed load left there, picked up where its last commit ended.
@@ -191,8 +194,12 @@ public final class SQLiteSink {
         stmt.bind(15, Int64(s.userEntered ? 1 : 0))
         try stmt.run()
         counts.samplesWritten += 1
+        let id = database.lastInsertRowID
+        try sampleRuns?.append(type: type, rowID: id, source: source, start: s.start.microseconds, end: s.end.microseconds,
+                               created: s.record.creationDate?.microseconds, localDay: s.localDate.daysSinceEpoch,
+                               value: s.value, unit: s.unit, rawValue: s.record.value, rawUnit: s.record.unit,
+                               categoryValue: s.categoryValue, userEntered: s.userEntered)
         if !s.record.heartbeats.isEmpty {
-            let id = database.lastInsertRowID
             for beat in s.record.heartbeats {
                 insertHeartbeat.bind(1, id)
                 insertHeartbeat.bind(2, beat.time?.microseconds)

@@ -5,10 +5,19 @@ import Glibc
 import Darwin
 #endif
 
+/// Where the merge and aggregate stages read series from: one type at a time, in start order
+/// (then insertion order), in batches.
+public protocol SeriesSource {
+    /// The samples of a type in start order, `batchSize` at a time; with `starting`, only those
+    /// starting in that range (µs).
+    func forEachBatch(typeID: Int64, starting range: Range<Int64>?, batchSize: Int,
+                      _ body: ([SeriesReader.Row]) throws -> Void) throws
+}
+
 /// Reads series back out of the store for the merge and aggregate stages: one type at a
 /// time, in start order, through the (type, start) index, in batches, so memory stays flat
 /// however long the series is.
-public struct SeriesReader {
+public struct SeriesReader: SeriesSource {
     /// A stored source, as the priority merge and the samples output need it.
     public struct Source: Sendable, Hashable {
         public var id: Int64
@@ -19,7 +28,7 @@ public struct SeriesReader {
 
     /// A stored sample of one type: what the merge and aggregate stages need, and the rest
     /// of a `samples` output row.
-    public struct Row: Sendable {
+    public struct Row: Sendable, Equatable {
         public var start: Int64
         public var end: Int64
         public var value: Double?
@@ -42,6 +51,11 @@ public struct SeriesReader {
     public func types() throws -> [(id: Int64, identifier: String)] {
         try database.rows("SELECT id, identifier FROM types t WHERE EXISTS (SELECT 1 FROM sample_data s WHERE s.type_id = t.id) ORDER BY id")
             .map { ($0[0].int ?? 0, $0[1].string ?? "") }
+    }
+
+    /// Every type identifier by id, stored samples or not (no index needed).
+    public func allTypes() throws -> [(id: Int64, identifier: String)] {
+        try database.rows("SELECT id, identifier FROM types ORDER BY id").map { ($0[0].int ?? 0, $0[1].string ?? "") }
     }
 
     public func sources() throws -> [Source] {

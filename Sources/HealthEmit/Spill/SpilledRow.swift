@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The byte layout of a row in a sample run: a fixed header, then the texts it has, as UTF-8.
+/// Runs live only as long as the process that wrote them, so numbers are in native byte order.
+///
+///     0 start  8 row id  16 end  24 created  32 value (bits)  40 type  44 source  48 local day
+///     52 flags  56, 60, 64, 68: lengths of category value, unit, raw value, raw unit
+enum SpilledRow {
+    static let headerSize = 72
+
+    struct Flags: OptionSet {
+        let rawValue: UInt32
+        static let created = Flags(rawValue: 1)
+        static let value = Flags(rawValue: 2)
+        static let userEntered = Flags(rawValue: 4)
+        static let categoryValue = Flags(rawValue: 8)
+        static let unit = Flags(rawValue: 16)
+        static let raw = Flags(rawValue: 32)
+        static let rawUnit = Flags(rawValue: 64)
+    }
+
+    static func append(to bytes: inout [UInt8], type: Int32, rowID: Int64, source: Int32, start: Int64, end: Int64,
+                       created: Int64?, localDay: Int32, value: Double?, unit: String?, rawValue: String?,
+                       rawUnit: String?, categoryValue: String?, userEntered: Bool) {
+        var flags: Flags = []
+        if created != nil { flags.insert(.created) }
+        // The store keeps a value that is not finite as NULL; so does the spill.
+        let storedValue = value.flatMap { $0.isFinite ? $0 : nil }
+        if storedValue != nil { flags.insert(.value) }
+        if userEntered { flags.insert(.userEntered) }
+        if categoryValue != nil { flags.insert(.categoryValue) }
+        if unit != nil { flags.insert(.unit) }
+        if rawValue != nil { flags.insert(.raw) }
+        if rawUnit != nil { flags.insert(.rawUnit) }
+        let base = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: headerSize))
+        bytes.withUnsafeMutableBytes { p in
+            p.storeBytes(of: start, toByteOffset: base, as: Int64.self)
+            p.storeBytes(of: rowID, toByteOffset: base + 8, as: Int64.self)
+            p.storeBytes(of: end, toByteOffset: base + 16, as: Int64.self)
+            p.storeBytes(of: created ?? 0, toByteOffset: base + 24, as: Int64.self)
+            p.storeBytes(of: (storedValue ?? 0).bitPattern, toByteOffset: base + 32, as: UInt64.self)
+            p.storeBytes(of: type, toByteOffset: base + 40, as: Int32.self)
+            p.storeBytes(of: source, toByteOffset: base + 44, as: Int32.self)
+            p.storeBytes(of: localDay, toByteOffset: base + 48, as: Int32.self)
+            p.storeBytes(of: flags.rawValue, toByteOffset: base + 52, as: UInt32.self)
+        }
+        appendText(categoryValue, to: &bytes, lengthAt: base + 56)
+        appendText(unit, to: &bytes, lengthAt: base + 60)
+        appendText(rawValue, to: &bytes, lengthAt: base + 64)
+        appendText(rawUnit, to: &bytes, lengthAt: base + 68)
+    }
+
+    @inline(__always) private static func appendText(_ text: String?, to bytes: inout [UInt8], lengthAt offset: Int) {
+        guard let text else { return }
+        let before = bytes.count
+        if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+            bytes.append(contentsOf: text.utf8)
+        }
+        let length = UInt32(bytes.count - before)
+        bytes.withUnsafeMutableBytes { $0.storeBytes(of: length, toByteOffset: offset, as: UInt32.self) }
+    }
+
+    /// A row's sort key, read from its header.
+    struct Key: Comparable {
+        var type: Int32
+        var start: Int64
+        var rowID: Int64
+
+        init(_ row: UnsafeRawPointer) {
+            start = row.loadUnaligned(as: Int64.self)
+            rowID = row.loadUnaligned(fromByteOffset: 8, as: Int64.self)
+            type = row.loadUnaligned(fromByteOffset: 40, as: Int32.self)
+        }
+
+        static func < (a: Key, b: Key) -> Bool { (a.type, a.start, a.rowID) < (b.type, b.start, b.rowID) }
+    }
+
+    /// The whole length of the row whose header starts at `row`.
+    static func length(_ row: UnsafeRawPointer) -> Int {
+        var total = headerSize
+        for i in 0..<4 { total += Int(row.loadUnaligned(fromByteOffset: 56 + 4 * i, as: UInt32.self)) }
+        return total
+    }
+
+    /// Decodes a row; repeated texts (units, category values) come from `texts`.
+    static func decode(_ row: UnsafeRawPointer, texts: inout RepeatedTexts) -> SeriesReader.Row {
+        let flags = Flags(rawValue: row.loadUnaligned(fromByteOffset: 52, as: UInt32.self))
+        var cursor = headerSize
+        func text(_ slot: Int, _ flag: Flags, repeated: Bool) -> String? {
+            let length = Int(row.loadUnaligned(fromByteOffset: 56 + 4 * slot, as: UInt32.self))
+            defer { cursor += length }
+            guard flags.contains(flag) else { return nil }
+            let bytes = UnsafeRawBufferPointer(start: row + cursor, count: length)
+            return repeated ? texts.text(slot, bytes) : String(decoding: bytes, as: UTF8.self)
+        }
+        let categoryValue = text(0, .categoryValue, repeated: true)
+        let unit = text(1, .unit, repeated: true)
+        let rawValue = text(2, .raw, repeated: false)
+        let rawUnit = text(3, .rawUnit, repeated: true)
+        return SeriesReader.Row(
+            start: row.loadUnaligned(as: Int64.self), end: row.loadUnaligned(fromByteOffset: 16, as: Int64.self),
+            value: flags.contains(.value) ? Double(bitPattern: row.loadUnaligned(fromByteOffset: 32, as: UInt64.self)) : nil,
+            sourceID: Int64(row.loadUnaligned(fromByteOffset: 44, as: Int32.self)),
+            userEntered: flags.contains(.userEntered), categoryValue: categoryValue,
+            localDay: Int(row.loadUnaligned(fromByteOffset: 48, as: Int32.self)), unit: unit,
+            created: flags.contains(.created) ? row.loadUnaligned(fromByteOffset: 24, as: Int64.self) : nil,
+            rawValue: rawValue, rawUnit: rawUnit)
+    }
+}
+
+/// The last text decoded in each slot, kept while the next rows repeat it byte for byte: a
+/// series repeats a handful of units and category values, so they cost one String each.
+struct RepeatedTexts {
+    private var last: [String?] = Array(repeating: nil, count: 4)
+
+    mutating func text(_ slot: Int, _ bytes: UnsafeRawBufferPointer) -> String {
+        // memcmp on the String's own bytes: `elementsEqual` steps byte by byte.
+        if let known = last[slot], known.utf8.count == bytes.count,
+           known.utf8.withContiguousStorageIfAvailable({ bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) == true {
+            return known
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        last[slot] = text
+        return text
+    }
+}
