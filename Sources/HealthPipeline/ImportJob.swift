@@ -64,20 +64,8 @@ public struct ImportJob: Sendable {
         let job = "\(previous.map { "incremental after run \($0.nextRunID - 1)" } ?? "full");\(settings.fingerprint)"
         let input = try InputFingerprint(path: source.kind == .zip ? source.path : source.xmlName)
         let resumed = checkpoints.resumable(input: input, job: job)
-        // A full build computes the analytics (and writes the samples output) from sorted runs of
-        // the loaded samples while SQLite indexes them, instead of through the index after it.
-        let computed = Handoff<AnalyticsWriter.Content>()
-        var samples: SamplesExport?
-        let alongsideIndex: Loader.AlongsideIndex = { database, runs in
-            let reader = SeriesReader(database: database)
-            let export = try files.startSamples(sources: reader.sources())
-            samples = export
-            let identifiers = Dictionary(try reader.allTypes().map { ($0.id, $0.identifier) }, uniquingKeysWith: { a, _ in a })
-            let store = try AnalyticsBuilder.StoreContext(reader: reader, priority: settings.priority,
-                                                          types: runs.typeIDs.map { ($0, identifiers[$0] ?? "") })
-            let builder = settings.builder(tap: export.map { e in { @Sendable in try e.send(type: $0, $1) } })
-            return { computed.set(try builder.buildAll(store, series: SampleRunMerger(runs))) }
-        }
+        // A full build computes its analytics while the loaded store is indexed.
+        let alongside = AnalyticsAlongsideIndex(files: files, settings: settings)
         var load: Loader.Result
         do {
             load = try Loader(source: source, staged: checkpoints.staged, timeZone: options.timeZone,
@@ -86,9 +74,9 @@ public struct ImportJob: Sendable {
                               runID: previous?.nextRunID ?? 1, progress: progress,
                               checkpoint: resumed ?? LoadCheckpoint(input: input, job: job),
                               checkpointRecords: max(1, options.config.checkpointRecords ?? 250_000),
-                              checkpointCopy: checkpoints.copy).run(alongsideIndex: previous == nil ? alongsideIndex : nil)
+                              checkpointCopy: checkpoints.copy).run(alongsideIndex: previous == nil ? alongside.start : nil)
         } catch {
-            samples?.cancel()
+            alongside.samples?.cancel()
             throw error
         }
         var summary = RunSummary(input: options.export, source: source, load: load, timeZone: options.timeZone.identifier,
@@ -119,11 +107,11 @@ public struct ImportJob: Sendable {
             let database = try load.database.orThrow("the loaded store is gone")
             progress.phase("analytics")
             let analyticsStart = Date()
-            // The samples output is written from the series the analytics read, on its own thread.
-            let precomputed = computed.value
-            if precomputed == nil, samples == nil {
-                samples = try files.startSamples(sources: SeriesReader(database: database).sources())
-            }
+            // The samples output is written from the series the analytics read, on its own thread:
+            // alongside the index, or now (a resumed load) as they are read through it.
+            let precomputed = alongside.content
+            let samples = try alongside.samples
+                ?? files.startSamples(sources: SeriesReader(database: database).sources(), alongsideIndex: false)
             do {
                 try database.transaction {
                     let tap = precomputed != nil ? nil : samples.map { export in { @Sendable in try export.send(type: $0, $1) } }

@@ -62,14 +62,14 @@ struct OutputFiles {
     /// batches the full build's analytics read and `SamplesExport.send` passes on: the store
     /// is read once, and the Parquet encoding and compression run beside the analytics, on
     /// the other core. Nil if no output holds the samples.
-    func startSamples(sources: [SeriesReader.Source]) throws -> SamplesExport? {
+    func startSamples(sources: [SeriesReader.Source], alongsideIndex: Bool) throws -> SamplesExport? {
         guard writes(.samples) else { return nil }
         guard parquet, OutputTable.samples.inParquet, !OutputTable.samples.inCSV else {
             throw HealthETLError.internal("the samples are written to Parquet only")
         }
         let path = staged("parquet", OutputTable.samples.name + ".parquet")
         try OutputFolder.makePrivateFolder((staging as NSString).appendingPathComponent("parquet"))
-        let export = SamplesExport()
+        let export = SamplesExport(alongsideIndex: alongsideIndex)
         export.threads.spawn("samples") {
             let writer = try SeriesSamplesWriter(path: path, sources: sources)
             do {
@@ -113,13 +113,18 @@ final class SamplesExport: Sendable {
     struct Batch: Sendable { var type: String; var rows: [SeriesReader.Row] }
 
     let threads = StageThreads()
-    /// Up to 32 batches of 8 k rows (35 MB at most): memory stays flat, and the analytics' read is
-    /// not held up when a type costs the writer more per row than it costs the analytics
-    /// (with 8, the read waited about a second in all at 4 years).
-    let batches = Channel<Batch>(capacity: 32)
+    let batches: Channel<Batch>
     let rows = Handoff<[String: Int]>()
 
-    init() { threads.onFailure { [batches] in batches.cancel() } }
+    /// `alongsideIndex`: the analytics run beside the index build, which takes longer; 8 batches
+    /// of 8 k rows (9 MB) keep the peak memory of that phase down (32 added some 25 MB at 4 years).
+    /// Otherwise the analytics read the store on the job's critical path: up to 32 batches
+    /// (35 MB) let it run ahead when a type costs the writer more per row than it costs the
+    /// read (with 8, the read waited about a second in all at 4 years).
+    init(alongsideIndex: Bool) {
+        batches = Channel<Batch>(capacity: alongsideIndex ? 8 : 32)
+        threads.onFailure { [batches] in batches.cancel() }
+    }
 
     /// Passes a batch on; if the thread failed, throws its error.
     func send(type: String, _ rows: [SeriesReader.Row]) throws {

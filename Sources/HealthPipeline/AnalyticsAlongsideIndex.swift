@@ -1,0 +1,36 @@
+import HealthCore
+import HealthEmit
+
+/// A full build's analytics, computed from the sorted runs of the loaded samples while SQLite
+/// builds the (type, start) index (`Loader.AlongsideIndex`), instead of read back through that
+/// index after it; the samples output is written from the same series on the way.
+final class AnalyticsAlongsideIndex {
+    private let files: OutputFiles
+    private let settings: AnalyticsSettings
+    private let computed = Handoff<AnalyticsWriter.Content>()
+    /// The samples output, once started.
+    private(set) var samples: SamplesExport?
+
+    init(files: OutputFiles, settings: AnalyticsSettings) {
+        self.files = files
+        self.settings = settings
+    }
+
+    /// The analytics of every day, if the load ran them alongside its index build (it does
+    /// unless it was resumed).
+    var content: AnalyticsWriter.Content? { computed.value }
+
+    /// Reads what the analytics need besides the series from the loaded store (on the
+    /// loader's thread) and returns the work for the thread beside the index build.
+    func start(_ database: Database, _ runs: SampleRuns) throws -> @Sendable () throws -> Void {
+        let reader = SeriesReader(database: database)
+        let export = try files.startSamples(sources: reader.sources(), alongsideIndex: true)
+        samples = export
+        let identifiers = Dictionary(try reader.allTypes().map { ($0.id, $0.identifier) }, uniquingKeysWith: { a, _ in a })
+        let store = try AnalyticsBuilder.StoreContext(reader: reader, priority: settings.priority,
+                                                      types: runs.typeIDs.map { ($0, identifiers[$0] ?? "") })
+        let builder = settings.builder(tap: export.map { e in { @Sendable in try e.send(type: $0, $1) } })
+        let computed = computed
+        return { computed.set(try builder.buildAll(store, series: SampleRunMerger(runs))) }
+    }
+}
