@@ -61,7 +61,8 @@ struct Loader {
         let loaded = Date()
         progress.phase("dedupe + index")
         let alongside = StageThreads()
-        if let runs = try sink.sampleRuns?.finish(), let alongsideIndex {
+        // Without runs (a resumed load, or a spill that failed) the analytics read the store later.
+        if let runs = try? sink.sampleRuns?.finish(), let alongsideIndex {
             sink.sampleRuns = nil
             alongside.spawn("analytics", try alongsideIndex(sink.database, runs))
         }

@@ -103,6 +103,19 @@ final class SampleRunsTests: XCTestCase {
         }
     }
 
+    /// The runs only save time: when one cannot be written (here: no such folder; in life, a
+    /// full disk) the sink drops them and goes on, and the analytics read the store instead.
+    func testARunThatCannotBeWrittenIsDroppedNotFatal() throws {
+        let sink = try SQLiteSink(path: folder + "/store.sqlite")
+        sink.sampleRuns = SampleRunWriter(folder: folder + "/missing", runBytes: 2048)
+        var batch = NormalizedBatch()
+        batch.samples = shuffledSamples(count: 200)
+        batch.identities = (0..<200).map(UInt64.init)
+        try sink.write(batch)
+        XCTAssertNil(sink.sampleRuns)
+        XCTAssertEqual(try sink.finish().samplesWritten, 200)
+    }
+
     func testRunFilesAreUnlinkedAndPrivate() throws {
         let (_, runs) = try load(shuffledSamples(count: 500), runBytes: 2048)
         XCTAssertGreaterThan(runs.runs.count, 1)

@@ -39,7 +39,7 @@ public final class SQLiteSink {
     private let insertSample, insertHeartbeat, insertType, insertSource, insertQuarantine: Statement
     private let insertRoutePoint: Statement
     /// Gets a copy of every sample row inserted (a full load, so that the analytics can read
-    /// the series while the store is indexed); nil: none.
+    /// the series while the store is indexed); nil: none, or dropped after a failed write.
     public var sampleRuns: SampleRunWriter?
 
     /// A new store at `path`, or (`resuming`, with the counts of its checkpoint) the store a
@@ -195,10 +195,17 @@ public final class SQLiteSink {
         try stmt.run()
         counts.samplesWritten += 1
         let id = database.lastInsertRowID
-        try sampleRuns?.append(type: type, rowID: id, source: source, start: s.start.microseconds, end: s.end.microseconds,
-                               created: s.record.creationDate?.microseconds, localDay: s.localDate.daysSinceEpoch,
-                               value: s.value, unit: s.unit, rawValue: s.record.value, rawUnit: s.record.unit,
-                               categoryValue: s.categoryValue, userEntered: s.userEntered)
+        if let runs = sampleRuns {
+            do {
+                try runs.append(type: type, rowID: id, source: source, start: s.start.microseconds, end: s.end.microseconds,
+                                created: s.record.creationDate?.microseconds, localDay: s.localDate.daysSinceEpoch,
+                                value: s.value, unit: s.unit, rawValue: s.record.value, rawUnit: s.record.unit,
+                                categoryValue: s.categoryValue, userEntered: s.userEntered)
+            } catch {
+                // The runs only save time (e.g. the disk filled up): the analytics read the store instead.
+                sampleRuns = nil
+            }
+        }
         if !s.record.heartbeats.isEmpty {
             for beat in s.record.heartbeats {
                 insertHeartbeat.bind(1, id)
