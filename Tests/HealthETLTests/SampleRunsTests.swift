@@ -19,14 +19,19 @@ final class SampleRunsTests: XCTestCase {
     /// Samples in an order no sort would keep: types interleaved, starts shuffled (seeded),
     /// equal starts, texts missing or present, a value that is not finite, a long raw value.
     func shuffledSamples(count: Int) -> [Sample] {
-        var rng = SplitMix(seed: 7)
+        var state: UInt64 = 7
+        // A seeded linear congruential generator (high bits): the same shuffle on every run.
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
         let types = ["HKQuantityTypeIdentifierStepCount", "HKCategoryTypeIdentifierSleepAnalysis",
                      "HKQuantityTypeIdentifierHeartRate"]
         let sources = [SourceInfo(name: "Watch", version: "10.1", device: "<<HKDevice: Watch>>"),
                        SourceInfo(name: "iPhone de Zoë")]
         return (0..<count).map { i in
-            let type = types[Int(rng.next() % 3)]
-            let start = Int64(rng.next() % 50) * 60_000_000   // few distinct starts: many ties
+            let type = types[Int(next() % 3)]
+            let start = Int64(next() % 50) * 60_000_000   // few distinct starts: many ties
             let sleep = type.hasPrefix("HKCategory")
             var rawValue: String? = sleep ? "HKCategoryValueSleepAnalysisAsleepCore" : "\(i)"
             if i == 17 { rawValue = String(repeating: "9", count: 3000) }
@@ -124,18 +129,5 @@ final class SampleRunsTests: XCTestCase {
         var info = stat()
         XCTAssertEqual(fstat(runs.runs[0].file.descriptor, &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o600)
-    }
-}
-
-/// A small seeded generator: the shuffles are the same on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
