@@ -62,10 +62,9 @@ struct Loader {
         progress.phase("dedupe + index")
         let alongside = StageThreads()
         // Without runs (a resumed load, or a spill that failed) the analytics read the store later.
-        if let runs = try? sink.sampleRuns?.finish(), let alongsideIndex {
-            sink.sampleRuns = nil
-            alongside.spawn("analytics", try alongsideIndex(sink.database, runs))
-        }
+        let runs = try? sink.sampleRuns?.finish()
+        sink.sampleRuns = nil
+        if let runs, let alongsideIndex { alongside.spawn("analytics", try alongsideIndex(sink.database, runs)) }
         state.phase = .finishing
         state.counts = sink.writtenCounts
         state.sequence += 1

@@ -106,9 +106,7 @@ private final class RunCursor {
     /// Makes the whole current row readable in the buffer (refilling or growing it), and reads its key.
     private func load() throws {
         key = nil
-        guard bufferOffset + position < run.bytes else {
-            return
-        }
+        guard bufferOffset + position < run.bytes else { return }
         try ensure(SpilledRow.headerSize)
         try ensure(SpilledRow.length(buffer.baseAddress! + position))
         key = SpilledRow.Key(buffer.baseAddress! + position)

@@ -14,10 +14,9 @@ import Darwin
 /// Run files are unlinked as soon as they are created: whatever happens to the process, they
 /// leave nothing behind. Rows are encoded field by field (`SpilledRow`), text as UTF-8.
 public final class SampleRunWriter {
-    private struct Key {
-        var type: Int32
-        var start: Int64
-        var rowID: Int64
+    /// Where a row held in memory is, and its sort key.
+    private struct Entry {
+        var key: SpilledRow.Key
         var offset: Int
         var length: Int
     }
@@ -25,7 +24,7 @@ public final class SampleRunWriter {
     private let folder: String
     private let runBytes: Int
     private var bytes: [UInt8] = []
-    private var keys: [Key] = []
+    private var entries: [Entry] = []
     private var runs: [SampleRun] = []
     private var types: Set<Int64> = []
     private var lastType: Int64 = -1
@@ -48,29 +47,30 @@ public final class SampleRunWriter {
         SpilledRow.append(to: &bytes, type: type32, rowID: rowID, source: source32, start: start, end: end,
                           created: created, localDay: day32, value: value, unit: unit, rawValue: rawValue,
                           rawUnit: rawUnit, categoryValue: categoryValue, userEntered: userEntered)
-        keys.append(Key(type: type32, start: start, rowID: rowID, offset: offset, length: bytes.count - offset))
+        entries.append(Entry(key: SpilledRow.Key(type: type32, start: start, rowID: rowID), offset: offset,
+                             length: bytes.count - offset))
         if bytes.count >= runBytes { try spill() }
     }
 
     /// Writes the last run; the runs are then ready to merge.
     public func finish() throws -> SampleRuns {
-        if !keys.isEmpty { try spill() }
+        if !entries.isEmpty { try spill() }
         bytes = []
-        keys = []
+        entries = []
         return SampleRuns(runs: runs, typeIDs: types.sorted())
     }
 
     /// Sorts the rows held and writes them out as one run.
     private func spill() throws {
         // Rows come type by type and nearly in time order: the sort mostly finds runs in place.
-        keys.sort { ($0.type, $0.start, $0.rowID) < ($1.type, $1.start, $1.rowID) }
-        let file = try SampleRun.create(in: folder, ordinal: runs.count)
+        entries.sort { $0.key < $1.key }
+        let file = try SpillFile(path: folder + "/sample-run-\(getpid())-\(runs.count)")
         var out: [UInt8] = []
         out.reserveCapacity(1 << 20)
         var written = 0
         try bytes.withUnsafeBufferPointer { all in
-            for key in keys {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: all[key.offset..<key.offset + key.length]))
+            for entry in entries {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: all[entry.offset..<entry.offset + entry.length]))
                 if out.count >= 1 << 20 {
                     try file.append(out)
                     written += out.count
@@ -80,9 +80,9 @@ public final class SampleRunWriter {
         }
         try file.append(out)
         written += out.count
-        runs.append(SampleRun(file: file, bytes: written, rows: keys.count))
+        runs.append(SampleRun(file: file, bytes: written, rows: entries.count))
         bytes.removeAll(keepingCapacity: true)
-        keys.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
     }
 }
 
@@ -99,51 +99,4 @@ struct SampleRun {
     let file: SpillFile
     let bytes: Int
     let rows: Int
-
-    static func create(in folder: String, ordinal: Int) throws -> SpillFile {
-        try SpillFile(path: folder + "/sample-run-\(getpid())-\(ordinal)")
-    }
-}
-
-/// A private temporary file: created 0600, unlinked at once, closed with its last user.
-final class SpillFile {
-    let descriptor: Int32
-    let path: String
-
-    init(path: String) throws {
-        self.path = path
-        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw HealthETLError.cannotCreateOutput("\(path): cannot create a temporary file (\(String(cString: strerror(errno))))")
-        }
-        unlink(path)
-    }
-
-    deinit { close(descriptor) }
-
-    func append(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { buffer in
-            var done = 0
-            while done < buffer.count {
-                let n = write(descriptor, buffer.baseAddress! + done, buffer.count - done)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else {
-                    throw HealthETLError.cannotCreateOutput("\(path): cannot write a temporary file (\(String(cString: strerror(errno))))")
-                }
-                done += n
-            }
-        }
-    }
-
-    /// Reads up to `count` bytes at `offset` into `buffer`; returns how many (0 at the end).
-    func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws -> Int {
-        while true {
-            let n = pread(descriptor, buffer, count, off_t(offset))
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else {
-                throw HealthETLError.internal("\(path): cannot read a temporary file (\(String(cString: strerror(errno))))")
-            }
-            return n
-        }
-    }
 }

@@ -71,6 +71,10 @@ enum SpilledRow {
         var start: Int64
         var rowID: Int64
 
+        init(type: Int32, start: Int64, rowID: Int64) {
+            self.type = type; self.start = start; self.rowID = rowID
+        }
+
         init(_ row: UnsafeRawPointer) {
             start = row.loadUnaligned(as: Int64.self)
             rowID = row.loadUnaligned(fromByteOffset: 8, as: Int64.self)

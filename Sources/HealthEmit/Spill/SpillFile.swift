@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HealthCore
+
+/// A private temporary file: created 0600, unlinked at once, closed with its last user.
+final class SpillFile {
+    let descriptor: Int32
+    let path: String
+
+    init(path: String) throws {
+        self.path = path
+        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw HealthETLError.cannotCreateOutput("\(path): cannot create a temporary file (\(String(cString: strerror(errno))))")
+        }
+        unlink(path)
+    }
+
+    deinit { close(descriptor) }
+
+    func append(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let n = write(descriptor, buffer.baseAddress! + done, buffer.count - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else {
+                    throw HealthETLError.cannotCreateOutput("\(path): cannot write a temporary file (\(String(cString: strerror(errno))))")
+                }
+                done += n
+            }
+        }
+    }
+
+    /// Reads up to `count` bytes at `offset` into `buffer`; returns how many (0 at the end).
+    func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws -> Int {
+        while true {
+            let n = pread(descriptor, buffer, count, off_t(offset))
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else {
+                throw HealthETLError.internal("\(path): cannot read a temporary file (\(String(cString: strerror(errno))))")
+            }
+            return n
+        }
+    }
+}
