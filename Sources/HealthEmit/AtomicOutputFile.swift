@@ -149,16 +149,8 @@ final class AtomicOutputFile {
     }
 
     private func writeAll(_ start: UnsafeRawPointer, _ count: Int) throws {
-        var p = start
-        var left = count
-        while left > 0 {
-            let n = posixWrite(fd, p, left)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw HealthETLError.io("cannot write \(temporaryPath) (for \(path)): \(errnoText())")
-            }
-            p += n
-            left -= n
+        if let error = writeFully(fd, start, count) {
+            throw HealthETLError.io("cannot write \(temporaryPath) (for \(path)): \(error)")
         }
     }
 
@@ -170,13 +162,22 @@ final class AtomicOutputFile {
     }
 }
 
-/// `write(2)`, named apart from the methods called `write` above.
-@inline(__always)
-private func posixWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
-    write(fd, p, n)
+/// `write(2)` until all `count` bytes are written, again after an interruption; nil when they
+/// are, else why not. (A free function: inside the file types, `write` names their methods.)
+func writeFully(_ fd: Int32, _ start: UnsafeRawPointer, _ count: Int) -> String? {
+    var p = start
+    var left = count
+    while left > 0 {
+        let n = write(fd, p, left)
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return n < 0 ? errnoText() : "nothing written" }
+        p += n
+        left -= n
+    }
+    return nil
 }
 
-private func errnoText() -> String {
+func errnoText() -> String {
     String(cString: strerror(errno))
 }
 

@@ -12,9 +12,11 @@ final class SpillFile {
 
     init(path: String) throws {
         self.path = path
-        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        unlink(path)   // a leftover of a killed process with the same pid
+        // O_EXCL + O_NOFOLLOW: never write through a link someone planted at the name.
+        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
-            throw HealthETLError.cannotCreateOutput("\(path): cannot create a temporary file (\(String(cString: strerror(errno))))")
+            throw HealthETLError.cannotCreateOutput("\(path): cannot create a temporary file (\(errnoText()))")
         }
         unlink(path)
     }
@@ -22,16 +24,8 @@ final class SpillFile {
     deinit { close(descriptor) }
 
     func append(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { buffer in
-            var done = 0
-            while done < buffer.count {
-                let n = write(descriptor, buffer.baseAddress! + done, buffer.count - done)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else {
-                    throw HealthETLError.cannotCreateOutput("\(path): cannot write a temporary file (\(String(cString: strerror(errno))))")
-                }
-                done += n
-            }
+        if let error = bytes.withUnsafeBytes({ writeFully(descriptor, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, $0.count) }) {
+            throw HealthETLError.io("\(path): cannot write a temporary file (\(error))")
         }
     }
 
@@ -41,7 +35,7 @@ final class SpillFile {
             let n = pread(descriptor, buffer, count, off_t(offset))
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else {
-                throw HealthETLError.internal("\(path): cannot read a temporary file (\(String(cString: strerror(errno))))")
+                throw HealthETLError.internal("\(path): cannot read a temporary file (\(errnoText()))")
             }
             return n
         }
