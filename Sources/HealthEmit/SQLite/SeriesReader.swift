@@ -1,9 +1,4 @@
 import HealthCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where the merge and aggregate stages read series from: one type at a time, in start order
 /// (then insertion order), in batches.
@@ -103,18 +98,9 @@ public struct SeriesReader: SeriesSource {
     }
 }
 
-/// The last text read from a column, kept while the next rows repeat it byte for byte.
-private struct RepeatedText {
-    private var last: String?
-
+extension RepeatedText {
+    /// The text of a column of the statement's current row; nil for NULL.
     mutating func text(_ stmt: Statement, _ column: Int32) -> String? {
-        if stmt.isNull(column) { return nil }
-        let same = stmt.withText(column) { bytes in
-            guard var last else { return false }
-            // memcmp on the String's own bytes: `utf8.elementsEqual` steps byte by byte.
-            return last.withUTF8 { $0.count == bytes.count && ($0.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, $0.count) == 0) }
-        }
-        if !same { last = stmt.text(column) }
-        return last
+        stmt.isNull(column) ? nil : stmt.withText(column) { text($0) }
     }
 }

@@ -7,7 +7,7 @@ public final class SampleRunMerger: SeriesSource {
     private var cursors: [RunCursor]
     /// Indexes into `cursors` of the runs not yet read to their end, as a min-heap by key.
     private var heap: [Int] = []
-    private var texts = RepeatedTexts()
+    private var texts = RepeatedRowTexts()
     private var lastTypeAsked = Int64.min
     public let typeIDs: [Int64]
 

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The byte layout of a row in a sample run: a fixed header, then the texts it has, as UTF-8.
 /// Runs live only as long as the process that wrote them, so numbers are in native byte order.
 ///
@@ -92,20 +86,19 @@ enum SpilledRow {
     }
 
     /// Decodes a row; repeated texts (units, category values) come from `texts`.
-    static func decode(_ row: UnsafeRawPointer, texts: inout RepeatedTexts) -> SeriesReader.Row {
+    static func decode(_ row: UnsafeRawPointer, texts: inout RepeatedRowTexts) -> SeriesReader.Row {
         let flags = Flags(rawValue: row.loadUnaligned(fromByteOffset: 52, as: UInt32.self))
         var cursor = headerSize
-        func text(_ slot: Int, _ flag: Flags, repeated: Bool) -> String? {
+        /// The bytes of the text in `slot`, if the row has it; texts follow each other.
+        func bytes(_ slot: Int, _ flag: Flags) -> UnsafeRawBufferPointer? {
             let length = Int(row.loadUnaligned(fromByteOffset: 56 + 4 * slot, as: UInt32.self))
             defer { cursor += length }
-            guard flags.contains(flag) else { return nil }
-            let bytes = UnsafeRawBufferPointer(start: row + cursor, count: length)
-            return repeated ? texts.text(slot, bytes) : String(decoding: bytes, as: UTF8.self)
+            return flags.contains(flag) ? UnsafeRawBufferPointer(start: row + cursor, count: length) : nil
         }
-        let categoryValue = text(0, .categoryValue, repeated: true)
-        let unit = text(1, .unit, repeated: true)
-        let rawValue = text(2, .raw, repeated: false)
-        let rawUnit = text(3, .rawUnit, repeated: true)
+        let categoryValue = bytes(0, .categoryValue).map { texts.categoryValue.text($0) }
+        let unit = bytes(1, .unit).map { texts.unit.text($0) }
+        let rawValue = bytes(2, .raw).map { String(decoding: $0, as: UTF8.self) }
+        let rawUnit = bytes(3, .rawUnit).map { texts.rawUnit.text($0) }
         return SeriesReader.Row(
             start: row.loadUnaligned(as: Int64.self), end: row.loadUnaligned(fromByteOffset: 16, as: Int64.self),
             value: flags.contains(.value) ? Double(bitPattern: row.loadUnaligned(fromByteOffset: 32, as: UInt64.self)) : nil,
@@ -117,19 +110,7 @@ enum SpilledRow {
     }
 }
 
-/// The last text decoded in each slot, kept while the next rows repeat it byte for byte: a
-/// series repeats a handful of units and category values, so they cost one String each.
-struct RepeatedTexts {
-    private var last: [String?] = Array(repeating: nil, count: 4)
-
-    mutating func text(_ slot: Int, _ bytes: UnsafeRawBufferPointer) -> String {
-        // memcmp on the String's own bytes: `elementsEqual` steps byte by byte.
-        if let known = last[slot], known.utf8.count == bytes.count,
-           known.utf8.withContiguousStorageIfAvailable({ bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) == true {
-            return known
-        }
-        let text = String(decoding: bytes, as: UTF8.self)
-        last[slot] = text
-        return text
-    }
+/// The texts that repeat from row to row of a series, one `RepeatedText` each.
+struct RepeatedRowTexts {
+    var categoryValue = RepeatedText(), unit = RepeatedText(), rawUnit = RepeatedText()
 }
