@@ -13,6 +13,12 @@ enum DateParser {
     }
 
     static func parse(_ s: ByteSpan) -> Parsed? {
+        if s.count == 25, let parsed = fixedForm(s) { return parsed }
+        return anyForm(s)
+    }
+
+    /// Every form, read with a cursor.
+    static func anyForm(_ s: ByteSpan) -> Parsed? {
         var p = Cursor(span: s)
         guard let year = p.digits(4) else { return nil }
         let separated = p.skip("-")
@@ -46,6 +52,35 @@ enum DateParser {
         let days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
         return Parsed(timestamp: Timestamp(microseconds: seconds * 1_000_000 + Int64(micros)), offsetSeconds: offset)
+    }
+
+    /// `2024-01-10 11:30:00 +0100`, the form of nearly every date in an export (three per
+    /// record), read at fixed positions, with a fraction of `anyForm`'s work. Nil for
+    /// anything else, which `anyForm` then reads (or rejects).
+    @inline(__always) static func fixedForm(_ s: ByteSpan) -> Parsed? {
+        let p = s.start
+        guard p[4] == 0x2D, p[7] == 0x2D, p[10] == 0x20, p[13] == 0x3A, p[16] == 0x3A, p[19] == 0x20,
+              p[20] == 0x2B || p[20] == 0x2D else { return nil }
+        // Digits minus "0" as bytes: a non-digit wraps above 9, so the largest tells.
+        var largest: UInt8 = 0
+        @inline(__always) func number(_ at: Int, _ n: Int) -> Int {
+            var v = 0
+            for i in at..<at + n {
+                let d = p[i] &- 48
+                largest = max(largest, d)
+                v = v * 10 + Int(d)
+            }
+            return v
+        }
+        let (year, month, day) = (number(0, 4), number(5, 2), number(8, 2))
+        let (hour, minute, second) = (number(11, 2), number(14, 2), number(17, 2))
+        let offset = (p[20] == 0x2D ? -1 : 1) * (number(21, 2) * 3600 + number(23, 2) * 60)
+        guard largest <= 9, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else {
+            return nil
+        }
+        let days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
+        return Parsed(timestamp: Timestamp(microseconds: seconds * 1_000_000), offsetSeconds: offset)
     }
 
     /// A localized time of day with no date (`9:58:41.42 PM`, `17:07:00,29`, `오후 9:58:41.42`),

@@ -10,6 +10,8 @@ final class GPXHandler: SAXHandler {
 
     private enum Field { case ele, time, speed, course, hAcc, vAcc }
 
+    override var receivesText: Bool { true }
+
     override func startElement(_ name: ByteSpan, _ attributes: SAXAttributes) {
         if name.equals("trkpt") {
             var lat: Double?, lon: Double?

@@ -32,6 +32,9 @@ class SAXHandler {
     func startElement(_ name: ByteSpan, _ attributes: SAXAttributes) {}
     func endElement(_ name: ByteSpan) {}
     func characters(_ text: ByteSpan) {}
+    /// Whether `characters` is wanted. Export files hold no text, only the whitespace between
+    /// elements, which libxml2 then need not check and hand over.
+    var receivesText: Bool { false }
 
     var currentLine: Int { context.map { Int(xmlSAX2GetLineNumber($0)) + lineOffset } ?? 0 }
 
@@ -79,9 +82,11 @@ final class SAXPushParser {
         sax.endElementNs = { ctx, localname, _, _ in
             Unmanaged<SAXHandler>.fromOpaque(ctx!).takeUnretainedValue().endElement(ByteSpan(cString: localname!))
         }
-        sax.characters = { ctx, chars, length in
-            Unmanaged<SAXHandler>.fromOpaque(ctx!).takeUnretainedValue()
-                .characters(ByteSpan(start: chars!, count: Int(length)))
+        if handler.receivesText {
+            sax.characters = { ctx, chars, length in
+                Unmanaged<SAXHandler>.fromOpaque(ctx!).takeUnretainedValue()
+                    .characters(ByteSpan(start: chars!, count: Int(length)))
+            }
         }
         // Errors are read from the context afterwards; never printed by libxml2 itself.
         sax.serror = { _, _ in }

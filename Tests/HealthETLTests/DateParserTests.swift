@@ -1,0 +1,61 @@
+import XCTest
+@testable import HealthIngest
+
+/// The fixed-position reader of the usual export date form must agree with the general
+/// reader on every date it accepts, and leave everything else to it.
+final class DateParserTests: XCTestCase {
+    private func with<R>(_ text: String, _ body: (ByteSpan) -> R) -> R {
+        Array(text.utf8).withUnsafeBufferPointer { body(ByteSpan(start: $0.baseAddress!, count: $0.count)) }
+    }
+
+    private func instant(_ text: String) -> Int64? {
+        with(text) { DateParser.parse($0)?.timestamp.microseconds }
+    }
+
+    func testFixedFormAgreesWithTheGeneralReader() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for _ in 0..<5_000 {
+            let sign = next(2) == 0 ? "+" : "-"
+            let text = String(format: "%04d-%02d-%02d %02d:%02d:%02d %@%02d%02d", 1900 + next(250), 1 + next(12),
+                              1 + next(31), next(24), next(60), next(61), sign, next(15), next(4) * 15)
+            let (fixed, general) = with(text) { (DateParser.fixedForm($0), DateParser.anyForm($0)) }
+            let parsed = try XCTUnwrap(fixed, text)
+            XCTAssertEqual(parsed.timestamp, general?.timestamp, text)
+            XCTAssertEqual(parsed.offsetSeconds, general?.offsetSeconds, text)
+        }
+    }
+
+    func testKnownInstants() {
+        XCTAssertEqual(instant("1970-01-01 01:00:00 +0100"), 0)
+        XCTAssertEqual(instant("2024-02-29 23:58:58 -0830"), (1_709_251_138 + 8 * 3600 + 1800) * 1_000_000)
+        XCTAssertEqual(instant("2015-06-03 05:02:17 +0000"), instant("20150603050217+0000"))
+        XCTAssertEqual(instant("2019-06-11 15:00:02 +0000"), instant("2019-06-11T15:00:02Z"))
+    }
+
+    /// A wrong byte at any position of the fixed form is either read the same way by the
+    /// general reader or rejected by both.
+    func testEveryCorruptedByteFallsBackToTheGeneralReader() {
+        let good = Array("2024-01-10 11:30:00 +0100".utf8)
+        for position in good.indices {
+            for replacement in Array("x/0 9:+-".utf8) where replacement != good[position] {
+                var bad = good
+                bad[position] = replacement
+                let text = String(decoding: bad, as: UTF8.self)
+                let (fixed, general) = with(text) { (DateParser.fixedForm($0), DateParser.anyForm($0)) }
+                if let fixed {
+                    XCTAssertEqual(fixed.timestamp, general?.timestamp, text)
+                } else {
+                    XCTAssertEqual(with(text) { DateParser.parse($0)?.timestamp }, general?.timestamp, text)
+                }
+            }
+        }
+        XCTAssertNil(instant("2024-13-10 11:30:00 +0100"))
+        XCTAssertNil(instant("2024-01-32 11:30:00 +0100"))
+        XCTAssertNil(instant("2024-01-10 24:30:00 +0100"))
+        XCTAssertNil(instant("2024-01-10 11:30:00 *0100"))
+    }
+}
