@@ -7,6 +7,9 @@
 ///   ever be loaded and no entity can expand.
 /// - Control bytes XML 1.0 forbids (`\x0b` and friends) are dropped.
 /// - Invalid UTF-8 bytes are replaced by `?` (libxml2 stops dead on them).
+/// - The per-object address in device descriptions is cut out (`DeviceAddress`): it would
+///   send libxml2 down its slow path for every record, and the handler drops it anyway. A
+///   value cut by the chunk's end is passed on whole, for the handler to strip.
 ///
 /// One pass over a chunk that is already in cache; ASCII takes a two-compare fast path.
 struct XMLSanitizer {
@@ -81,6 +84,11 @@ struct XMLSanitizer {
             }
             let b = src[i]
             if state == .body && b >= 0x20 && b < 0x80 {
+                if b == UInt8(ascii: "&"), let device = DeviceAddress.match(src, at: i, count: count) {
+                    o = keepRest(of: device, from: src, at: i, into: out, o)
+                    i = device.quote
+                    continue
+                }
                 out[o] = b; o += 1; i += 1
                 continue
             }
@@ -145,12 +153,25 @@ struct XMLSanitizer {
         return o
     }
 
-    /// True if a byte of `word` is below 0x20 or above 0x7F (the classic "has less than" bit
-    /// trick: exact for whether any byte qualifies).
+    /// Writes what is kept of a device value at `out + o` and notes the address before it and
+    /// the brackets after it as dropped; returns the new output count.
+    private mutating func keepRest(of device: DeviceAddress.Match, from src: UnsafePointer<UInt8>, at i: Int,
+                                   into out: UnsafeMutablePointer<UInt8>, _ o: Int) -> Int {
+        dropped.note(device.rest.lowerBound - i, at: outputBefore + Int64(o))
+        (out + o).update(from: src + device.rest.lowerBound, count: device.rest.count)
+        let end = o + device.rest.count
+        dropped.note(device.quote - device.rest.upperBound, at: outputBefore + Int64(end))
+        return end
+    }
+
+    /// True if a byte of `word` is below 0x20 or above 0x7F, or an `&` (the classic "has less
+    /// than" and "has zero byte" bit tricks: exact for whether any byte qualifies).
     @inline(__always) private static func needsLook(_ word: UInt64) -> Bool {
         let high = word & 0x8080_8080_8080_8080
         let low = (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
-        return high | low != 0
+        let ampersands = word ^ 0x2626_2626_2626_2626
+        let ampersand = (ampersands &- 0x0101_0101_0101_0101) & ~ampersands & 0x8080_8080_8080_8080
+        return high | low | ampersand != 0
     }
 
     /// Counts noted at output offsets. They are rare (the DOCTYPE, stray control bytes), and
