@@ -37,6 +37,13 @@ public final class SQLiteSink {
     private var routeIDs: [String: Int64] = [:]
     private let runID: Int64
     private let insertSample, insertHeartbeat, insertType, insertSource, insertQuarantine: Statement
+    /// `rowsPerInsert` sample rows in one statement: the per-statement work (step, cursor,
+    /// halt, reset) is paid once for all of them. Batch ends use `insertSample`.
+    private let insertSamples: Statement
+    private static let rowsPerInsert = 16
+    /// The samples of the current batch bound for the next insert: index in the batch, type
+    /// and source ids.
+    private var pending: [(index: Int, type: Int64, source: Int64)] = []
     private let insertRoutePoint: Statement
     /// Gets a copy of every sample row inserted (a full load, so that the analytics can read
     /// the series while the store is indexed); nil: none, or dropped after a failed write.
@@ -62,11 +69,15 @@ public final class SQLiteSink {
             try database.execute(StoreSchema.tables)
         }
         self.runID = runID
-        insertSample = try database.prepare("""
+        let sampleInsert = """
             INSERT INTO sample_data (type_id, source_id, start_us, end_us, created_us, local_day, value, unit,
-              raw_value, raw_unit, category_value, metadata, identity, line, user_entered)
-            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-            """)
+              raw_value, raw_unit, category_value, metadata, identity, line, user_entered) VALUES
+            """
+        let sampleValues = "(" + Array(repeating: "?", count: Self.sampleColumns).joined(separator: ",") + ")"
+        insertSample = try database.prepare(sampleInsert + sampleValues)
+        insertSamples = try database.prepare(
+            sampleInsert + Array(repeating: sampleValues, count: Self.rowsPerInsert).joined(separator: ","))
+        pending.reserveCapacity(Self.rowsPerInsert)
         insertHeartbeat = try database.prepare("INSERT INTO heartbeat_data (sample_id, time_us, bpm) VALUES (?,?,?)")
         insertType = try database.prepare("INSERT INTO types (identifier) VALUES (?)")
         insertSource = try database.prepare("""
@@ -154,47 +165,77 @@ public final class SQLiteSink {
         guard batch.identities.count == batch.samples.count else {
             throw HealthETLError.internal("a batch reached the store without its samples' identities")
         }
-        // Each sample is read in place through an `inout` access: passed as a plain argument,
-        // an element of the array is copied whole first (a dozen reference counts touched).
+        // Each sample is read in place: passed as a plain argument, an element of the array
+        // is copied whole first (a dozen reference counts touched).
         let identities = batch.identities
         try batch.samples.withUnsafeMutableBufferPointer { samples in
-            for i in samples.indices { try write(&samples[i], identity: identities[i]) }
+            for i in samples.indices {
+                guard seenSamples.insert(identities[i]) else {
+                    counts.duplicatesDropped += 1
+                    continue
+                }
+                pending.append((i, try typeID(samples[i].record.type), try sourceID(samples[i].record.source)))
+                if pending.count == Self.rowsPerInsert { try insertPending(samples, identities) }
+            }
+            try insertPending(samples, identities)
         }
         for entry in batch.quarantine { try quarantine(entry) }
         for workout in batch.workouts { try write(workout) }
         try writeRest(batch.rest)
     }
 
-    private func write(_ s: inout Sample, identity: UInt64) throws {
-        guard seenSamples.insert(identity) else {
-            counts.duplicatesDropped += 1
-            return
-        }
-        let stmt = insertSample
-        let (type, source) = (try typeID(s.record.type), try sourceID(s.record.source))
-        if let created = s.record.creationDate?.microseconds { anchors.note(created, type: type, source: source) }
-        stmt.bind(1, type)
-        stmt.bind(2, source)
-        stmt.bind(3, s.start.microseconds)
-        stmt.bind(4, s.end.microseconds)
-        stmt.bind(5, s.record.creationDate?.microseconds)
-        stmt.bind(6, Int64(s.localDate.daysSinceEpoch))
-        stmt.bind(7, s.value)
-        stmt.bind(8, s.unit)
-        stmt.bind(9, s.record.value)
-        stmt.bind(10, s.record.unit)
-        stmt.bind(11, s.categoryValue)
-        if metadataJSON.write(s.record.metadata) {
-            metadataJSON.bytes.withUnsafeBytes { stmt.bind(12, utf8: $0) }
+    private static let sampleColumns = 15
+
+    /// Inserts the pending samples: all in one statement if there are `rowsPerInsert`, else
+    /// one by one. Their row ids follow each other: SQLite gives a new row the largest id + 1.
+    private func insertPending(_ samples: UnsafeMutableBufferPointer<Sample>, _ identities: [UInt64]) throws {
+        defer { pending.removeAll(keepingCapacity: true) }
+        if pending.count == Self.rowsPerInsert {
+            for (row, p) in pending.enumerated() {
+                bind(&samples[p.index], identity: identities[p.index], type: p.type, source: p.source, to: insertSamples,
+                     at: Int32(row * Self.sampleColumns))
+            }
+            try insertSamples.run()
+            let first = database.lastInsertRowID - Int64(pending.count) + 1
+            for (row, p) in pending.enumerated() {
+                try inserted(&samples[p.index], id: first + Int64(row), type: p.type, source: p.source)
+            }
         } else {
-            stmt.bind(12, nil as String?)
+            for p in pending {
+                bind(&samples[p.index], identity: identities[p.index], type: p.type, source: p.source, to: insertSample, at: 0)
+                try insertSample.run()
+                try inserted(&samples[p.index], id: database.lastInsertRowID, type: p.type, source: p.source)
+            }
         }
-        stmt.bind(13, Int64(bitPattern: identity))
-        stmt.bind(14, Int64(s.record.line))
-        stmt.bind(15, Int64(s.userEntered ? 1 : 0))
-        try stmt.run()
+    }
+
+    /// Binds one sample row to parameters `offset + 1 …` of `stmt`.
+    private func bind(_ s: inout Sample, identity: UInt64, type: Int64, source: Int64, to stmt: Statement, at offset: Int32) {
+        stmt.bind(offset + 1, type)
+        stmt.bind(offset + 2, source)
+        stmt.bind(offset + 3, s.start.microseconds)
+        stmt.bind(offset + 4, s.end.microseconds)
+        stmt.bind(offset + 5, s.record.creationDate?.microseconds)
+        stmt.bind(offset + 6, Int64(s.localDate.daysSinceEpoch))
+        stmt.bind(offset + 7, s.value)
+        stmt.bind(offset + 8, staged: s.unit)
+        stmt.bind(offset + 9, staged: s.record.value)
+        stmt.bind(offset + 10, staged: s.record.unit)
+        stmt.bind(offset + 11, staged: s.categoryValue)
+        if metadataJSON.write(s.record.metadata) {
+            metadataJSON.bytes.withUnsafeBytes { stmt.bind(offset + 12, stagedUTF8: $0) }
+        } else {
+            stmt.bind(offset + 12, nil as String?)
+        }
+        stmt.bind(offset + 13, Int64(bitPattern: identity))
+        stmt.bind(offset + 14, Int64(s.record.line))
+        stmt.bind(offset + 15, Int64(s.userEntered ? 1 : 0))
+    }
+
+    /// What follows a sample's insert: its anchor, its copy for the runs, its heartbeats.
+    private func inserted(_ s: inout Sample, id: Int64, type: Int64, source: Int64) throws {
         counts.samplesWritten += 1
-        let id = database.lastInsertRowID
+        if let created = s.record.creationDate?.microseconds { anchors.note(created, type: type, source: source) }
         if let runs = sampleRuns {
             do {
                 try runs.append(type: type, rowID: id, source: source, start: s.start.microseconds, end: s.end.microseconds,
@@ -206,13 +247,11 @@ public final class SQLiteSink {
                 sampleRuns = nil
             }
         }
-        if !s.record.heartbeats.isEmpty {
-            for beat in s.record.heartbeats {
-                insertHeartbeat.bind(1, id)
-                insertHeartbeat.bind(2, beat.time?.microseconds)
-                insertHeartbeat.bind(3, beat.bpm)
-                try insertHeartbeat.run()
-            }
+        for beat in s.record.heartbeats {
+            insertHeartbeat.bind(1, id)
+            insertHeartbeat.bind(2, beat.time?.microseconds)
+            insertHeartbeat.bind(3, beat.bpm)
+            try insertHeartbeat.run()
         }
     }
 

@@ -6,12 +6,21 @@ public final class Statement {
     let handle: OpaquePointer
     unowned let database: Database
 
+    /// Texts bound by `bind(_:staged:)` for the next `run()`, copied here and bound by pointer.
+    private let stage = UnsafeMutableRawPointer.allocate(byteCount: Statement.stageCapacity, alignment: 8)
+    private static let stageCapacity = 32 << 10
+    private var stageUsed = 0
+    private var stagedIndexes: [Int32] = []
+
     init(handle: OpaquePointer, database: Database) {
         self.handle = handle
         self.database = database
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        sqlite3_finalize(handle)
+        stage.deallocate()
+    }
 
     // Indexes are 1-based, as in SQLite.
     @inline(__always) public func bind(_ index: Int32, _ value: Int64) {
@@ -41,6 +50,27 @@ public final class Statement {
         _ = sqlite3_bind_text(handle, index, start, Int32(bytes.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
     }
 
+    /// Text for the next `run()` only: copied into the statement's own buffer and bound by
+    /// pointer (SQLITE_STATIC), which costs a fraction of SQLite's own copy (SQLITE_TRANSIENT:
+    /// an allocation per bind, for a bulk load's several short texts per row). `run()` unbinds
+    /// it again before the buffer is reused. Not for `step()`.
+    @inline(__always) public func bind(_ index: Int32, staged value: String?) {
+        guard var value else { sqlite3_bind_null(handle, index); return }
+        value.withUTF8 { bind(index, stagedUTF8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// UTF-8 bytes for the next `run()` only, as `bind(_:staged:)`.
+    @inline(__always) public func bind(_ index: Int32, stagedUTF8 bytes: UnsafeRawBufferPointer) {
+        stagedIndexes.append(index)
+        guard let source = bytes.baseAddress, bytes.count <= Statement.stageCapacity - stageUsed else {
+            return bind(index, utf8: bytes)   // empty, or no room left: SQLite copies it
+        }
+        let target = stage + stageUsed
+        target.copyMemory(from: source, byteCount: bytes.count)
+        stageUsed += bytes.count
+        _ = sqlite3_bind_text(handle, index, target.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+    }
+
     public func bind(_ values: [SQLValue]) throws {
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
@@ -57,6 +87,11 @@ public final class Statement {
     public func run() throws {
         let rc = sqlite3_step(handle)
         sqlite3_reset(handle)
+        if !stagedIndexes.isEmpty {
+            for index in stagedIndexes { sqlite3_bind_null(handle, index) }
+            stagedIndexes.removeAll(keepingCapacity: true)
+            stageUsed = 0
+        }
         guard rc == SQLITE_DONE || rc == SQLITE_ROW else {
             throw database.error(rc, database.lastMessage, sql: sqlite3_sql(handle).map { String(cString: $0) })
         }
