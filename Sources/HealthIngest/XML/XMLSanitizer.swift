@@ -38,6 +38,13 @@ struct XMLSanitizer {
     /// Input bytes dropped before output offset `offset` (offsets asked for only grow).
     mutating func droppedBefore(output offset: Int64) -> Int64 { dropped.before(offset) }
     mutating func repairedBefore(output offset: Int64) -> Int { Int(repaired.before(offset)) }
+    /// Entries held in the logs (for tests: they must not grow with the input).
+    var heldNotes: Int { dropped.held + repaired.held }
+    /// Folds what was noted up to output offset `offset`: no later question asks about an earlier one.
+    mutating func settle(upTo offset: Int64) {
+        _ = dropped.before(offset)
+        _ = repaired.before(offset)
+    }
 
     /// One repair at output position `o` of the current chunk that used `dropping` more input bytes than it wrote.
     private mutating func repair(at o: Int, dropping: Int) {
@@ -174,12 +181,14 @@ struct XMLSanitizer {
         return high | low | ampersand != 0
     }
 
-    /// Counts noted at output offsets. They are rare (the DOCTYPE, stray control bytes), and
-    /// entries at or before an offset that was asked for fold into one total, so this stays tiny.
+    /// Counts noted at output offsets (the DOCTYPE, stray control bytes, one or two per device
+    /// address cut). Entries at or before an offset that was asked for fold into one total, and
+    /// the parser settles the log at every chunk, so it holds about a chunk's worth.
     private struct OffsetLog {
         private var entries: [(output: Int64, total: Int64)] = []
         private var settled: Int64 = 0
         private(set) var total: Int64 = 0
+        var held: Int { entries.count }
 
         mutating func note(_ count: Int, at output: Int64) {
             guard count > 0 else { return }
