@@ -344,6 +344,42 @@ final class ParquetWriterTests: XCTestCase {
         }
     }
 
+    /// Repeated strings (`repeatedString`: the caller vouches the value equals the column's
+    /// last) make the same file as strings looked up one by one, across row groups, nulls,
+    /// and a column that overflows its dictionary and falls back to PLAIN.
+    func testRepeatedStringsMakeTheSameFile() throws {
+        let dir = try temporaryFolder(self).path
+        let columns = [ParquetColumn("a", .string, optional: true, dictionary: true), ParquetColumn("b", .string, dictionary: true)]
+        var expected: [[String?]] = [[], []]
+        func write(_ name: String, repeating: Bool) throws -> Data {
+            let path = dir + "/" + name
+            expected = [[], []]
+            let w = try ParquetWriter(path: path, columns: columns, rowGroupRows: 7, compression: .gzip,
+                                      keyValueMetadata: [:], pageSizeTarget: 64, maxDictionaryEntries: 5)
+            var last: [String?] = [nil, nil]
+            for i in 0..<60 {
+                let a: String? = i % 9 == 4 ? nil : "source \(i / 4)"        // runs of 4, a null now and then
+                let b = i < 30 ? "unit \(i / 10)" : "varied \(i)"           // overflows the dictionary later
+                try w.appendRow { r in
+                    if let a {
+                        repeating && last[0] == a ? r.repeatedString(0, a) : r.string(0, a)
+                    }
+                    repeating && last[1] == b ? r.repeatedString(1, b) : r.string(1, b)
+                }
+                if let a { last[0] = a }
+                last[1] = b
+                expected[0].append(a)
+                expected[1].append(b)
+            }
+            try w.close()
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        }
+        XCTAssertEqual(try write("repeated.parquet", repeating: true), try write("looked-up.parquet", repeating: false))
+        let report = try readBack(dir + "/repeated.parquet")
+        XCTAssertEqual(report.pyarrow.columns, expected)
+        XCTAssertEqual(report.pyarrow.row_groups.count, 9)
+    }
+
     func testDeltaBinaryPackedEncoding() {
         func encode(_ values: [Int64]) -> [UInt8] {
             var out: [UInt8] = []

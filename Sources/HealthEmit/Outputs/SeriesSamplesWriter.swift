@@ -18,23 +18,34 @@ public final class SeriesSamplesWriter {
     }
 
     /// Appends a batch of one type's rows, in the order read.
+    ///
+    /// Type, source and units repeat from row to row: a value known to equal the previous
+    /// row's (the same type, the same source id, the same unit String) is appended as a
+    /// repeat, without looking at its bytes.
     public func append(type: String, _ batch: [SeriesReader.Row]) throws {
-        for row in batch {
-            let source = try source(row.sourceID)
-            try writer.appendRow { r in
-                r.string(0, type)
-                r.string(1, source.name)
-                if let version = source.version { r.string(2, version) }
-                if let model = source.deviceModel { r.string(3, model) }
-                r.int64(4, row.start)
-                r.int64(5, row.end)
-                if let created = row.created { r.int64(6, created) }
-                r.int32(7, Int32(truncatingIfNeeded: row.localDay))
-                if let value = row.value { r.double(8, value) }
-                if let unit = row.unit { r.string(9, unit) }
-                if let raw = row.rawValue { r.string(10, raw) }
-                if let rawUnit = row.rawUnit { r.string(11, rawUnit) }
-                if let category = row.categoryValue { r.string(12, category) }
+        try batch.withUnsafeBufferPointer { rows in
+            for k in rows.indices {
+                let source = try source(rows[k].sourceID)
+                let repeats = k > 0
+                let sameSource = repeats && rows[k - 1].sourceID == rows[k].sourceID
+                try writer.appendRow { r in
+                    let row = rows[k]
+                    repeats ? r.repeatedString(0, type) : r.string(0, type)
+                    sameSource ? r.repeatedString(1, source.name) : r.string(1, source.name)
+                    if let version = source.version { sameSource ? r.repeatedString(2, version) : r.string(2, version) }
+                    if let model = source.deviceModel { sameSource ? r.repeatedString(3, model) : r.string(3, model) }
+                    r.int64(4, row.start)
+                    r.int64(5, row.end)
+                    if let created = row.created { r.int64(6, created) }
+                    r.int32(7, Int32(truncatingIfNeeded: row.localDay))
+                    if let value = row.value { r.double(8, value) }
+                    if let unit = row.unit { repeats && rows[k - 1].unit == unit ? r.repeatedString(9, unit) : r.string(9, unit) }
+                    if let raw = row.rawValue { r.string(10, raw) }
+                    if let rawUnit = row.rawUnit {
+                        repeats && rows[k - 1].rawUnit == rawUnit ? r.repeatedString(11, rawUnit) : r.string(11, rawUnit)
+                    }
+                    if let category = row.categoryValue { r.string(12, category) }
+                }
             }
         }
         rows += batch.count

@@ -82,6 +82,15 @@ struct ParquetColumnBuffer {
         stringBytes.append(contentsOf: bytes)
     }
 
+    /// Appends this column's last value again, without looking at bytes; false if there is
+    /// none to repeat (nothing since the row group began, or not dictionary-encoded).
+    mutating func appendRepeatedString() -> Bool {
+        guard usesDictionary, let last = dictionaryIndices.last else { return false }
+        dictionaryIndices.append(last)
+        lastAddedEntry = false
+        return true
+    }
+
     /// Converts the buffered dictionary indices to PLAIN strings; the column stays PLAIN for
     /// the rest of the file (a column this varied would overflow the next dictionary too).
     private mutating func fallBackToPlain() {

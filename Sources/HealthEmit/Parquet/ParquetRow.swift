@@ -50,6 +50,21 @@ public struct ParquetRow: ~Copyable {
 
     public mutating func string(_ column: Int, _ value: String) {
         guard let c = claim(column, .bytes) else { return }
+        Self.append(value, to: c)
+    }
+
+    /// `value`, which the caller knows to equal the last value set in this column: the
+    /// dictionary index is repeated without hashing or comparing bytes when it can be.
+    public mutating func repeatedString(_ column: Int, _ value: String) {
+        guard let c = claim(column, .bytes) else { return }
+        if c.pointee.appendRepeatedString() {
+            c.pointee.appendDefinedLevel()
+        } else {
+            Self.append(value, to: c)
+        }
+    }
+
+    @inline(__always) private static func append(_ value: String, to c: UnsafeMutablePointer<ParquetColumnBuffer>) {
         let done: Void? = value.utf8.withContiguousStorageIfAvailable {
             c.pointee.appendString(UnsafeRawBufferPointer($0))
         }
