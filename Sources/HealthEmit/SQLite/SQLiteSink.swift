@@ -41,6 +41,7 @@ public final class SQLiteSink {
     /// halt, reset) is paid once for all of them. Batch ends use `insertSample`.
     private let insertSamples: Statement
     private static let rowsPerInsert = 16
+    private static let sampleColumns = 15
     /// The samples of the current batch bound for the next insert: index in the batch, type
     /// and source ids.
     private var pending: [(index: Int, type: Int64, source: Int64)] = []
@@ -183,8 +184,6 @@ public final class SQLiteSink {
         for workout in batch.workouts { try write(workout) }
         try writeRest(batch.rest)
     }
-
-    private static let sampleColumns = 15
 
     /// Inserts the pending samples: all in one statement if there are `rowsPerInsert`, else
     /// one by one. Their row ids follow each other: SQLite gives a new row the largest id + 1.
