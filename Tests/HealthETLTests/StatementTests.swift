@@ -34,4 +34,28 @@ final class StatementTests: XCTestCase {
             XCTAssertNil(row[1].string)
         }
     }
+
+    /// Parameterized `rows` reuse one prepared statement per SQL text, bounded in number;
+    /// reused statements see schema changes and leave nothing open behind them.
+    func testCachedStatementsAreReusedBoundedAndClosed() throws {
+        let path = try temporaryFolder(self).appendingPathComponent("t.sqlite").path
+        do {
+            let db = try Database(path: path)
+            try db.execute("CREATE TABLE t (k INTEGER, v TEXT)")
+            for k in 0..<500 { try db.rows("INSERT INTO t (k, v) VALUES (?, ?)", [.integer(Int64(k)), .text("v\(k)")]) }
+            XCTAssertEqual(db.cachedStatementCount, 1)
+            XCTAssertEqual(try db.rows("SELECT v FROM t WHERE k = ?", [.integer(42)]).first?[0].string, "v42")
+            XCTAssertEqual(try db.rows("SELECT v FROM t WHERE k = ?", [.integer(7)]).first?[0].string, "v7")
+            try db.execute("ALTER TABLE t ADD COLUMN w TEXT DEFAULT 'w'")
+            try db.rows("INSERT INTO t (k, v) VALUES (?, ?)", [.integer(500), .text("v500")])
+            XCTAssertEqual(try db.scalar("SELECT count(*) FROM t WHERE k >= ?", [.integer(0)]).int, 501)
+            XCTAssertEqual(try db.scalar("SELECT w FROM t WHERE k = ?", [.integer(500)]).string, "w")
+            for k in 0..<(2 * Database.cacheLimit) { _ = try db.rows("SELECT \(k) + ?", [.integer(1)]) }
+            XCTAssertLessThanOrEqual(db.cachedStatementCount, Database.cacheLimit)
+        }
+        // Closed with its cached statements: another connection may take the file exclusively.
+        let again = try Database(path: path, mode: .readWrite)
+        try again.execute("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT")
+        XCTAssertEqual(try again.scalar("SELECT count(*) FROM t").int, 501)
+    }
 }

@@ -7,6 +7,10 @@ import HealthCore
 public final class Database {
     let handle: OpaquePointer
     public let path: String
+    /// `cachedStatement`'s statements, reset between uses (`Statement.step` resets at the end).
+    private var statementCache: [String: Statement] = [:]
+    static let cacheLimit = 64
+    var cachedStatementCount: Int { statementCache.count }
 
     public enum Mode { case readOnly, readWrite, create }
 
@@ -81,11 +85,23 @@ public final class Database {
     /// Rows of a query as arrays of values.
     @discardableResult
     public func rows(_ sql: String, _ bindings: [SQLValue] = []) throws -> [[SQLValue]] {
-        let stmt = try prepare(sql)
+        let stmt = bindings.isEmpty ? try prepare(sql) : try cachedStatement(sql)
         try stmt.bind(bindings)
         var result: [[SQLValue]] = []
         while try stmt.step() { result.append(stmt.row()) }
         return result
+    }
+
+    /// The statement for `sql`, prepared once per connection: statements with parameters are
+    /// the ones run again and again (the sink inserts workouts, their events and statistics
+    /// by the thousand with a dozen of them), and preparing one costs as much as running it
+    /// a few dozen times. Bounded: past `cacheLimit` statements the cache starts over.
+    func cachedStatement(_ sql: String) throws -> Statement {
+        if let cached = statementCache[sql] { return cached }
+        let stmt = try prepare(sql)
+        if statementCache.count >= Self.cacheLimit { statementCache.removeAll() }
+        statementCache[sql] = stmt
+        return stmt
     }
 
     public func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> SQLValue {
