@@ -13,7 +13,7 @@ enum DateParser {
     }
 
     static func parse(_ s: ByteSpan) -> Parsed? {
-        if s.count == 25, let parsed = fixedForm(s) { return parsed }
+        if let parsed = fixedForm(s) { return parsed }
         return anyForm(s)
     }
 
@@ -59,7 +59,7 @@ enum DateParser {
     /// anything else, which `anyForm` then reads (or rejects).
     @inline(__always) static func fixedForm(_ s: ByteSpan) -> Parsed? {
         let p = s.start
-        guard p[4] == 0x2D, p[7] == 0x2D, p[10] == 0x20, p[13] == 0x3A, p[16] == 0x3A, p[19] == 0x20,
+        guard s.count == 25, p[4] == 0x2D, p[7] == 0x2D, p[10] == 0x20, p[13] == 0x3A, p[16] == 0x3A, p[19] == 0x20,
               p[20] == 0x2B || p[20] == 0x2D else { return nil }
         // Digits minus "0" as bytes: a non-digit wraps above 9, so the largest tells.
         var largest: UInt8 = 0
