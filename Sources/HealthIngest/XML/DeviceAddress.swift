@@ -67,13 +67,10 @@ enum DeviceAddress {
     private static let addressStart: UInt32 = 0x7830_203A                   // ": 0x"
     private static let closingBracket: UInt32 = 0x3B74_6726                 // &gt;
 
-    /// True if a byte of `w` is below 0x20, above 0x7F, a `"` or a `<` (the "has less than"
-    /// and "has zero byte" bit tricks, as in `XMLSanitizer`).
+    /// True if a byte of `w` is below 0x20, above 0x7F, a `"` or a `<` (`ByteWord.swift`).
     @inline(__always) private static func needsLook(_ w: UInt64) -> Bool {
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func below(_ x: UInt64, _ n: UInt64) -> UInt64 { (x &- n) & ~x & highs }
-        return (w & highs) | below(w, 0x2020_2020_2020_2020) | below(w ^ 0x2222_2222_2222_2222, 0x0101_0101_0101_0101)
-            | below(w ^ 0x3C3C_3C3C_3C3C_3C3C, 0x0101_0101_0101_0101) != 0
+        (w & highBitOfEveryByte) | hasByteBelow(w, 0x2020_2020_2020_2020) | hasByte(w, 0x2222_2222_2222_2222)
+            | hasByte(w, 0x3C3C_3C3C_3C3C_3C3C) != 0
     }
 
     @inline(__always) private static func word(_ p: UnsafePointer<UInt8>) -> UInt64 {

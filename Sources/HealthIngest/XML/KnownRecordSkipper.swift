@@ -344,7 +344,7 @@ final class KnownRecordSkipper {
                         let hits = hasByte(word, quoteWord) | hasByte(word, 0x3C3C_3C3C_3C3C_3C3C)
                             | hasByte(word, 0x2626_2626_2626_2626) | hasByte(word, 0x0A0A_0A0A_0A0A_0A0A)
                             | hasByte(word, 0x0D0D_0D0D_0D0D_0D0D) | hasByte(word, 0x0909_0909_0909_0909)
-                            | (word & 0x8080_8080_8080_8080)
+                            | (word & highBitOfEveryByte)
                         if hits == 0 { i += 8; continue }
                         i += hits.trailingZeroBitCount >> 3   // the first such byte (exact for the lowest)
                         break
@@ -627,12 +627,6 @@ private func findCommentEnd(_ p: UnsafeMutablePointer<UInt8>, _ from: Int, _ n: 
 /// Bytes at `p` equal a literal (the caller knows there are enough bytes).
 @inline(__always) private func matches(_ p: UnsafeMutablePointer<UInt8>, _ literal: StaticString) -> Bool {
     memcmp(p, literal.utf8Start, literal.utf8CodeUnitCount) == 0
-}
-
-/// Nonzero if a byte of `word` equals the byte repeated in `repeated` (exact for the lowest such byte).
-@inline(__always) private func hasByte(_ word: UInt64, _ repeated: UInt64) -> UInt64 {
-    let x = word ^ repeated
-    return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
 }
 
 private func nameLength(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int) -> Int {

@@ -171,14 +171,9 @@ struct XMLSanitizer {
         return end
     }
 
-    /// True if a byte of `word` is below 0x20 or above 0x7F, or an `&` (the classic "has less
-    /// than" and "has zero byte" bit tricks: exact for whether any byte qualifies).
+    /// True if a byte of `word` is below 0x20 or above 0x7F, or an `&` (`ByteWord.swift`).
     @inline(__always) private static func needsLook(_ word: UInt64) -> Bool {
-        let high = word & 0x8080_8080_8080_8080
-        let low = (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
-        let ampersands = word ^ 0x2626_2626_2626_2626
-        let ampersand = (ampersands &- 0x0101_0101_0101_0101) & ~ampersands & 0x8080_8080_8080_8080
-        return high | low | ampersand != 0
+        (word & highBitOfEveryByte) | hasByteBelow(word, 0x2020_2020_2020_2020) | hasByte(word, 0x2626_2626_2626_2626) != 0
     }
 
     /// Counts noted at output offsets (the DOCTYPE, stray control bytes, one or two per device
