@@ -31,10 +31,7 @@ final class AtomicOutputFile {
     init(path: String, bufferSize: Int = 256 << 10) throws {
         self.path = path
         self.temporaryPath = Self.temporaryPath(for: path)
-        unlink(temporaryPath)   // a stale leftover of an earlier process with the same pid
-        // O_EXCL + O_NOFOLLOW: never write through a link someone planted at the temporary name.
-        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW
-        fd = open(temporaryPath, flags, mode_t(0o600))
+        fd = createPrivateFile(temporaryPath, access: O_WRONLY)
         guard fd >= 0 else {
             throw HealthETLError.cannotCreateOutput("cannot create \(path) (temporary \(temporaryPath)): \(errnoText())")
         }
@@ -160,6 +157,15 @@ final class AtomicOutputFile {
         let name = String(path[path.index(after: slash)...])
         return (slash == path.startIndex ? "/" : String(path[..<slash]), name)
     }
+}
+
+/// Creates `path` for this process alone (`access`: `O_WRONLY` or `O_RDWR`), mode 0600: a
+/// leftover of an earlier process with the same pid is removed first, and `O_EXCL` +
+/// `O_NOFOLLOW` never write through a link someone planted at the name. The descriptor, or
+/// -1 with `errno` set.
+func createPrivateFile(_ path: String, access: Int32) -> Int32 {
+    unlink(path)
+    return open(path, access | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode_t(0o600))
 }
 
 /// `write(2)` until all `count` bytes are written, again after an interruption; nil when they

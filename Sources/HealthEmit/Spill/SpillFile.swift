@@ -12,9 +12,7 @@ final class SpillFile {
 
     init(path: String) throws {
         self.path = path
-        unlink(path)   // a leftover of a killed process with the same pid
-        // O_EXCL + O_NOFOLLOW: never write through a link someone planted at the name.
-        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        descriptor = createPrivateFile(path, access: O_RDWR)
         guard descriptor >= 0 else {
             throw HealthETLError.cannotCreateOutput("\(path): cannot create a temporary file (\(errnoText()))")
         }
