@@ -24,11 +24,12 @@ final class AnalyticsAlongsideIndex {
     /// loader's thread) and returns the work for the thread beside the index build.
     func start(_ database: Database, _ runs: SampleRuns) throws -> @Sendable () throws -> Void {
         let reader = SeriesReader(database: database)
-        let export = try files.startSamples(sources: reader.sources(), alongsideIndex: true)
-        samples = export
+        let sources = try reader.sources()
         let identifiers = Dictionary(try reader.allTypes().map { ($0.id, $0.identifier) }, uniquingKeysWith: { a, _ in a })
-        let store = try AnalyticsBuilder.StoreContext(reader: reader, priority: settings.priority,
+        let store = try AnalyticsBuilder.StoreContext(reader: reader, sources: sources, priority: settings.priority,
                                                       types: runs.typeIDs.map { ($0, identifiers[$0] ?? "") })
+        let export = try files.startSamples(sources: sources, alongsideIndex: true)
+        samples = export
         let builder = settings.builder(tap: export.map { e in { @Sendable in try e.send(type: $0, $1) } })
         let computed = computed
         return { computed.set(try builder.buildAll(store, series: SampleRunMerger(runs))) }

@@ -28,7 +28,7 @@ struct AnalyticsBuilder: Sendable {
     /// from the store: each run of consecutive days is computed from the samples around it,
     /// and only those days are kept.
     func build(days: Set<CivilDate>? = nil, from reader: SeriesReader) throws -> AnalyticsWriter.Content {
-        let store = try StoreContext(reader: reader, priority: priority, types: reader.types())
+        let store = try StoreContext(reader: reader, sources: reader.sources(), priority: priority, types: reader.types())
         guard let days else { return try build(window: nil, store, series: reader) }
         var content = AnalyticsWriter.Content()
         for run in Self.consecutiveRuns(days) {
@@ -67,8 +67,9 @@ struct AnalyticsBuilder: Sendable {
         /// The types with samples, by id.
         var types: [(id: Int64, identifier: String)]
 
-        init(reader: SeriesReader, priority: SourcePriority, types: [(id: Int64, identifier: String)]) throws {
-            let sources = try reader.sources()
+        /// `sources`: the store's (`SeriesReader.sources`), which the caller may need too.
+        init(reader: SeriesReader, sources: [SeriesReader.Source], priority: SourcePriority,
+             types: [(id: Int64, identifier: String)]) throws {
             ranks = RankTable(sources, priority: priority)
             names = Dictionary(sources.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
             running = RunningIntervals.union(try reader.workoutSpans(activityType: AnalyticsBuilder.runningActivity))
