@@ -101,12 +101,19 @@ public struct Sample: Sendable {
     public var localDate: CivilDate
     /// Typed in by the user (`HKWasUserEntered=1`): ranks as manual entry in the merge.
     public var userEntered: Bool
+}
 
-    @inlinable public init(record: ExportRecord, start: Timestamp, end: Timestamp, value: Double?, unit: String?,
-                categoryValue: String?, localDate: CivilDate, userEntered: Bool = false) {
-        self.record = record; self.start = start; self.end = end; self.value = value; self.unit = unit
-        self.categoryValue = categoryValue; self.localDate = localDate
-        self.userEntered = userEntered
+// No written initializer: only the implicit memberwise one builds a sample in place. A sample
+// made through a written one (even inlined) was built on the stack and then copied where it
+// went, its record's strings and arrays retained once more and released with the stack copy
+// (Swift 6.3). Other modules make samples through `initialize`.
+extension Sample {
+    /// Initializes the memory at `slot` with a sample that takes over `record`, uncopied.
+    public static func initialize(_ slot: UnsafeMutablePointer<Sample>, record: consuming ExportRecord,
+                                  start: Timestamp, end: Timestamp, value: Double?, unit: consuming String?,
+                                  categoryValue: consuming String?, localDate: CivilDate, userEntered: Bool) {
+        slot.initialize(to: Sample(record: record, start: start, end: end, value: value, unit: unit,
+                                   categoryValue: categoryValue, localDate: localDate, userEntered: userEntered))
     }
 }
 

@@ -49,6 +49,9 @@ public struct SourceInfo: Hashable, Sendable {
 
 /// A `Record` element: one quantity or category sample.
 public struct ExportRecord: Sendable {
+    /// Line of the element in the input, for quarantine reports. (First, so that the implicit
+    /// memberwise initializer's name differs from the public one's; see `parsed`.)
+    public var line: Int
     public var type: String
     public var source: SourceInfo
     public var unit: String?
@@ -59,11 +62,11 @@ public struct ExportRecord: Sendable {
     public var endDate: Timestamp?
     public var metadata: [MetadataEntry]
     public var heartbeats: [HeartbeatSample]
-    /// Line of the element in the input, for quarantine reports.
-    public var line: Int
     /// Dates that were present but could not be read (name of the attribute).
     public var unreadableDates: [String]
+}
 
+extension ExportRecord {
     @inlinable public init(type: String, source: SourceInfo, unit: String? = nil, value: String? = nil,
                 creationDate: Timestamp? = nil, startDate: Timestamp? = nil, endDate: Timestamp? = nil,
                 metadata: [MetadataEntry] = [], heartbeats: [HeartbeatSample] = [], line: Int = 0,
@@ -72,6 +75,19 @@ public struct ExportRecord: Sendable {
         self.creationDate = creationDate; self.startDate = startDate; self.endDate = endDate
         self.metadata = metadata; self.heartbeats = heartbeats; self.line = line
         self.unreadableDates = unreadableDates
+    }
+
+    /// The record the parser read, built where it is returned. Built through the written
+    /// initializer (even inlined), it was made on the stack and then copied, a dozen strings
+    /// and arrays retained and released once more per record; only the implicit memberwise
+    /// initializer builds in place (Swift 6.3).
+    public static func parsed(type: consuming String, source: consuming SourceInfo, unit: consuming String?,
+                              value: consuming String?, creationDate: Timestamp?, startDate: Timestamp?,
+                              endDate: Timestamp?, metadata: consuming [MetadataEntry],
+                              unreadableDates: consuming [String], line: Int) -> ExportRecord {
+        ExportRecord(line: line, type: type, source: source, unit: unit, value: value, creationDate: creationDate,
+                     startDate: startDate, endDate: endDate, metadata: metadata, heartbeats: [],
+                     unreadableDates: unreadableDates)
     }
 }
 

@@ -27,34 +27,43 @@ public struct Normalizer: StageHandler {
         try emit(consume batch)
     }
 
-    /// Each record moves into its sample, uncopied.
+    /// Each record moves into its sample, uncopied: the sample is made in the array's own
+    /// storage. Appended, it was made on the stack and copied in (a dozen reference counts
+    /// retained, then released with the copy on the stack).
     private mutating func normalize(_ records: inout [ExportRecord], into out: inout NormalizedBatch) {
-        out.samples.reserveCapacity(records.count)
-        records.drain { normalize($0, into: &out) }
+        var quarantine = out.quarantine
+        out.samples = Array(unsafeUninitializedCapacity: records.count) { slots, made in
+            records.drain { record in
+                if normalize(record, into: slots.baseAddress! + made, quarantine: &quarantine) { made += 1 }
+            }
+        }
+        out.quarantine = quarantine
     }
 
     public mutating func normalize(_ record: consuming ExportRecord) -> Result<Sample, QuarantineEntry> {
-        var out = NormalizedBatch()
-        normalize(record, into: &out)
-        if let sample = out.samples.first { return .success(sample) }
-        return .failure(out.quarantine[0])
+        var quarantine: [QuarantineEntry] = []
+        let slot = UnsafeMutablePointer<Sample>.allocate(capacity: 1)
+        defer { slot.deallocate() }
+        if normalize(record, into: slot, quarantine: &quarantine) { return .success(slot.move()) }
+        return .failure(quarantine[0])
     }
 
-    /// Appends the record's sample to `out`, or its quarantine entry. The record moves into
-    /// the sample (a `Result` in between would copy the sample once more).
-    mutating func normalize(_ record: consuming ExportRecord, into out: inout NormalizedBatch) {
-        if record.type.isEmpty { return Self.reject(record, "missing type", into: &out) }
-        if let bad = record.unreadableDates.first { return Self.reject(record, "unreadable \(bad)", into: &out) }
-        guard let start = record.startDate else { return Self.reject(record, "missing startDate", into: &out) }
+    /// Initializes `slot` with the record's sample and returns true, or appends the record's
+    /// quarantine entry and returns false. The record moves into the sample.
+    mutating func normalize(_ record: consuming ExportRecord, into slot: UnsafeMutablePointer<Sample>,
+                            quarantine: inout [QuarantineEntry]) -> Bool {
+        if record.type.isEmpty { return Self.reject(record, quarantine: &quarantine, "missing type") }
+        if let bad = record.unreadableDates.first { return Self.reject(record, quarantine: &quarantine, "unreadable \(bad)") }
+        guard let start = record.startDate else { return Self.reject(record, quarantine: &quarantine, "missing startDate") }
         let end = record.endDate ?? start
-        if end < start { return Self.reject(record, "endDate before startDate", into: &out) }
+        if end < start { return Self.reject(record, quarantine: &quarantine, "endDate before startDate") }
         var value: Double?
         var unit = record.unit
         var category: String?
         if record.type.hasPrefix("HKCategoryTypeIdentifier") {
             category = CategoryValues.canonical(record.value, type: record.type)
         } else if let text = record.value ?? Self.aggregatedValue(record) {
-            guard let number = Double(text), number.isFinite else { return Self.reject(record, "unreadable value '\(text)'", into: &out) }
+            guard let number = Double(text), number.isFinite else { return Self.reject(record, quarantine: &quarantine, "unreadable value '\(text)'") }
             value = number
             if let printed = record.unit, !printed.isEmpty {
                 switch conversion(type: record.type, unit: printed) {
@@ -62,20 +71,23 @@ public struct Normalizer: StageHandler {
                     value = c.apply(number)
                     unit = c.canonicalUnit
                 case .failure(let reason):
-                    return Self.reject(record, reason.description, into: &out)
+                    return Self.reject(record, quarantine: &quarantine, reason.description)
                 }
             }
         } else if record.type.hasPrefix("HKQuantityTypeIdentifier") {
-            return Self.reject(record, "missing value", into: &out)
+            return Self.reject(record, quarantine: &quarantine, "missing value")
         }
         let userEntered = Self.wasUserEntered(record)
-        let sample = Sample(record: record, start: start, end: end, value: value, unit: unit, categoryValue: category,
-                            localDate: calendar.localDate(of: start), userEntered: userEntered)
-        out.samples.append(consume sample)
+        let localDate = calendar.localDate(of: start)
+        Sample.initialize(slot, record: record, start: start, end: end, value: value, unit: unit, categoryValue: category,
+                          localDate: localDate, userEntered: userEntered)
+        return true
     }
 
-    private static func reject(_ record: borrowing ExportRecord, _ reason: String, into out: inout NormalizedBatch) {
-        out.quarantine.append(QuarantineEntry(line: record.line, element: "Record", type: record.type, reason: reason))
+    private static func reject(_ record: borrowing ExportRecord, quarantine: inout [QuarantineEntry],
+                               _ reason: String) -> Bool {
+        quarantine.append(QuarantineEntry(line: record.line, element: "Record", type: record.type, reason: reason))
+        return false
     }
 
     static func wasUserEntered(_ record: ExportRecord) -> Bool {

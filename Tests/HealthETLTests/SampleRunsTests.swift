@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import HealthCore
+@testable import HealthCore
 @testable import HealthEmit
 
 /// The sorted runs a full load spills are read, merged, exactly as the store reads its

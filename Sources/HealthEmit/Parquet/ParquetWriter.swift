@@ -62,9 +62,12 @@ public final class ParquetWriter {
     /// renames it over `path` (see `AtomicOutputFile`).
     /// - Parameters:
     ///   - rowGroupRows: rows per row group (memory use is about this many rows of values:
-    ///     some 20 MB for the samples at the default, which runs beside the analytics).
+    ///     some 5 MB for the samples at the default, which runs beside the analytics). The
+    ///     last group is encoded and compressed alone once the rows end, when the rest of the
+    ///     import is done: 64 k rows keep that tail short (256 k cost 0.1 s at one year of
+    ///     data), for a file 0.5% larger. DuckDB's own groups are 122,880 rows.
     ///   - keyValueMetadata: written to the footer's `key_value_metadata`.
-    public convenience init(path: String, columns: [ParquetColumn], rowGroupRows: Int = 1 << 18,
+    public convenience init(path: String, columns: [ParquetColumn], rowGroupRows: Int = 1 << 16,
                             compression: ParquetCompression = .gzip,
                             keyValueMetadata: [String: String] = [:]) throws {
         try self.init(path: path, columns: columns, rowGroupRows: rowGroupRows, compression: compression,

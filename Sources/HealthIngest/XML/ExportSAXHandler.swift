@@ -112,7 +112,7 @@ final class ExportSAXHandler: SAXHandler {
             if name.equals("MetadataEntry") {
                 correlation?.metadata.append(metadataEntry(attributes)); context = .leaf
             } else if name.equals("Record") {
-                record = parseRecord(attributes); context = .correlationRecord
+                record = parseRecord(attributes, line: currentLine); context = .correlationRecord
             } else { context = unknown(name, in: "Correlation") }
         case .correlationRecord:
             if name.equals("MetadataEntry") {
@@ -190,8 +190,7 @@ final class ExportSAXHandler: SAXHandler {
         }
         let line = currentLine
         if name.equals("Record") {
-            record = parseRecord(attributes)
-            record?.line = line
+            record = parseRecord(attributes, line: line)
             return .record
         }
         if name.equals("Workout") { workout = parseWorkout(attributes, line: line); return .workout }
@@ -253,7 +252,7 @@ final class ExportSAXHandler: SAXHandler {
 
     /// Attribute names of `Record`; anything else (iOS 8 writes metadata as attributes)
     /// becomes a metadata entry.
-    private func parseRecord(_ attributes: SAXAttributes) -> ExportRecord {
+    private func parseRecord(_ attributes: SAXAttributes, line: Int) -> ExportRecord {
         // Fields in locals, the record made once at the end: mutating a `var` record here
         // made the compiler copy the whole record (and retain its strings) to return it.
         var type = "", source = SourceInfo(name: ""), unit: String?, value: String?
@@ -284,9 +283,9 @@ final class ExportSAXHandler: SAXHandler {
             default: metadata.append(MetadataEntry(key: self.text.interned(name), value: self.text.plain(text)))
             }
         }
-        return ExportRecord(type: type, source: source, unit: unit, value: value, creationDate: created,
-                            startDate: recordStart?.timestamp, endDate: end, metadata: metadata,
-                            unreadableDates: unreadable)
+        return ExportRecord.parsed(type: type, source: source, unit: unit, value: value, creationDate: created,
+                                   startDate: recordStart?.timestamp, endDate: end, metadata: metadata,
+                                   unreadableDates: unreadable, line: line)
     }
 
     func metadataEntry(_ attributes: SAXAttributes) -> MetadataEntry {

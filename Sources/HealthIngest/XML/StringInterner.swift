@@ -30,16 +30,21 @@ struct StringInterner {
     mutating func intern(_ span: ByteSpan) -> String {
         let hash = wordHash(span)
         var i = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let slot = slots[i]
-            if slot < 0 { break }
-            let entry = entries[Int(slot)]
-            if entry.hash == hash && entry.bytes.count == span.count
-                && entry.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, span.start, span.count) == 0 }) {
-                return entry.string
+        // The entries are read in place: a copy of one (`let entry = entries[k]`) retained and
+        // released its bytes and its string on every lookup.
+        let found: String? = entries.withUnsafeBufferPointer { entries in
+            while true {
+                let slot = slots[i]
+                if slot < 0 { return nil }
+                let entry = entries.baseAddress! + Int(slot)
+                if entry.pointee.hash == hash && entry.pointee.bytes.count == span.count
+                    && entry.pointee.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, span.start, span.count) == 0 }) {
+                    return entry.pointee.string
+                }
+                i = (i + 1) & mask
             }
-            i = (i + 1) & mask
         }
+        if let found { return found }
         let string = span.string
         guard entries.count < capacity else { return string }
         slots[i] = Int32(entries.count)
