@@ -380,6 +380,50 @@ final class ParquetWriterTests: XCTestCase {
         XCTAssertEqual(report.pyarrow.row_groups.count, 9)
     }
 
+    /// Row groups written on the writer's own thread while the next fills make the same file,
+    /// byte for byte, as groups written in place: many groups, repeats across a group's end,
+    /// nulls, a dictionary that overflows, numbers. Aborted with a group in flight, nothing is left.
+    func testRowGroupsWrittenInBackgroundMakeTheSameFile() throws {
+        let dir = try temporaryFolder(self).path
+        let columns = [ParquetColumn("a", .string, optional: true, dictionary: true), ParquetColumn("b", .string, dictionary: true),
+                       ParquetColumn("n", .int64), ParquetColumn("x", .double, optional: true)]
+        func write(_ name: String, background: Bool, rows: Int = 200) throws -> (ParquetWriter, String) {
+            let path = dir + "/" + name
+            let w = try ParquetWriter(path: path, columns: columns, rowGroupRows: 7, compression: .gzip, keyValueMetadata: [:],
+                                      pageSizeTarget: 64, maxDictionaryEntries: 5, writesGroupsInBackground: background)
+            var last: [String?] = [nil, nil]
+            for i in 0..<rows {
+                let a: String? = i % 9 == 4 ? nil : "source \(i / 4)"
+                let b = i < 100 ? "unit \(i / 10)" : "varied \(i)"
+                try w.appendRow { r in
+                    if let a { last[0] == a ? r.repeatedString(0, a) : r.string(0, a) }
+                    last[1] == b ? r.repeatedString(1, b) : r.string(1, b)
+                    r.int64(2, Int64(i * i))
+                    if i % 5 != 0 { r.double(3, Double(i) / 7) }
+                }
+                if let a { last[0] = a }
+                last[1] = b
+            }
+            return (w, path)
+        }
+        let (inPlace, inPlacePath) = try write("in-place.parquet", background: false)
+        try inPlace.close()
+        let (background, backgroundPath) = try write("background.parquet", background: true)
+        try background.close()
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: backgroundPath)),
+                       try Data(contentsOf: URL(fileURLWithPath: inPlacePath)))
+        let report = try readBack(backgroundPath)
+        XCTAssertEqual(report.pyarrow.row_groups.count, 29)
+        XCTAssertEqual(report.pyarrow.columns[2], (0..<200).map { String($0 * $0) })
+        XCTAssertEqual(report.pyarrow.columns[3].compactMap { $0 }.count, 160)
+
+        let (aborted, abortedPath) = try write("aborted.parquet", background: true, rows: 30)
+        aborted.abort()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains("aborted") }, [])
+        XCTAssertThrowsError(try aborted.close())
+        XCTAssertFalse(FileManager.default.fileExists(atPath: abortedPath))
+    }
+
     func testDeltaBinaryPackedEncoding() {
         func encode(_ values: [Int64]) -> [UInt8] {
             var out: [UInt8] = []

@@ -13,7 +13,7 @@ public final class SeriesSamplesWriter {
 
     public init(path: String, sources: [SeriesReader.Source], compression: ParquetCompression = .gzip) throws {
         writer = try ParquetWriter(path: path, columns: OutputTable.samples.columns.map(TableExporter.parquetColumn),
-                                   compression: compression)
+                                   compression: compression, writesGroupsInBackground: true)
         self.sources = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
