@@ -29,6 +29,21 @@ public struct SourceInfo: Hashable, Sendable {
         self.name = name; self.version = version; self.device = device
     }
 
+    /// The synthesized `==` compares the optional texts as `Optional`s, which copies them
+    /// (a dozen retains and releases per comparison; the sink and the identity stage compare
+    /// every record's source with the last one). Same result, read in place.
+    @inlinable public static func == (a: SourceInfo, b: SourceInfo) -> Bool {
+        a.name == b.name && same(a.version, b.version) && same(a.device, b.device)
+    }
+
+    @inlinable static func same(_ a: String?, _ b: String?) -> Bool {
+        switch (a == nil, b == nil) {
+        case (true, true): return true
+        case (false, false): return a.unsafelyUnwrapped == b.unsafelyUnwrapped
+        default: return false
+        }
+    }
+
     /// The `model:` field of the device description (`Watch`, `iPhone`), if any.
     public var deviceModel: String? { device.flatMap { Self.field("model", in: $0) } }
     /// The `hardware:` field (`Watch6,1`).

@@ -13,8 +13,12 @@ public struct StableHasher: Sendable {
     }
 
     public mutating func combine(_ string: String) {
-        var s = string
-        s.withUTF8 { combine(bytes: $0) }
+        // Read in place (native strings are contiguous UTF-8); `withUTF8` needs a mutable
+        // copy, a retain and a release per string.
+        if string.utf8.withContiguousStorageIfAvailable({ combine(bytes: $0) }) == nil {
+            var s = string
+            s.withUTF8 { combine(bytes: $0) }
+        }
         combineSeparator()
     }
 

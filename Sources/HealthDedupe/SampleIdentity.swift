@@ -45,8 +45,10 @@ public struct IdentityStamper: StageHandler {
 
     /// The last record's type and source with their hash: records come in long runs of one
     /// pair, and interned strings compare equal by their storage, without reading it.
-    private var lastType: String?
-    private var lastSource: SourceInfo?
+    /// Not optionals: comparing an optional with a sample's field wraps (copies) the field.
+    private var lastType = ""
+    private var lastSource = SourceInfo(name: "")
+    private var hasLast = false
     private var lastPrefix = StableHasher()
 
     public init() {}
@@ -65,11 +67,11 @@ public struct IdentityStamper: StageHandler {
 
     private mutating func identity(of sample: inout Sample) -> UInt64 {
         var h: StableHasher
-        if lastType == sample.record.type && lastSource == sample.record.source {
+        if hasLast && lastType == sample.record.type && lastSource == sample.record.source {
             h = lastPrefix
         } else {
             h = SampleIdentity.prefix(sample.record)
-            (lastType, lastSource, lastPrefix) = (sample.record.type, sample.record.source, h)
+            (lastType, lastSource, lastPrefix, hasLast) = (sample.record.type, sample.record.source, h, true)
         }
         return SampleIdentity.completing(&h, sample.record)
     }

@@ -80,7 +80,7 @@ final class DeviceAddressTests: XCTestCase {
         // In one chunk, the address is cut where that is safe, and only there; lines stay.
         var sanitizer = XMLSanitizer()
         let bytes = Array(xml.utf8)
-        var out = [UInt8](repeating: 0, count: bytes.count + 4)
+        var out = [UInt8](repeating: 0, count: bytes.count + XMLSanitizer.outputSlack)
         let n = bytes.withUnsafeBufferPointer { src in out.withUnsafeMutableBufferPointer { sanitizer.filter(src, into: $0.baseAddress!) } }
         let sanitized = String(decoding: out[..<n], as: UTF8.self)
         XCTAssertFalse(sanitized.contains("0x283a1b00"), sanitized)

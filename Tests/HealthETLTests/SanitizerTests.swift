@@ -8,7 +8,7 @@ final class SanitizerTests: XCTestCase {
         var sanitizer = XMLSanitizer()
         var output: [UInt8] = []
         var i = 0
-        var scratch = [UInt8](repeating: 0, count: chunk + 4)
+        var scratch = [UInt8](repeating: 0, count: chunk + XMLSanitizer.outputSlack)
         while i < input.count {
             let n = min(chunk, input.count - i)
             let written = input[i..<i + n].withUnsafeBufferPointer { src in
@@ -47,6 +47,32 @@ final class SanitizerTests: XCTestCase {
         let whole = filter(input, chunk: input.count)
         for chunk in [1, 2, 3, 5, 7, 13, 64] {
             XCTAssertEqual(filter(input, chunk: chunk), whole, "chunk \(chunk)")
+        }
+    }
+
+    /// The sixteen- and eight-byte fast paths against a byte-by-byte model, on random bodies
+    /// where every kind of byte that needs a look falls at every offset of a block, whole and
+    /// in random chunks.
+    func testFastPathsMatchAByteByByteModel() {
+        let pieces: [(input: [UInt8], kept: [UInt8])] = [
+            (Array("a".utf8), Array("a".utf8)), (Array("Z9 =\"/".utf8), Array("Z9 =\"/".utf8)),
+            (Array("&amp;".utf8), Array("&amp;".utf8)), ([0x0A], [0x0A]), ([0x09], [0x09]), ([0x0D], [0x0D]),
+            ([0x0B], []), ([0x00], []), ([0x1F], []), (Array("ü".utf8), Array("ü".utf8)),
+            (Array("导".utf8), Array("导".utf8)), (Array("’".utf8), Array("’".utf8)), (Array("🫀".utf8), Array("🫀".utf8)),
+            ([0xFF], Array("?".utf8)), ([0x80], Array("?".utf8)), ([0x7F], [0x7F]),
+        ]
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<200 {
+            var input = Array("<HealthData>".utf8), expected = input
+            for _ in 0..<Int.random(in: 0...120, using: &rng) {
+                // Mostly plain text, so that whole blocks pass before a byte that needs a look.
+                let piece = Int.random(in: 0..<4, using: &rng) == 0 ? pieces.randomElement(using: &rng)! : pieces[0]
+                input += piece.input
+                expected += piece.kept
+            }
+            XCTAssertEqual(filter(input, chunk: input.count), expected, "round \(round)")
+            let chunk = Int.random(in: 1...40, using: &rng)
+            XCTAssertEqual(filter(input, chunk: chunk), expected, "round \(round), chunk \(chunk)")
         }
     }
 

@@ -27,8 +27,10 @@ public final class SQLiteSink {
     private var counts = Counts()
     private var typeIDs: [String: Int64] = [:]
     private var sourceIDs: [SourceInfo: Int64] = [:]
-    private var lastType: (name: String, id: Int64)?
-    private var lastSource: (source: SourceInfo, id: Int64)?
+    /// The last type and source looked up (id -1: none yet). Not optionals: comparing an
+    /// optional with a sample's field wraps (copies) the field, a retain and a release.
+    private var lastType: (name: String, id: Int64) = ("", -1)
+    private var lastSource: (source: SourceInfo, id: Int64) = (SourceInfo(name: ""), -1)
     private var seenWorkouts: Set<Int64> = []
     private var seenCorrelations: Set<UInt64> = []
     private var seenSamples = IdentitySet()
@@ -266,8 +268,7 @@ public final class SQLiteSink {
 
     func typeID(_ identifier: String) throws -> Int64 {
         // Records come type by type: compare with the last one before hashing the name.
-        // Compared in place (`if let` would copy the name: a retain and a release per record).
-        if lastType?.name == identifier, let id = lastType?.id { return id }
+        if lastType.id >= 0 && lastType.name == identifier { return lastType.id }
         if let id = typeIDs[identifier] { lastType = (identifier, id); return id }
         insertType.bind(1, identifier)
         try insertType.run()
@@ -278,7 +279,7 @@ public final class SQLiteSink {
     }
 
     func sourceID(_ source: SourceInfo) throws -> Int64 {
-        if lastSource?.source == source, let id = lastSource?.id { return id }
+        if lastSource.id >= 0 && lastSource.source == source { return lastSource.id }
         if let id = sourceIDs[source] { lastSource = (source, id); return id }
         insertSource.bind(1, source.name)
         insertSource.bind(2, source.version)

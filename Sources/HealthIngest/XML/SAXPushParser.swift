@@ -159,15 +159,15 @@ final class SAXPushParser {
         // address it cuts, and a nightly run asks for no resume point while it skips).
         sanitizer.settle(upTo: parsedBytes + skippedBeforeHere().bytes)
         if let skipper {
-            let input = skipper.inputBuffer(adding: chunk.count + 4)
+            let input = skipper.inputBuffer(adding: chunk.count + XMLSanitizer.outputSlack)
             let n = sanitizer.filter(chunk.bindMemory(to: UInt8.self), into: input)
             let out = skipper.filter(added: n)
             try push(out.baseAddress, out.count, terminate: false)
             return
         }
-        if chunk.count + 4 > scratchCapacity {
+        if chunk.count + XMLSanitizer.outputSlack > scratchCapacity {
             scratch.deallocate()
-            scratchCapacity = chunk.count + 4
+            scratchCapacity = chunk.count + XMLSanitizer.outputSlack
             scratch = .allocate(capacity: scratchCapacity)
         }
         let n = sanitizer.filter(chunk.bindMemory(to: UInt8.self), into: scratch)

@@ -52,8 +52,14 @@ struct XMLSanitizer {
         dropped.note(dropping, at: outputBefore + Int64(o))
     }
 
-    /// Filters `input` into `out`, which must have room for `input.count + 4` bytes.
-    /// Returns the number of bytes written.
+    /// Room the output needs beyond the input's size. Output can run ahead of input: a
+    /// `<!DOCTYPE` prefix held over from the last chunk and then broken is written out (up to
+    /// 8 bytes), as is a UTF-8 sequence completed across the boundary (3); and the fast path
+    /// stores whole 8- and 16-byte blocks past the last byte it keeps.
+    static let outputSlack = 32
+
+    /// Filters `input` into `out`, which must have room for `input.count + outputSlack`
+    /// bytes. Returns the number of bytes written.
     mutating func filter(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
         let o = filterChunk(input, into: out)
         outputBefore += Int64(o)
@@ -80,11 +86,26 @@ struct XMLSanitizer {
         }
         while i < count {
             if state == .body {
-                // Eight bytes at a time while they are all printable ASCII (most of a file).
+                // Sixteen bytes at a time while they are all printable ASCII other than `&`
+                // (most of a file). As signed bytes, everything from 0x80 up is negative, so
+                // one compare finds control bytes and non-ASCII alike.
+                while i + 16 <= count {
+                    let block = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD16<Int8>.self)
+                    if any((block .< Self.printable) .| (block .== Self.ampersand)) { break }
+                    UnsafeMutableRawPointer(out + o).storeBytes(of: block, as: SIMD16<Int8>.self)
+                    i += 16; o += 16
+                }
+                // Then eight at a time, up to the first byte that needs a look: the lowest
+                // flagged byte of a word is exact (`ByteWord.swift`).
                 while i + 8 <= count {
                     let word = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
-                    guard !Self.needsLook(word) else { break }
                     UnsafeMutableRawPointer(out + o).storeBytes(of: word, as: UInt64.self)
+                    let look = Self.lookMask(word)
+                    if look != 0 {
+                        let clean = look.trailingZeroBitCount / 8
+                        i += clean; o += clean
+                        break
+                    }
                     i += 8; o += 8
                 }
                 if i == count { break }
@@ -171,10 +192,14 @@ struct XMLSanitizer {
         return end
     }
 
-    /// True if a byte of `word` is below 0x20 or above 0x7F, or an `&` (`ByteWord.swift`).
-    @inline(__always) private static func needsLook(_ word: UInt64) -> Bool {
-        (word & highBitOfEveryByte) | hasByteBelow(word, 0x2020_2020_2020_2020) | hasByte(word, 0x2626_2626_2626_2626) != 0
+    /// Nonzero if a byte of `word` is below 0x20 or above 0x7F, or an `&`; its lowest set
+    /// bit is in the first such byte (`ByteWord.swift`).
+    @inline(__always) private static func lookMask(_ word: UInt64) -> UInt64 {
+        (word & highBitOfEveryByte) | hasByteBelow(word, 0x2020_2020_2020_2020) | hasByte(word, 0x2626_2626_2626_2626)
     }
+
+    private static let printable = SIMD16<Int8>(repeating: 0x20)
+    private static let ampersand = SIMD16<Int8>(repeating: 0x26)
 
     /// Counts noted at output offsets (the DOCTYPE, stray control bytes, one or two per device
     /// address cut). Entries at or before an offset that was asked for fold into one total, and
