@@ -57,9 +57,16 @@ public struct ExportReader: Sendable {
             handler.parser = parser
             do {
                 let (source, offset, chunkSize) = (source, resume?.xmlOffset ?? 0, chunkSize)
-                try ReadAhead.stream(chunkSize: chunkSize, produce: { progress, body in
-                    try source.readXML(from: offset, chunkSize: chunkSize, progress: progress, body)
-                }, progress: { bytesRead = $0 }, consume: parser.feed)
+                if let file = try source.xmlFile(from: offset) {
+                    let reader = UncheckedFileReader(file: file)   // used by the read thread alone
+                    try ReadAhead.stream(chunkSize: chunkSize, fill: { buffer in
+                        (try reader.file.read(into: buffer), reader.file.offset)
+                    }, progress: { bytesRead = $0 }, consume: parser.feed)
+                } else {
+                    try ReadAhead.stream(chunkSize: chunkSize, produce: { progress, body in
+                        try source.readXML(from: offset, chunkSize: chunkSize, progress: progress, body)
+                    }, progress: { bytesRead = $0 }, consume: parser.feed)
+                }
                 try parser.finish()
             } catch ExportSAXHandler.Failure.notHealthExport(let root) {
                 throw HealthETLError.dataUnusable(
@@ -76,6 +83,11 @@ public struct ExportReader: Sendable {
             bytesRead: total, totalBytes: total, elementOrdinal: summary.elements))
         return summary
     }
+}
+
+/// A file reader handed to the read-ahead thread, which alone uses it from then on.
+private struct UncheckedFileReader: @unchecked Sendable {
+    let file: FileReader
 }
 
 /// Collects `FileReference` paths of routes while the XML streams by, then reads those GPX

@@ -80,6 +80,12 @@ public struct ExportSource: Sendable {
         }
     }
 
+    /// The export XML as a file read straight into the caller's buffers (direct I/O where it
+    /// can), from `offset` on; nil for a zip, whose entry is inflated (`readXML`).
+    func xmlFile(from offset: Int64) throws -> FileReader? {
+        kind == .zip ? nil : try FileReader(path: xmlName, from: offset)
+    }
+
     /// Streams a file the export references (`/workout-routes/route_….gpx`); false if absent.
     func readReferencedFile(_ reference: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
         let relative = reference.hasPrefix("/") ? String(reference.dropFirst()) : reference
@@ -144,24 +150,11 @@ public struct ExportSource: Sendable {
 
     private static func readFile(_ path: String, from offset: Int64, chunkSize: Int, progress: (Int64) -> Void,
                                  _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw HealthETLError.inputMissing("\(path): cannot be opened (\(String(cString: strerror(errno))))") }
-        defer { close(fd) }
-        guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
-            throw HealthETLError.io("\(path): cannot seek to byte \(offset) (\(String(cString: strerror(errno))))")
-        }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        let file = try FileReader(path: path, from: offset, direct: false)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: FileReader.alignment)
         defer { buffer.deallocate() }
-        var total = offset
-        while true {
-            let n = read(fd, buffer.baseAddress, chunkSize)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw HealthETLError.io("\(path): read failed (\(String(cString: strerror(errno))))")
-            }
-            if n == 0 { break }
-            total += Int64(n)
-            progress(total)
+        while case let n = try file.read(into: buffer), n > 0 {
+            progress(file.offset)
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
     }

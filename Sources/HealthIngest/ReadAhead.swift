@@ -14,7 +14,7 @@ enum ReadAhead {
         var count = 0
         /// What `produce` last reported as consumed from the input, for progress.
         var progress: Int64 = 0
-        init(capacity: Int) { storage = .allocate(byteCount: capacity, alignment: 16) }
+        init(capacity: Int) { storage = .allocate(byteCount: capacity, alignment: FileReader.alignment) }
         deinit { storage.deallocate() }
         var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: storage[0..<count]) }
     }
@@ -23,11 +23,49 @@ enum ReadAhead {
     /// on a new thread and hands the same bytes, in order, to `consume` on this one, after
     /// giving `progress` the position the producer had reached for them. The first error of
     /// either side stops both; the consumer's own error wins, a producer's error comes after
-    /// the bytes it produced before it.
+    /// the bytes it produced before it. The bytes are copied into the chunks (a zip's inflated
+    /// output comes in the inflater's own buffer).
     static func stream(chunkSize: Int, depth: Int = 4,
                        produce: @escaping @Sendable (_ progress: (Int64) -> Void,
                                                      _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
                        progress: (Int64) -> Void, consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try run(chunkSize: chunkSize, depth: depth, producer: { empty, filled in
+            var reached: Int64 = 0
+            try produce({ reached = $0 }) { bytes in
+                var rest = bytes
+                while !rest.isEmpty {
+                    guard let chunk = try empty.receive() else { throw ChannelCancelled() }
+                    chunk.count = min(rest.count, chunk.storage.count)
+                    chunk.storage.baseAddress!.copyMemory(from: rest.baseAddress!, byteCount: chunk.count)
+                    chunk.progress = reached
+                    try filled.send(chunk)
+                    rest = UnsafeRawBufferPointer(rebasing: rest[chunk.count...])
+                }
+            }
+        }, progress: progress, consume: consume)
+    }
+
+    /// The same for an input that reads straight into the chunks (a file: `FileReader`, no
+    /// copy): `fill` puts the next bytes at the start of the buffer it gets and returns how many
+    /// (0 at the end) and the input position reached. Chunks are aligned for direct I/O.
+    static func stream(chunkSize: Int, depth: Int = 4,
+                       fill: @escaping @Sendable (UnsafeMutableRawBufferPointer) throws -> (count: Int, progress: Int64),
+                       progress: (Int64) -> Void, consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try run(chunkSize: chunkSize, depth: depth, producer: { empty, filled in
+            while true {
+                guard let chunk = try empty.receive() else { throw ChannelCancelled() }
+                (chunk.count, chunk.progress) = try fill(chunk.storage)
+                if chunk.count == 0 { return }
+                try filled.send(chunk)
+            }
+        }, progress: progress, consume: consume)
+    }
+
+    /// The two threads and the chunks circulating between them; `producer` takes empty chunks
+    /// and sends them on filled.
+    private static func run(chunkSize: Int, depth: Int,
+                            producer: @escaping @Sendable (_ empty: Channel<Chunk>, _ filled: Channel<Chunk>) throws -> Void,
+                            progress: (Int64) -> Void, consume: (UnsafeRawBufferPointer) throws -> Void) throws {
         let filled = Channel<Chunk>(capacity: depth)
         let empty = Channel<Chunk>(capacity: depth + 1)
         for _ in 0...depth { try empty.send(Chunk(capacity: max(chunkSize, 1))) }
@@ -36,18 +74,7 @@ enum ReadAhead {
         let thread = Thread {
             defer { done.signal() }
             do {
-                var reached: Int64 = 0
-                try produce({ reached = $0 }) { bytes in
-                    var rest = bytes
-                    while !rest.isEmpty {
-                        guard let chunk = try empty.receive() else { throw ChannelCancelled() }
-                        chunk.count = min(rest.count, chunk.storage.count)
-                        chunk.storage.baseAddress!.copyMemory(from: rest.baseAddress!, byteCount: chunk.count)
-                        chunk.progress = reached
-                        try filled.send(chunk)
-                        rest = UnsafeRawBufferPointer(rebasing: rest[chunk.count...])
-                    }
-                }
+                try producer(empty, filled)
             } catch {
                 producerError.set(error)
             }

@@ -53,6 +53,39 @@ final class ReadAheadTests: XCTestCase {
         }
     }
 
+    /// An input that reads straight into the chunks (a file) gives the same bytes in order,
+    /// with the position it reached for each chunk; its error comes after the bytes before it.
+    func testAFillingInputArrivesInOrderAndItsErrorLast() throws {
+        let bytes = input(100_003)
+        final class Source: @unchecked Sendable {
+            let bytes: [UInt8], piece: Int, failAfter: Int?
+            var at = 0
+            init(_ bytes: [UInt8], piece: Int, failAfter: Int? = nil) { (self.bytes, self.piece, self.failAfter) = (bytes, piece, failAfter) }
+            func fill(_ buffer: UnsafeMutableRawBufferPointer) throws -> (count: Int, progress: Int64) {
+                if let failAfter, at >= failAfter { throw Broken(side: "producer") }
+                let n = min(piece, buffer.count, bytes.count - at)
+                buffer.copyBytes(from: bytes[at..<at + n])
+                at += n
+                return (n, Int64(at))
+            }
+        }
+        for (chunkSize, piece) in [(4096, 4096), (4096, 1000), (1000, 7)] {
+            let source = Source(bytes, piece: piece)
+            var received: [UInt8] = [], lastProgress: Int64 = 0
+            try ReadAhead.stream(chunkSize: chunkSize, depth: 2, fill: source.fill, progress: { lastProgress = $0 }) { chunk in
+                received.append(contentsOf: chunk)
+                XCTAssertEqual(lastProgress, Int64(received.count))
+            }
+            XCTAssertEqual(received, bytes, "chunk \(chunkSize), piece \(piece)")
+        }
+        let failing = Source(bytes, piece: 1000, failAfter: 20_000)
+        var received = 0
+        XCTAssertThrowsError(try ReadAhead.stream(chunkSize: 1000, fill: failing.fill, progress: { _ in }) { received += $0.count }) {
+            XCTAssertEqual($0 as? Broken, Broken(side: "producer"))
+        }
+        XCTAssertEqual(received, 20_000)
+    }
+
     func testAConsumerErrorStopsTheProducerAndIsRethrown() {
         let bytes = input(1_000_000)
         var chunks = 0
