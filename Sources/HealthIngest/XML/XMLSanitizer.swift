@@ -28,7 +28,12 @@ struct XMLSanitizer {
     private var dropped = OffsetLog()
     private var repaired = OffsetLog()
 
-    private static let keyword = Array("<!DOCTYPE".utf8)
+    /// A `StaticString`, not an array: a static array is initialized lazily, and the check
+    /// for that ran at every byte the fast path passed on.
+    private static let keywordText: StaticString = "<!DOCTYPE"
+    @inline(__always) private static var keyword: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: keywordText.utf8Start, count: keywordText.utf8CodeUnitCount)
+    }
 
     /// `startingInBody`: the input starts inside the root element (a resumed parse).
     init(startingInBody: Bool = false) {
@@ -84,6 +89,9 @@ struct XMLSanitizer {
             }
             pending = []
         }
+        // Locals, not static lets: a static of a SIMD type is initialized lazily, checked at
+        // every use.
+        let printable = SIMD16<Int8>(repeating: 0x20), ampersand = SIMD16<Int8>(repeating: 0x26)
         while i < count {
             if state == .body {
                 // Sixteen bytes at a time while they are all printable ASCII other than `&`
@@ -91,7 +99,7 @@ struct XMLSanitizer {
                 // one compare finds control bytes and non-ASCII alike.
                 while i + 16 <= count {
                     let block = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD16<Int8>.self)
-                    if any((block .< Self.printable) .| (block .== Self.ampersand)) { break }
+                    if any((block .< printable) .| (block .== ampersand)) { break }
                     UnsafeMutableRawPointer(out + o).storeBytes(of: block, as: SIMD16<Int8>.self)
                     i += 16; o += 16
                 }
@@ -198,8 +206,6 @@ struct XMLSanitizer {
         (word & highBitOfEveryByte) | hasByteBelow(word, 0x2020_2020_2020_2020) | hasByte(word, 0x2626_2626_2626_2626)
     }
 
-    private static let printable = SIMD16<Int8>(repeating: 0x20)
-    private static let ampersand = SIMD16<Int8>(repeating: 0x26)
 
     /// Counts noted at output offsets (the DOCTYPE, stray control bytes, one or two per device
     /// address cut). Entries at or before an offset that was asked for fold into one total, and
