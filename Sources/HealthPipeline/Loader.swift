@@ -53,7 +53,10 @@ struct Loader {
         }
         if let resumedAt { progress.phase("resuming at element \(resumedAt)") }
         let started = Date()
-        let sink = try SQLiteSink(path: staged, runID: runID, resuming: checkpoint.sequence > 0 ? checkpoint.counts : nil)
+        // A full load sizes its duplicate filter for the whole export; an incremental one
+        // skips most records before they reach it.
+        let sink = try SQLiteSink(path: staged, runID: runID, resuming: checkpoint.sequence > 0 ? checkpoint.counts : nil,
+                                  expectedSamples: anchors.isEmpty ? source.estimatedRecords : 0)
         var state = checkpoint
         let fresh = state.sequence == 0 && state.phase == .loading
         if fresh, alongsideIndex != nil { sink.sampleRuns = SampleRunWriter(folder: (staged as NSString).deletingLastPathComponent) }

@@ -19,4 +19,24 @@ final class IdentitySetTests: XCTestCase {
         XCTAssertEqual(set.count, reference.count)
         XCTAssertGreaterThan(set.count, 50_000)
     }
+
+    /// Sized up front, the set holds that many without growing; batches prefetched first (as
+    /// the sink does) answer the same as one by one.
+    func testPresizedAndPrefetchedAgreesWithSet() {
+        var generator = SystemRandomNumberGenerator()
+        var set = IdentitySet(minimumCapacity: 30_000)
+        let capacity = set.capacity
+        XCTAssertGreaterThanOrEqual(capacity, 30_000)
+        var reference = Set<UInt64>()
+        for _ in 0..<20 {
+            var batch = (0..<1_500).map { _ in UInt64.random(in: 0 ... 40_000, using: &generator) } + [0]
+            batch += batch.prefix(100)
+            batch.withUnsafeBufferPointer { set.prefetch($0) }
+            for identity in batch {
+                XCTAssertEqual(set.insert(identity), reference.insert(identity).inserted, "\(identity)")
+            }
+        }
+        XCTAssertEqual(set.count, reference.count)
+        XCTAssertEqual(set.capacity, capacity, "no growth below the size asked for")
+    }
 }

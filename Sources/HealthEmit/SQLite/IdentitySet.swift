@@ -2,17 +2,36 @@
 /// over a flat array of 64-bit identities. Identities are hashes already, so a multiply
 /// spreads them over the table; no hasher runs per insert, unlike `Set<UInt64>`.
 /// 0 marks an empty slot (the identity 0 is kept in a flag of its own).
+///
+/// Identities are random, so every insert lands on a random slot of a table of up to tens of
+/// megabytes: a cache miss each, which took 80% of the sink's own time at 4 years of data.
+/// `prefetch` touches the home slots of a whole batch first, in one pass of independent loads
+/// the processor overlaps, so that the inserts after it find their slots in cache.
 struct IdentitySet {
     private var slots: [UInt64]
     private var shift: UInt64
     private var hasZero = false
     private(set) var count = 0
+    /// How many identities fit before the table grows.
+    var capacity: Int { slots.count * 7 / 10 }
+    /// What `prefetch` read, kept so that its loads are not optimized away.
+    private var touched: UInt64 = 0
 
     init(minimumCapacity: Int = 0) {
         var size = 1024
         while size * 7 / 10 < minimumCapacity { size *= 2 }
         slots = Array(repeating: 0, count: size)
         shift = UInt64(64 - size.trailingZeroBitCount)
+    }
+
+    /// Loads the home slot of each identity (see above).
+    mutating func prefetch(_ identities: UnsafeBufferPointer<UInt64>) {
+        var sum: UInt64 = 0
+        let shift = shift
+        slots.withUnsafeBufferPointer { table in
+            for identity in identities { sum &+= table[Self.home(identity, shift: shift)] }
+        }
+        touched &+= sum
     }
 
     /// Adds `identity`; false if it was there already.
@@ -33,13 +52,17 @@ struct IdentitySet {
     @inline(__always)
     private static func place(_ identity: UInt64, in table: UnsafeMutableBufferPointer<UInt64>, shift: UInt64) -> Bool {
         let mask = table.count - 1
-        var i = Int(truncatingIfNeeded: (identity &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        var i = home(identity, shift: shift)
         while true {
             let slot = table[i]
             if slot == 0 { table[i] = identity; return true }
             if slot == identity { return false }
             i = (i + 1) & mask
         }
+    }
+
+    @inline(__always) private static func home(_ identity: UInt64, shift: UInt64) -> Int {
+        Int(truncatingIfNeeded: (identity &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
     private mutating func grow() {

@@ -53,8 +53,9 @@ public final class SQLiteSink {
     public var sampleRuns: SampleRunWriter?
 
     /// A new store at `path`, or (`resuming`, with the counts of its checkpoint) the store a
-    /// killed load left there, picked up where its last commit ended.
-    public init(path: String, runID: Int64 = 1, resuming: Counts? = nil) throws {
+    /// killed load left there, picked up where its last commit ended. `expectedSamples` sizes
+    /// the duplicate filter up front (growing it rehashes every identity in it, each a cache miss).
+    public init(path: String, runID: Int64 = 1, resuming: Counts? = nil, expectedSamples: Int = 0) throws {
         database = try Database(path: path, mode: resuming == nil ? .create : .readWrite)
         // A rollback journal: a killed process leaves a journal that the next open rolls back
         // to the last commit (no journal at all could leave half-written pages). The load
@@ -66,6 +67,7 @@ public final class SQLiteSink {
             PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL;
             PRAGMA temp_store = FILE; PRAGMA cache_size = -32768;
             """)
+        seenSamples = IdentitySet(minimumCapacity: expectedSamples)
         if let resuming {
             counts = resuming
         } else {
@@ -106,7 +108,7 @@ public final class SQLiteSink {
         }
         for row in try database.rows("SELECT id FROM workouts") { if let id = row[0].int { seenWorkouts.insert(id) } }
         let samples = try database.prepare("SELECT identity FROM sample_data")
-        seenSamples = IdentitySet(minimumCapacity: counts.samplesWritten)
+        seenSamples = IdentitySet(minimumCapacity: max(counts.samplesWritten, seenSamples.capacity))
         while try samples.step() { _ = seenSamples.insert(UInt64(bitPattern: samples.int64(0))) }
         for row in try database.rows("SELECT identity FROM correlations") {
             if let identity = row[0].int { seenCorrelations.insert(UInt64(bitPattern: identity)) }
@@ -171,6 +173,7 @@ public final class SQLiteSink {
         // Each sample is read in place: passed as a plain argument, an element of the array
         // is copied whole first (a dozen reference counts touched).
         let identities = batch.identities
+        identities.withUnsafeBufferPointer { seenSamples.prefetch($0) }
         try batch.samples.withUnsafeMutableBufferPointer { samples in
             for i in samples.indices {
                 guard seenSamples.insert(identities[i]) else {
