@@ -173,9 +173,13 @@ public final class SQLiteSink {
         // Each sample is read in place: passed as a plain argument, an element of the array
         // is copied whole first (a dozen reference counts touched).
         let identities = batch.identities
-        identities.withUnsafeBufferPointer { seenSamples.prefetch($0) }
         try batch.samples.withUnsafeMutableBufferPointer { samples in
             for i in samples.indices {
+                if i % IdentitySet.prefetchGroup == 0 {
+                    identities.withUnsafeBufferPointer {
+                        seenSamples.prefetch(UnsafeBufferPointer(rebasing: $0[i..<min(i + IdentitySet.prefetchGroup, $0.count)]))
+                    }
+                }
                 guard seenSamples.insert(identities[i]) else {
                     counts.duplicatesDropped += 1
                     continue
