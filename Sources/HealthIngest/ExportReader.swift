@@ -52,12 +52,16 @@ public struct ExportReader: Sendable {
             (summary.elements, summary.removedDoctype, summary.repairedBytes) =
                 (resume.elementOrdinal, resume.removedDoctype, resume.repairedBytes)
         } else {
+            let skipping = skipsKnownRecordsBeforeParsing ? prefilter : nil
             let parser = try SAXPushParser(handler: handler, fileName: source.displayName, resumingAt: resume,
-                                           skippingKnown: skipsKnownRecordsBeforeParsing ? prefilter : nil)
+                                           skippingKnown: skipping)
             handler.parser = parser
             do {
                 let (source, offset, chunkSize) = (source, resume?.xmlOffset ?? 0, chunkSize)
-                if let file = try source.xmlFile(from: offset) {
+                // Direct I/O when the parse is the bottleneck; a run that skips known records
+                // reads far faster than a disk delivers, so it reads through the page cache,
+                // where a nightly run finds an export it has read before.
+                if let file = try source.xmlFile(from: offset, direct: skipping == nil) {
                     let reader = UncheckedFileReader(file: file)   // used by the read thread alone
                     try ReadAhead.stream(chunkSize: chunkSize, fill: { buffer in
                         (try reader.file.read(into: buffer), reader.file.offset)

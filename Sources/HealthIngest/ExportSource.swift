@@ -88,10 +88,11 @@ public struct ExportSource: Sendable {
         }
     }
 
-    /// The export XML as a file read straight into the caller's buffers (direct I/O where it
-    /// can), from `offset` on; nil for a zip, whose entry is inflated (`readXML`).
-    func xmlFile(from offset: Int64) throws -> FileReader? {
-        kind == .zip ? nil : try FileReader(path: xmlName, from: offset)
+    /// The export XML as a file read straight into the caller's buffers (with `direct`, past
+    /// the page cache where it can), from `offset` on; nil for a zip, whose entry is inflated
+    /// (`readXML`).
+    func xmlFile(from offset: Int64, direct: Bool) throws -> FileReader? {
+        kind == .zip ? nil : try FileReader(path: xmlName, from: offset, direct: direct)
     }
 
     /// Streams a file the export references (`/workout-routes/route_….gpx`); false if absent.
