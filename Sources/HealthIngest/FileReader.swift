@@ -43,10 +43,7 @@ final class FileReader {
             }
         }
         #endif
-        if fd < 0 {
-            fd = open(path, O_RDONLY)
-            guard fd >= 0 else { throw HealthETLError.inputMissing("\(path): cannot be opened (\(Self.lastError))") }
-        }
+        if fd < 0 { fd = try Self.openPlain(path) }
         try seek(to: position)
     }
 
@@ -66,7 +63,7 @@ final class FileReader {
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EINVAL && isDirect { try fallBack(); continue }
-                throw HealthETLError.io("\(path): read failed (\(Self.lastError))")
+                throw HealthETLError.io("\(path): read failed (\(errnoText()))")
             }
             position += Int64(n)
             guard skip > 0, n > 0 else { return n }
@@ -82,19 +79,28 @@ final class FileReader {
     private func fallBack() throws {
         let at = offset
         close(fd)
-        fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw HealthETLError.inputMissing("\(path): cannot be opened (\(Self.lastError))") }
+        fd = -1   // if the reopen fails, deinit must not close a number since reused
+        fd = try Self.openPlain(path)
         (isDirect, position, skip) = (false, at, 0)
         try seek(to: at)
     }
 
-    private func seek(to offset: Int64) throws {
-        guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
-            throw HealthETLError.io("\(path): cannot seek to byte \(offset) (\(Self.lastError))")
-        }
+    private static func openPlain(_ path: String) throws -> Int32 {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw HealthETLError.inputMissing("\(path): cannot be opened (\(errnoText()))") }
+        return fd
     }
 
-    private static var lastError: String { String(cString: strerror(errno)) }
+    private func seek(to offset: Int64) throws {
+        guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw HealthETLError.io("\(path): cannot seek to byte \(offset) (\(errnoText()))")
+        }
+    }
+}
+
+/// The last system call's error, for messages (the zip reader's too).
+func errnoText() -> String {
+    String(cString: strerror(errno))
 }
 
 #if canImport(Glibc)

@@ -90,11 +90,11 @@ public final class ZipArchive: @unchecked Sendable {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
-            throw HealthETLError.inputMissing("cannot open \(path): \(ZipArchive.errnoText())")
+            throw HealthETLError.inputMissing("cannot open \(path): \(errnoText())")
         }
         var st = stat()
         if fstat(fd, &st) != 0 {
-            let text = ZipArchive.errnoText()
+            let text = errnoText()
             close(fd)
             throw HealthETLError.inputMissing("cannot stat \(path): \(text)")
         }
@@ -546,10 +546,6 @@ public final class ZipArchive: @unchecked Sendable {
     private static func hex(_ v: UInt32) -> String {
         let digits = String(v, radix: 16)
         return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
-    }
-
-    private static func errnoText() -> String {
-        String(cString: strerror(errno))
     }
 
     /// UTF-8 when flagged; otherwise UTF-8 if the bytes are valid UTF-8 (macOS and Info-ZIP on
