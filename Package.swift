@@ -17,7 +17,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "healthetl", targets: ["healthetl"]),
-        .library(name: "HealthETL", targets: ["HealthPipeline", "HealthQL"]),
+        .library(name: "HealthETL", targets: ["HealthPipeline", "HealthStore", "HealthQL"]),
+        // The general libraries, for any Swift program.
+        .library(name: "SQLite", targets: ["SQLite"]),
+        .library(name: "Parquet", targets: ["Parquet"]),
         // make bench: the libxml2 SAX2 parse floor (counts elements only).
         .executable(name: "healthetl-xmlfloor", targets: ["xmlfloor"]),
     ],
@@ -30,6 +33,14 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
 
+        // General libraries: no health knowledge, no HealthCore; usable by any Swift program.
+        // Private files written beside and renamed into place, and unlinked spill files.
+        .target(name: "PrivateFiles", swiftSettings: strict),
+        // A thin, safe SQLite layer: Database, Statement, SQLValue, transactions, SQLiteError.
+        .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
+        // An Apache Parquet writer: schema, encoders, Thrift footer, statistics, gzip, row groups.
+        .target(name: "Parquet", dependencies: ["PrivateFiles", "CZlib"], swiftSettings: strict),
+
         // Core: the typed model, the channel, shared utilities. No C libraries.
         .target(name: "HealthCore", swiftSettings: strict),
         // Stages.
@@ -37,14 +48,20 @@ let package = Package(
         .target(name: "HealthNormalize", dependencies: ["HealthCore"], swiftSettings: strict),
         .target(name: "HealthDedupe", dependencies: ["HealthCore"], swiftSettings: strict),
         .target(name: "HealthAggregate", dependencies: ["HealthCore"], swiftSettings: strict),
-        .target(name: "HealthEmit", dependencies: ["HealthCore", "CSQLite", "CZlib"], swiftSettings: strict),
+        // The store: schema, bulk sink and duplicate filter, sorted spill runs, series reader,
+        // merger, analytics writer, and the read API (HealthStore). Everything that reads or
+        // writes a store imports this, not the emitters.
+        .target(name: "HealthStore", dependencies: ["HealthCore", "SQLite", "PrivateFiles"], swiftSettings: strict),
+        // Emit: a store into files (CSV, Parquet tables, the samples file, the exporter).
+        .target(name: "HealthEmit", dependencies: ["HealthCore", "HealthStore", "SQLite", "Parquet", "PrivateFiles"],
+                swiftSettings: strict),
         // Wiring, checkpoints, lock, progress.
         .target(name: "HealthPipeline",
                 dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate",
-                               "HealthEmit"],
+                               "HealthStore", "HealthEmit", "SQLite", "PrivateFiles"],
                 swiftSettings: strict),
         // HealthQL: a small query language compiled to SQL over a published store (issue 7).
-        .target(name: "HealthQL", dependencies: ["HealthCore", "HealthEmit", "CSQLite"], swiftSettings: strict),
+        .target(name: "HealthQL", dependencies: ["HealthCore", "HealthStore", "SQLite", "CSQLite"], swiftSettings: strict),
         // Thin command line.
         .executableTarget(name: "healthetl", dependencies: ["HealthPipeline", "HealthQL"], swiftSettings: strict),
         // The parse floor for `make bench`: libxml2 only.
@@ -52,11 +69,15 @@ let package = Package(
 
         .testTarget(name: "HealthETLTests",
                     dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",
-                                   "HealthAggregate", "HealthEmit", "HealthPipeline"],
+                                   "HealthAggregate", "HealthStore", "HealthEmit", "HealthPipeline",
+                                   "SQLite", "Parquet", "PrivateFiles"],
                     exclude: ["Scripts"],   // Python checkers the tests run (tooling only)
                     swiftSettings: strict),
-        .testTarget(name: "HealthQLTests", dependencies: ["HealthQL", "HealthCore", "HealthEmit"],
+        .testTarget(name: "HealthQLTests", dependencies: ["HealthQL", "HealthCore", "HealthStore", "SQLite"],
                     exclude: ["Scripts"],   // the Python pty driver of the REPL test (tooling only)
                     swiftSettings: strict),
+        // The general libraries' own tests: no health types.
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "CSQLite"], swiftSettings: strict),
+        .testTarget(name: "ParquetTests", dependencies: ["Parquet", "PrivateFiles", "CZlib"], swiftSettings: strict),
     ]
 )

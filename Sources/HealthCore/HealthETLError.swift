@@ -1,5 +1,13 @@
-/// Every failure the user can see, with its sysexits code (SPEC "Exit codes").
-public enum HealthETLError: Error, CustomStringConvertible, Sendable, Equatable {
+/// A failure the user can see: its message and the sysexits code the command line exits with
+/// (SPEC "Exit codes"). `HealthETLError` is one; the general libraries (SQLite, Parquet, private
+/// files) have their own error types, which know nothing of this module, with the same two
+/// properties, and the modules that use them declare the conformance.
+public protocol SysexitsError: Error, CustomStringConvertible {
+    var exitCode: Int32 { get }
+}
+
+/// Every failure of the health pipeline the user can see, with its sysexits code.
+public enum HealthETLError: SysexitsError, Sendable, Equatable {
     case usage(String)
     /// Not a Health export, or not well-formed beyond repair (names file, line, column).
     case dataUnusable(String)

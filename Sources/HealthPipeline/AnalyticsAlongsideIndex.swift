@@ -1,5 +1,7 @@
 import HealthCore
 import HealthEmit
+import SQLite
+import HealthStore
 
 /// A full build's analytics, computed from the sorted runs of the loaded samples while SQLite
 /// builds the (type, start) index (`Loader.AlongsideIndex`), instead of read back through that

@@ -3,6 +3,7 @@ import HealthAggregate
 import HealthCore
 import HealthDedupe
 import HealthEmit
+import HealthStore
 
 /// Wires the second half of the job: each stored series, read back in time order, goes
 /// through the priority merge (dedupe) and the day, sleep or heart-rate stage (aggregate)

@@ -3,6 +3,8 @@ import HealthAggregate
 import HealthCore
 import HealthDedupe
 import HealthEmit
+import SQLite
+import HealthStore
 
 /// The pipeline settings the stored analytics depend on. They are saved with the store: an
 /// incremental run under other settings (another zone moves every local day) would mix two

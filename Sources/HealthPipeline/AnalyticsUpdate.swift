@@ -2,6 +2,8 @@ import HealthAggregate
 import HealthCore
 import HealthDedupe
 import HealthEmit
+import SQLite
+import HealthStore
 
 /// Recomputes the analytics of some days (or all) in a store, inside the caller's
 /// transaction: the days themselves, then every week, month and year holding one of them,

@@ -5,6 +5,8 @@ import HealthDedupe
 import HealthEmit
 import HealthIngest
 import HealthNormalize
+import SQLite
+import HealthStore
 
 /// The import job: ingest → normalize → dedupe → SQLite, each on its own thread, joined by
 /// bounded channels of batches; then merge and aggregate into analytics, then CSV and Parquet.

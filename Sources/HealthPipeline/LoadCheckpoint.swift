@@ -2,6 +2,7 @@ import Foundation
 import HealthCore
 import HealthEmit
 import HealthIngest
+import HealthStore
 
 /// Where a load stands, committed in the staged store in the same transaction as the data it
 /// describes (`SQLiteSink.commit(checkpoint:)`), so the two can never disagree; a copy goes

@@ -1,9 +1,12 @@
 import Foundation
 import HealthCore
+import PrivateFiles
 import HealthDedupe
 import HealthEmit
 import HealthIngest
 import HealthNormalize
+import SQLite
+import HealthStore
 
 /// The streaming half of an import: ingest on one thread, anchor filter + normalize +
 /// identity on a second, the SQLite sink on the caller's, joined by bounded channels.

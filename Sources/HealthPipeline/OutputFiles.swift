@@ -1,6 +1,8 @@
 import Foundation
 import HealthCore
 import HealthEmit
+import SQLite
+import HealthStore
 
 /// The CSV and Parquet outputs of a run. They are written from the finished store into a
 /// private staging folder (`.healthetl/staging-PID/`), and moved into `csv/` and `parquet/`

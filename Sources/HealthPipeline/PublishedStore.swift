@@ -2,6 +2,8 @@ import Foundation
 import HealthCore
 import HealthDedupe
 import HealthEmit
+import SQLite
+import HealthStore
 
 /// The store of earlier runs, when an incremental run can build on it: same schema, same
 /// analytics settings, at least one finished run.

@@ -2,6 +2,7 @@ import Foundation
 import HealthCore
 import HealthEmit
 import HealthIngest
+import SQLite
 
 /// What a run did: printed with `--json`, stored in the `runs` table.
 public struct RunSummary: Codable, Sendable {
@@ -65,7 +66,7 @@ public struct RunSummary: Codable, Sendable {
 
     /// The run log's line for a run that failed.
     static func failureJSON(_ error: Error, input: String) -> String {
-        let message = (error as? HealthETLError)?.description ?? "\(error)"
+        let message = (error as? any SysexitsError)?.description ?? "\(error)"
         let fields = ["status": "failed", "input": input, "error": message,
                       "finished_utc": Timestamp(secondsSince1970: Date().timeIntervalSince1970).iso8601]
         let encoder = JSONEncoder()

@@ -1,6 +1,8 @@
 import Foundation
 import HealthCore
 import HealthEmit
+import SQLite
+import HealthStore
 
 /// `healthetl reset`: start over. With `keepProfile`, the store keeps its samples and the
 /// profile but loses its analytics and anchors, so the next import checks every record by

@@ -1,6 +1,7 @@
 import Foundation
 import HealthCore
 import HealthEmit
+import SQLite
 
 /// `healthetl status`: the last runs and the size of each table, read-only.
 public struct StoreStatus {

@@ -22,7 +22,7 @@ do {
     let parsed = try ArgumentParser.parse(arguments.dropFirst(2), spec: command.spec, command: command.name)
     try command.run(parsed)
     exit(0)
-} catch let error as HealthETLError {
+} catch let error as any SysexitsError {
     FileHandle.standardError.write(Data("healthetl: \(error.description)\n".utf8))
     exit(error.exitCode)
 } catch {

@@ -1,6 +1,7 @@
 import Foundation
 import HealthCore
 @testable import HealthEmit
+@testable import PrivateFiles
 import XCTest
 
 /// The CSV writer: cell encoders checked in-process, whole files read back by Python's `csv`
@@ -255,11 +256,11 @@ final class CSVWriterTests: XCTestCase {
         let folder = try temporaryFolder(self)
         let path = folder.appendingPathComponent("missing/daily.csv").path
         XCTAssertThrowsError(try CSVWriter(path: path, columns: [CSVColumn("x", .text)])) { error in
-            guard case HealthETLError.cannotCreateOutput(let message) = error else {
-                return XCTFail("expected cannotCreateOutput, got \(error)")
+            guard let error = error as? FileError, error.kind == .cannotCreate else {
+                return XCTFail("expected FileError.cannotCreate, got \(error)")
             }
-            XCTAssertTrue(message.contains(path), message)
-            XCTAssertEqual((error as? HealthETLError)?.exitCode, 73)
+            XCTAssertTrue(error.description.contains(path), error.description)
+            XCTAssertEqual((error as any SysexitsError).exitCode, 73)
         }
     }
 

@@ -1,6 +1,7 @@
 import XCTest
 @testable import HealthCore
 @testable import HealthEmit
+@testable import HealthStore
 
 /// The library query API over a store imported from the bundled sample; expected values come
 /// from plain SQL on the same store.

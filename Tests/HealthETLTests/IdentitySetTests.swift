@@ -1,5 +1,6 @@
 import XCTest
 @testable import HealthEmit
+@testable import HealthStore
 
 /// The sink's duplicate filter answers as `Set<UInt64>` does, through growth, collisions
 /// and the identity 0 (its empty-slot marker).

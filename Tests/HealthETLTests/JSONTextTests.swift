@@ -1,6 +1,7 @@
 import XCTest
 @testable import HealthCore
 @testable import HealthEmit
+@testable import HealthStore
 
 final class JSONTextTests: XCTestCase {
     func testMetadataObjectEscapesAndKeepsRepeatedKeys() throws {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HealthEmit
+@testable import SQLite
 import XCTest
 
 /// The CSV and Parquet files of whole imports, checked against the store by

@@ -1,5 +1,6 @@
 import XCTest
 @testable import HealthEmit
+@testable import HealthStore
 
 /// A repeated text is given back as the String made before only when its bytes are the same:
 /// texts of every length around the eight-byte steps, equal lengths with one byte changed,

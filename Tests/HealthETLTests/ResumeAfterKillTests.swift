@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import HealthEmit
+@testable import SQLite
 
 /// An import SIGKILLed again and again, each time re-run with the same command, ends with
 /// exactly what one uninterrupted run gives: the same stored rows (ids and line numbers

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import HealthCore
 @testable import HealthEmit
+@testable import HealthStore
 
 /// The sorted runs a full load spills are read, merged, exactly as the store reads its
 /// series through the (type, start) index: same rows, same order (ties by insertion), same

@@ -3,6 +3,7 @@ import XCTest
 @testable import HealthCore
 @testable import HealthEmit
 @testable import HealthIngest
+@testable import SQLite
 
 /// Paths and helpers shared by the tests.
 enum TestPaths {

@@ -1,7 +1,8 @@
 import XCTest
 import HealthCore
-import HealthEmit
+import HealthStore
 @testable import HealthQL
+@testable import SQLite
 
 /// HealthQL on a store imported from a generated export, against answers computed without
 /// HealthQL: the generator's truth (from its own sample model) or plain SQL plus Swift.

@@ -1,6 +1,7 @@
 import XCTest
-import HealthEmit
+import HealthStore
 @testable import HealthQL
+@testable import SQLite
 
 /// Every planner message, on an empty store with the real schema (names are checked before
 /// SQLite sees anything), and the SQL shape: values are always bound, never spliced.

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
-import HealthEmit
+import HealthStore
 @testable import HealthQL
+@testable import SQLite
 
 /// Paths, processes and one shared store built from a generated export (made once per test run:
 /// generating and importing is the slow part, every end-to-end test reads the same store).

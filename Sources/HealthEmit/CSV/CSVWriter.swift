@@ -1,4 +1,5 @@
 import HealthCore
+import PrivateFiles
 
 /// How a CSV column renders its values.
 public enum CSVFormat: Sendable, Hashable {

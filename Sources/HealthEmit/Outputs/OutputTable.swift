@@ -1,4 +1,5 @@
 import HealthCore
+import HealthStore
 
 /// One table of the CSV and Parquet outputs: its columns and the query that yields them from
 /// the store, so both formats come from the same rows in one pass.

@@ -1,4 +1,6 @@
 import HealthCore
+import Parquet
+import HealthStore
 
 /// `samples.parquet` written from the series the analytics read anyway (type by type, in
 /// start order, which is the order of `OutputTable.samples`), so that a full import reads

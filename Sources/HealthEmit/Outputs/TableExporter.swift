@@ -1,4 +1,6 @@
 import HealthCore
+import SQLite
+import Parquet
 
 /// Streams one `OutputTable` from the store into a CSV file, a Parquet file, or both, in a
 /// single pass over the query: rows go straight from SQLite's buffers into the writers'

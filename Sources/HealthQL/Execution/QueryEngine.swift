@@ -1,6 +1,6 @@
 import Foundation
 import HealthCore
-import HealthEmit
+import SQLite
 
 /// The rows a query returned, with how long it took.
 public struct QueryResult: Sendable {

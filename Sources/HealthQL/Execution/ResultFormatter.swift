@@ -1,5 +1,6 @@
 import Foundation
-import HealthEmit
+import SQLite
+import HealthStore
 
 /// How `healthetl query` prints a result.
 public enum OutputFormat: String, CaseIterable, Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import CSQLite
 import HealthCore
-import HealthEmit
+import SQLite
 
 /// Application-defined SQL functions HealthQL's SQL calls: local times in the store's zone
 /// (SQLite only knows UTC and the machine's zone) and the statistics SQLite lacks.

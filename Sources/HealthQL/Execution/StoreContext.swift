@@ -1,6 +1,6 @@
 import Foundation
 import HealthCore
-import HealthEmit
+import SQLite
 
 /// A published store opened for queries: read-only, with the zone and week start its
 /// analytics were computed in, and HealthQL's SQL functions registered.

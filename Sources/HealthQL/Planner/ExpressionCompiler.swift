@@ -1,5 +1,4 @@
 import HealthCore
-import HealthEmit
 
 /// An expression as SQL over the sources' subqueries (aliases `r0`, `r1`).
 struct Compiled {

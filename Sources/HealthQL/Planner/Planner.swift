@@ -1,6 +1,6 @@
 import Foundation
 import HealthCore
-import HealthEmit
+import SQLite
 
 /// A compiled statement: SQL with `?N` parameters and the columns it returns.
 public struct Plan: Sendable {

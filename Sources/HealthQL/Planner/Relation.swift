@@ -1,4 +1,5 @@
-import HealthEmit
+import HealthStore
+import SQLite
 
 /// How a compiled value behaves: what it compares with, how it is shown.
 enum ValueKind: Equatable, Sendable {

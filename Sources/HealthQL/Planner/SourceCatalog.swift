@@ -1,5 +1,4 @@
 import HealthCore
-import HealthEmit
 
 /// What a name after FROM / JOIN means.
 enum SourceKind: Equatable {

@@ -1,0 +1,107 @@
+import HealthCore
+import SQLite
+
+/// Where the merge and aggregate stages read series from: one type at a time, in start order
+/// (then insertion order), in batches.
+public protocol SeriesSource {
+    /// The samples of a type in start order, `batchSize` at a time; with `starting`, only those
+    /// starting in that range (µs).
+    func forEachBatch(typeID: Int64, starting range: Range<Int64>?, batchSize: Int,
+                      _ body: ([SeriesReader.Row]) throws -> Void) throws
+}
+
+/// Reads series back out of the store for the merge and aggregate stages: one type at a
+/// time, in start order, through the (type, start) index, in batches, so memory stays flat
+/// however long the series is.
+public struct SeriesReader: SeriesSource {
+    /// A stored source, as the priority merge and the samples output need it.
+    public struct Source: Sendable, Hashable {
+        public var id: Int64
+        public var name: String
+        public var version: String?
+        public var deviceModel: String?
+    }
+
+    /// A stored sample of one type: what the merge and aggregate stages need, and the rest
+    /// of a `samples` output row.
+    public struct Row: Sendable, Equatable {
+        public var start: Int64
+        public var end: Int64
+        public var value: Double?
+        public var sourceID: Int64
+        public var userEntered: Bool
+        public var categoryValue: String?
+        /// Days since 1970-01-01 of the local date of `start`.
+        public var localDay: Int
+        public var unit: String?
+        public var created: Int64?
+        public var rawValue: String?
+        public var rawUnit: String?
+    }
+
+    let database: Database
+    public init(database: Database) { self.database = database }
+
+    /// Stored type identifiers by id. (`EXISTS` seeks the (type, start) index once per type;
+    /// `IN (SELECT DISTINCT type_id …)` read all of it: 0.13 s for 2.4 M samples.)
+    public func types() throws -> [(id: Int64, identifier: String)] {
+        try database.rows("SELECT id, identifier FROM types t WHERE EXISTS (SELECT 1 FROM sample_data s WHERE s.type_id = t.id) ORDER BY id")
+            .map { ($0[0].int ?? 0, $0[1].string ?? "") }
+    }
+
+    /// Every type identifier by id, stored samples or not (no index needed).
+    public func allTypes() throws -> [(id: Int64, identifier: String)] {
+        try database.rows("SELECT id, identifier FROM types ORDER BY id").map { ($0[0].int ?? 0, $0[1].string ?? "") }
+    }
+
+    public func sources() throws -> [Source] {
+        try database.rows("SELECT id, name, version, device_model FROM sources ORDER BY id")
+            .map { Source(id: $0[0].int ?? 0, name: $0[1].string ?? "", version: $0[2].string, deviceModel: $0[3].string) }
+    }
+
+    /// Spans of workouts of `activityType`, in start order.
+    public func workoutSpans(activityType: String) throws -> [Range<Int64>] {
+        try database.rows("""
+            SELECT start_us, end_us FROM workouts WHERE activity_type = ? AND start_us IS NOT NULL
+              AND end_us > start_us ORDER BY start_us
+            """, [.text(activityType)])
+            .compactMap { row in row[0].int.flatMap { s in row[1].int.map { s..<$0 } } }
+    }
+
+    /// The samples of a type in start order (then insertion order: the order of the `samples`
+    /// output), `batchSize` at a time; with `starting`, only those starting in that range (µs).
+    public func forEachBatch(typeID: Int64, starting range: Range<Int64>? = nil, batchSize: Int = 8192,
+                             _ body: ([Row]) throws -> Void) throws {
+        let stmt = try database.prepare("""
+            SELECT start_us, end_us, value, source_id, user_entered, category_value, local_day, unit,
+                   created_us, raw_value, raw_unit
+            FROM sample_data WHERE type_id = ? AND start_us >= ? AND start_us < ? ORDER BY start_us, id
+            """)
+        stmt.bind(1, typeID)
+        stmt.bind(2, range?.lowerBound ?? Int64.min)
+        stmt.bind(3, range?.upperBound ?? Int64.max)
+        var batch: [Row] = []
+        batch.reserveCapacity(batchSize)
+        // A series repeats a handful of units and category values: one String each.
+        var units = RepeatedText(), categories = RepeatedText(), rawUnits = RepeatedText()
+        while try stmt.step() {
+            batch.append(Row(start: stmt.int64(0), end: stmt.int64(1), value: stmt.isNull(2) ? nil : stmt.double(2),
+                             sourceID: stmt.int64(3), userEntered: stmt.int64(4) != 0,
+                             categoryValue: categories.text(stmt, 5), localDay: Int(stmt.int64(6)),
+                             unit: units.text(stmt, 7), created: stmt.isNull(8) ? nil : stmt.int64(8),
+                             rawValue: stmt.text(9), rawUnit: rawUnits.text(stmt, 10)))
+            if batch.count == batchSize {
+                try body(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try body(batch) }
+    }
+}
+
+extension RepeatedText {
+    /// The text of a column of the statement's current row; nil for NULL.
+    mutating func text(_ stmt: Statement, _ column: Int32) -> String? {
+        stmt.isNull(column) ? nil : stmt.withText(column) { text($0) }
+    }
+}

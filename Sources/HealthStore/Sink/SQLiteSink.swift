@@ -1,0 +1,394 @@
+import HealthCore
+import SQLite
+
+/// The SQLite emit stage: bulk-loads normalized batches into a fresh store with prepared
+/// statements in large transactions, then indexes and derives what needs the whole data set.
+/// It writes to a file nobody reads yet; publishing is the caller's job.
+///
+/// Exact duplicates are dropped as they arrive, by a set of the identities written
+/// (`IdentitySet`: 8-byte hashes in a table at most 70% full, some 32 MB for 2.4 M samples,
+/// 64 MB for 4 M): far cheaper than an index on identity plus a pass to delete the extra
+/// copies after the load.
+///
+/// Each `commit(checkpoint:)` makes everything written so far durable together with the
+/// caller's checkpoint (one row in the same transaction), so a killed load resumes from a
+/// state that matches its data exactly (`init(resuming:)`).
+public final class SQLiteSink {
+    public struct Counts: Codable, Sendable, Equatable {
+        public var samplesWritten = 0
+        public var duplicatesDropped = 0
+        public var quarantined = 0
+        public var workouts = 0
+        public var routePoints = 0
+        public var correlations = 0
+        public init() {}
+    }
+
+    public let database: Database
+    private var counts = Counts()
+    private var typeIDs: [String: Int64] = [:]
+    private var sourceIDs: [SourceInfo: Int64] = [:]
+    /// The last type and source looked up (id -1: none yet). Not optionals: comparing an
+    /// optional with a sample's field wraps (copies) the field, a retain and a release.
+    private var lastType: (name: String, id: Int64) = ("", -1)
+    private var lastSource: (source: SourceInfo, id: Int64) = (SourceInfo(name: ""), -1)
+    private var seenWorkouts: Set<Int64> = []
+    private var seenCorrelations: Set<UInt64> = []
+    private var seenSamples = IdentitySet()
+    private var metadataJSON = JSONObjectWriter()
+    private var anchors = NewestCreation()
+    private var routeIDs: [String: Int64] = [:]
+    private let runID: Int64
+    private let insertSample, insertHeartbeat, insertType, insertSource, insertQuarantine: Statement
+    /// `rowsPerInsert` sample rows in one statement: the per-statement work (step, cursor,
+    /// halt, reset) is paid once for all of them. Batch ends use `insertSample`.
+    private let insertSamples: Statement
+    private static let rowsPerInsert = 16
+    private static let sampleColumns = 15
+    /// The samples of the current batch bound for the next insert: index in the batch, type
+    /// and source ids.
+    private var pending: [(index: Int, type: Int64, source: Int64)] = []
+    private let insertRoutePoint: Statement
+    /// Gets a copy of every sample row inserted (a full load, so that the analytics can read
+    /// the series while the store is indexed); nil: none, or dropped after a failed write.
+    public var sampleRuns: SampleRunWriter?
+
+    /// A new store at `path`, or (`resuming`, with the counts of its checkpoint) the store a
+    /// killed load left there, picked up where its last commit ended. `expectedSamples` sizes
+    /// the duplicate filter up front (growing it rehashes every identity in it, each a cache miss).
+    public init(path: String, runID: Int64 = 1, resuming: Counts? = nil, expectedSamples: Int = 0) throws {
+        database = try Database(path: path, mode: resuming == nil ? .create : .readWrite)
+        // A rollback journal: a killed process leaves a journal that the next open rolls back
+        // to the last commit (no journal at all could leave half-written pages). The load
+        // appends to new tables, so nearly every page it writes is a new page, which the
+        // journal need not copy: each page is written once (a write-ahead log writes it
+        // twice, to the log and at checkpoint). Exclusive locking: nobody else reads this
+        // file before it is published.
+        try database.execute("""
+            PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL;
+            PRAGMA temp_store = FILE; PRAGMA cache_size = -32768;
+            """)
+        seenSamples = IdentitySet(minimumCapacity: expectedSamples)
+        if let resuming {
+            counts = resuming
+        } else {
+            try database.execute(StoreSchema.tables)
+        }
+        self.runID = runID
+        let sampleInsert = """
+            INSERT INTO sample_data (type_id, source_id, start_us, end_us, created_us, local_day, value, unit,
+              raw_value, raw_unit, category_value, metadata, identity, line, user_entered) VALUES
+            """
+        let sampleValues = "(" + Array(repeating: "?", count: Self.sampleColumns).joined(separator: ",") + ")"
+        insertSample = try database.prepare(sampleInsert + sampleValues)
+        insertSamples = try database.prepare(
+            sampleInsert + Array(repeating: sampleValues, count: Self.rowsPerInsert).joined(separator: ","))
+        pending.reserveCapacity(Self.rowsPerInsert)
+        insertHeartbeat = try database.prepare("INSERT INTO heartbeat_data (sample_id, time_us, bpm) VALUES (?,?,?)")
+        insertType = try database.prepare("INSERT INTO types (identifier) VALUES (?)")
+        insertSource = try database.prepare("""
+            INSERT INTO sources (name, version, device, device_model, device_hardware) VALUES (?,?,?,?,?)
+            """)
+        insertQuarantine = try database.prepare(
+            "INSERT INTO quarantine (run_id, line, element, type, reason) VALUES (?,?,?,?,?)")
+        insertRoutePoint = try database.prepare("""
+            INSERT INTO workout_route_points (route_id, time_utc, latitude, longitude, altitude,
+              horizontal_accuracy, vertical_accuracy, course, speed) VALUES (?,?,?,?,?,?,?,?,?)
+            """)
+        if resuming != nil { try reloadLookups() }
+        try database.execute("BEGIN")
+    }
+
+    /// The in-memory lookups of a resumed load, read back from what it committed.
+    private func reloadLookups() throws {
+        for row in try database.rows("SELECT id, identifier FROM types") {
+            if let id = row[0].int, let name = row[1].string { typeIDs[name] = id }
+        }
+        for row in try database.rows("SELECT id, name, version, device FROM sources") {
+            if let id = row[0].int { sourceIDs[SourceInfo(name: row[1].string ?? "", version: row[2].string, device: row[3].string)] = id }
+        }
+        for row in try database.rows("SELECT id FROM workouts") { if let id = row[0].int { seenWorkouts.insert(id) } }
+        let samples = try database.prepare("SELECT identity FROM sample_data")
+        seenSamples = IdentitySet(minimumCapacity: max(counts.samplesWritten, seenSamples.capacity))
+        while try samples.step() { _ = seenSamples.insert(UInt64(bitPattern: samples.int64(0))) }
+        for row in try database.rows("SELECT identity FROM correlations") {
+            if let identity = row[0].int { seenCorrelations.insert(UInt64(bitPattern: identity)) }
+        }
+        for row in try database.rows("SELECT file_path, id FROM workout_routes WHERE file_path IS NOT NULL ORDER BY id") {
+            if let path = row[0].string, let id = row[1].int { routeIDs[path] = id }
+        }
+    }
+
+    /// What has been written so far.
+    public var writtenCounts: Counts { counts }
+
+    /// Route files the workouts written so far reference, in order.
+    public func routeFilePaths() throws -> [String] {
+        try database.rows("SELECT file_path FROM workout_routes WHERE file_path IS NOT NULL ORDER BY id").compactMap { $0[0].string }
+    }
+
+    /// Commits everything written so far together with `checkpoint` (the caller's state,
+    /// opaque here), and opens the next transaction.
+    public func commit(checkpoint: String) throws {
+        try saveAnchors()
+        try saveCheckpoint(checkpoint)
+        try database.execute("COMMIT; BEGIN")
+    }
+
+    /// Raises the stored anchors to the newest creation instants written since the last
+    /// commit. An upsert with `max`, so a resumed load needs nothing read back.
+    private func saveAnchors() throws {
+        let pairs = anchors.take()
+        guard !pairs.isEmpty else { return }
+        let upsert = try database.prepare("""
+            INSERT INTO anchors (type, source_name, newest_creation_us)
+              SELECT t.identifier, s.name, ?3 FROM types t, sources s WHERE t.id = ?1 AND s.id = ?2
+            ON CONFLICT (type, source_name) DO UPDATE
+              SET newest_creation_us = max(newest_creation_us, excluded.newest_creation_us)
+            """)
+        for (pair, newest) in pairs {
+            upsert.bind(1, pair.type)
+            upsert.bind(2, pair.source)
+            upsert.bind(3, newest)
+            try upsert.run()
+        }
+    }
+
+    private func saveCheckpoint(_ checkpoint: String) throws {
+        try database.rows("INSERT OR REPLACE INTO load_checkpoint (id, state) VALUES (1, ?)", [.text(checkpoint)])
+    }
+
+    /// The checkpoint committed last in the store at `path`; nil if there is none or the file
+    /// is not a store this program wrote.
+    public static func checkpoint(at path: String) -> String? {
+        guard let db = try? Database(path: path, mode: .readWrite),
+              (try? db.execute("PRAGMA locking_mode = EXCLUSIVE")) != nil,
+              let rows = try? db.rows("SELECT state FROM load_checkpoint WHERE id = 1") else { return nil }
+        return rows.first?[0].string
+    }
+
+    public func write(_ batch: consuming NormalizedBatch) throws {
+        guard batch.identities.count == batch.samples.count else {
+            throw HealthETLError.internal("a batch reached the store without its samples' identities")
+        }
+        // Each sample is read in place: passed as a plain argument, an element of the array
+        // is copied whole first (a dozen reference counts touched).
+        let identities = batch.identities
+        try batch.samples.withUnsafeMutableBufferPointer { samples in
+            for i in samples.indices {
+                if i % IdentitySet.prefetchGroup == 0 {
+                    identities.withUnsafeBufferPointer {
+                        seenSamples.prefetch(UnsafeBufferPointer(rebasing: $0[i..<min(i + IdentitySet.prefetchGroup, $0.count)]))
+                    }
+                }
+                guard seenSamples.insert(identities[i]) else {
+                    counts.duplicatesDropped += 1
+                    continue
+                }
+                pending.append((i, try typeID(samples[i].record.type), try sourceID(samples[i].record.source)))
+                if pending.count == Self.rowsPerInsert { try insertPending(samples, identities) }
+            }
+            try insertPending(samples, identities)
+        }
+        for entry in batch.quarantine { try quarantine(entry) }
+        for workout in batch.workouts { try write(workout) }
+        try writeRest(batch.rest)
+    }
+
+    /// Inserts the pending samples: all in one statement if there are `rowsPerInsert`, else
+    /// one by one. Their row ids follow each other: SQLite gives a new row the largest id + 1.
+    private func insertPending(_ samples: UnsafeMutableBufferPointer<Sample>, _ identities: [UInt64]) throws {
+        defer { pending.removeAll(keepingCapacity: true) }
+        if pending.count == Self.rowsPerInsert {
+            for (row, p) in pending.enumerated() {
+                bind(&samples[p.index], identity: identities[p.index], type: p.type, source: p.source, to: insertSamples,
+                     at: Int32(row * Self.sampleColumns))
+            }
+            try insertSamples.run()
+            let first = database.lastInsertRowID - Int64(pending.count) + 1
+            for (row, p) in pending.enumerated() {
+                try inserted(&samples[p.index], id: first + Int64(row), type: p.type, source: p.source)
+            }
+        } else {
+            for p in pending {
+                bind(&samples[p.index], identity: identities[p.index], type: p.type, source: p.source, to: insertSample, at: 0)
+                try insertSample.run()
+                try inserted(&samples[p.index], id: database.lastInsertRowID, type: p.type, source: p.source)
+            }
+        }
+    }
+
+    /// Binds one sample row to parameters `offset + 1 …` of `stmt`.
+    private func bind(_ s: inout Sample, identity: UInt64, type: Int64, source: Int64, to stmt: Statement, at offset: Int32) {
+        stmt.bind(offset + 1, type)
+        stmt.bind(offset + 2, source)
+        stmt.bind(offset + 3, s.start.microseconds)
+        stmt.bind(offset + 4, s.end.microseconds)
+        stmt.bind(offset + 5, s.record.creationDate?.microseconds)
+        stmt.bind(offset + 6, Int64(s.localDate.daysSinceEpoch))
+        stmt.bind(offset + 7, s.value)
+        stmt.bind(offset + 8, staged: s.unit)
+        stmt.bind(offset + 9, staged: s.record.value)
+        stmt.bind(offset + 10, staged: s.record.unit)
+        stmt.bind(offset + 11, staged: s.categoryValue)
+        if metadataJSON.write(s.record.metadata) {
+            metadataJSON.bytes.withUnsafeBytes { stmt.bind(offset + 12, stagedUTF8: $0) }
+        } else {
+            stmt.bind(offset + 12, nil as String?)
+        }
+        stmt.bind(offset + 13, Int64(bitPattern: identity))
+        stmt.bind(offset + 14, Int64(s.record.line))
+        stmt.bind(offset + 15, Int64(s.userEntered ? 1 : 0))
+    }
+
+    /// What follows a sample's insert: its anchor, its copy for the runs, its heartbeats.
+    private func inserted(_ s: inout Sample, id: Int64, type: Int64, source: Int64) throws {
+        counts.samplesWritten += 1
+        if let created = s.record.creationDate?.microseconds { anchors.note(created, type: type, source: source) }
+        if let runs = sampleRuns {
+            do {
+                try runs.append(type: type, rowID: id, source: source, start: s.start.microseconds, end: s.end.microseconds,
+                                created: s.record.creationDate?.microseconds, localDay: s.localDate.daysSinceEpoch,
+                                value: s.value, unit: s.unit, rawValue: s.record.value, rawUnit: s.record.unit,
+                                categoryValue: s.categoryValue, userEntered: s.userEntered)
+            } catch {
+                // The runs only save time (e.g. the disk filled up): the analytics read the store instead.
+                sampleRuns = nil
+            }
+        }
+        for beat in s.record.heartbeats {
+            insertHeartbeat.bind(1, id)
+            insertHeartbeat.bind(2, beat.time?.microseconds)
+            insertHeartbeat.bind(3, beat.bpm)
+            try insertHeartbeat.run()
+        }
+    }
+
+    func quarantine(_ entry: QuarantineEntry) throws {
+        insertQuarantine.bind(1, runID)
+        insertQuarantine.bind(2, Int64(entry.line))
+        insertQuarantine.bind(3, entry.element)
+        insertQuarantine.bind(4, entry.type)
+        insertQuarantine.bind(5, entry.reason)
+        try insertQuarantine.run()
+        counts.quarantined += 1
+    }
+
+    func typeID(_ identifier: String) throws -> Int64 {
+        // Records come type by type: compare with the last one before hashing the name.
+        if lastType.id >= 0 && lastType.name == identifier { return lastType.id }
+        if let id = typeIDs[identifier] { lastType = (identifier, id); return id }
+        insertType.bind(1, identifier)
+        try insertType.run()
+        let id = database.lastInsertRowID
+        typeIDs[identifier] = id
+        lastType = (identifier, id)
+        return id
+    }
+
+    func sourceID(_ source: SourceInfo) throws -> Int64 {
+        if lastSource.id >= 0 && lastSource.source == source { return lastSource.id }
+        if let id = sourceIDs[source] { lastSource = (source, id); return id }
+        insertSource.bind(1, source.name)
+        insertSource.bind(2, source.version)
+        insertSource.bind(3, source.device)
+        insertSource.bind(4, source.deviceModel)
+        insertSource.bind(5, source.deviceHardware)
+        try insertSource.run()
+        let id = database.lastInsertRowID
+        sourceIDs[source] = id
+        lastSource = (source, id)
+        return id
+    }
+
+    /// Indexes and derives; commits. Returns what was written.
+    ///
+    /// `reading` (if given) is committed first, with everything loaded: the input is read.
+    /// `checkpoint` is committed with the result.
+    public func finish(reading: String? = nil, checkpoint: (Counts) -> String? = { _ in nil }) throws -> Counts {
+        try saveAnchors()
+        if let reading { try saveCheckpoint(reading) }
+        try database.execute("COMMIT; BEGIN")
+        seenSamples = IdentitySet()
+        try database.execute(StoreSchema.indexes)
+        try database.execute(StoreSchema.views)
+        try deriveWorkoutHeartRates()
+        try database.execute("""
+            UPDATE workout_routes SET point_count =
+              (SELECT count(*) FROM workout_route_points p WHERE p.route_id = workout_routes.id);
+            """)
+        if let state = checkpoint(counts) { try saveCheckpoint(state) }
+        try database.execute("COMMIT")
+        return counts
+    }
+
+    /// Workouts without heart-rate statistics (before iOS 16) get them from the samples.
+    private func deriveWorkoutHeartRates() throws {
+        guard let hr = typeIDs["HKQuantityTypeIdentifierHeartRate"] else { return }
+        // One indexed range scan per workout for all three figures.
+        try database.execute("""
+            UPDATE workouts SET avg_heart_rate = hr.average, min_heart_rate = hr.minimum, max_heart_rate = hr.maximum
+            FROM (SELECT w.id, avg(s.value) AS average, min(s.value) AS minimum, max(s.value) AS maximum
+                  FROM workouts w JOIN sample_data s ON s.type_id = \(hr)
+                    AND s.start_us BETWEEN w.start_us AND w.end_us
+                  WHERE w.avg_heart_rate IS NULL AND w.start_us IS NOT NULL
+                  GROUP BY w.id) AS hr
+            WHERE hr.id = workouts.id;
+            """)
+    }
+
+    /// Route points from GPX files: attached to the route that references the file.
+    func writeRouteFile(_ file: RouteFile) throws {
+        guard let routeID = routeIDs[file.path] else { return }
+        try writePoints(file.points, route: routeID)
+    }
+
+    func writePoints(_ points: [RoutePoint], route routeID: Int64) throws {
+        for p in points {
+            let s = insertRoutePoint
+            s.bind(1, routeID); s.bind(2, p.time?.iso8601); s.bind(3, p.latitude); s.bind(4, p.longitude)
+            s.bind(5, p.altitude); s.bind(6, p.horizontalAccuracy); s.bind(7, p.verticalAccuracy)
+            s.bind(8, p.course); s.bind(9, p.speed)
+            try s.run()
+        }
+        counts.routePoints += points.count
+    }
+
+    func noteRoute(path: String, id: Int64) { routeIDs[path] = id }
+    func firstTime(workout id: Int64) -> Bool { seenWorkouts.insert(id).inserted }
+    func firstTime(correlation identity: UInt64) -> Bool { seenCorrelations.insert(identity).inserted }
+    func countWorkout() { counts.workouts += 1 }
+    func countCorrelation() { counts.correlations += 1 }
+}
+
+/// The newest creation instant per (type, source) pair written since the last `take`: what
+/// the next run's anchors are made of. Samples come in long runs of one pair, so the running
+/// pair is compared before anything is hashed.
+struct NewestCreation {
+    struct Pair: Hashable { var type: Int64; var source: Int64 }
+    private var current: Pair?
+    private var currentNewest = Int64.min
+    private var others: [Pair: Int64] = [:]
+
+    @inline(__always) mutating func note(_ created: Int64, type: Int64, source: Int64) {
+        if let current, current.type == type, current.source == source {
+            currentNewest = max(currentNewest, created)
+            return
+        }
+        fold()
+        let pair = Pair(type: type, source: source)
+        current = pair
+        currentNewest = max(others[pair] ?? .min, created)
+    }
+
+    private mutating func fold() {
+        if let current { others[current] = currentNewest }
+    }
+
+    /// Every pair noted since the last call, with its newest instant.
+    mutating func take() -> [Pair: Int64] {
+        fold()
+        defer { others = [:]; current = nil; currentNewest = .min }
+        return others
+    }
+}

@@ -1,0 +1,137 @@
+import HealthCore
+import SQLite
+
+/// Merges the sorted runs of a load into one stream in (type, start, row id) order: the
+/// order in which `SeriesReader` reads the store through its (type, start) index, with the
+/// same rows and values. Types must be asked for in ascending order, each once.
+public final class SampleRunMerger: SeriesSource {
+    private var cursors: [RunCursor]
+    /// Indexes into `cursors` of the runs not yet read to their end, as a min-heap by key.
+    private var heap: [Int] = []
+    private var texts = RepeatedRowTexts()
+    private var lastTypeAsked = Int64.min
+    public let typeIDs: [Int64]
+
+    public init(_ runs: SampleRuns, bufferBytes: Int = 256 << 10) throws {
+        typeIDs = runs.typeIDs
+        cursors = try runs.runs.map { try RunCursor($0, bufferBytes: bufferBytes) }
+        for i in cursors.indices where cursors[i].key != nil { push(i) }
+    }
+
+    public func forEachBatch(typeID: Int64, starting range: Range<Int64>? = nil, batchSize: Int = 8192,
+                             _ body: ([SeriesReader.Row]) throws -> Void) throws {
+        guard typeID > lastTypeAsked else {
+            throw HealthETLError.internal("sample runs read out of type order (type \(typeID) after \(lastTypeAsked))")
+        }
+        lastTypeAsked = typeID
+        var batch: [SeriesReader.Row] = []
+        batch.reserveCapacity(batchSize)
+        while let top = heap.first, let key = cursors[top].key, Int64(key.type) <= typeID {
+            guard Int64(key.type) == typeID else {
+                throw HealthETLError.internal("sample runs: the rows of type \(key.type) were skipped")
+            }
+            let row = cursors[top].withRow { SpilledRow.decode($0, texts: &texts) }
+            try advance(top)
+            if let range, !range.contains(row.start) { continue }
+            batch.append(row)
+            if batch.count == batchSize {
+                try body(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try body(batch) }
+    }
+
+    /// Moves the run at the heap's top to its next row and restores the heap.
+    private func advance(_ index: Int) throws {
+        try cursors[index].next()
+        if cursors[index].key == nil {
+            let last = heap.removeLast()
+            guard !heap.isEmpty else { return }
+            heap[0] = last
+        }
+        siftDown(0)
+    }
+
+    private func less(_ a: Int, _ b: Int) -> Bool { cursors[heap[a]].key! < cursors[heap[b]].key! }
+
+    private func push(_ index: Int) {
+        heap.append(index)
+        var i = heap.count - 1
+        while i > 0, less(i, (i - 1) / 2) {
+            heap.swapAt(i, (i - 1) / 2)
+            i = (i - 1) / 2
+        }
+    }
+
+    private func siftDown(_ start: Int) {
+        var i = start
+        while true {
+            let (l, r) = (2 * i + 1, 2 * i + 2)
+            var least = i
+            if l < heap.count, less(l, least) { least = l }
+            if r < heap.count, less(r, least) { least = r }
+            if least == i { return }
+            heap.swapAt(i, least)
+            i = least
+        }
+    }
+}
+
+/// Reads one run row by row through a buffer, with the current row's key at hand.
+private final class RunCursor {
+    private let run: SampleRun
+    private var buffer: UnsafeMutableRawBufferPointer
+    /// The current row starts at `position` in the buffer; the buffer holds bytes up to `filled`.
+    private var position = 0
+    private var filled = 0
+    /// File offset of the buffer's first byte.
+    private var bufferOffset = 0
+    private(set) var key: SpilledRow.Key?
+
+    init(_ run: SampleRun, bufferBytes: Int) throws {
+        self.run = run
+        buffer = .allocate(byteCount: max(bufferBytes, SpilledRow.headerSize), alignment: 8)
+        try load()
+    }
+
+    deinit { buffer.deallocate() }
+
+    func withRow<T>(_ body: (UnsafeRawPointer) -> T) -> T { body(UnsafeRawPointer(buffer.baseAddress! + position)) }
+
+    func next() throws {
+        position += SpilledRow.length(buffer.baseAddress! + position)
+        try load()
+    }
+
+    /// Makes the whole current row readable in the buffer (refilling or growing it), and reads its key.
+    private func load() throws {
+        key = nil
+        guard bufferOffset + position < run.bytes else { return }
+        try ensure(SpilledRow.headerSize)
+        try ensure(SpilledRow.length(buffer.baseAddress! + position))
+        key = SpilledRow.Key(buffer.baseAddress! + position)
+    }
+
+    /// Ensures `count` bytes from `position` are in the buffer.
+    private func ensure(_ count: Int) throws {
+        guard filled - position < count else { return }
+        if count > buffer.count {
+            let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 8)
+            larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[position..<filled]))
+            buffer.deallocate()
+            buffer = larger
+        } else if position > 0 {
+            buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + position, byteCount: filled - position)
+        }
+        bufferOffset += position
+        filled -= position
+        position = 0
+        while filled < count {
+            let n = try run.file.read(into: buffer.baseAddress! + filled, count: buffer.count - filled,
+                                      at: bufferOffset + filled)
+            guard n > 0 else { throw HealthETLError.internal("\(run.file.path): a sample run ended inside a row") }
+            filled += n
+        }
+    }
+}

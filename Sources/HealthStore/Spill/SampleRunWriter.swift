@@ -1,0 +1,104 @@
+import HealthCore
+import PrivateFiles
+import SQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A copy of every stored sample, as the analytics read it, in sorted runs on disk: the sink
+/// appends each row it inserts; every `runBytes` the rows are sorted by (type, start, row id)
+/// (the order of the (type, start) index) and written out as one run. Merged afterwards
+/// (`SampleRunMerger`), the runs give the analytics and the samples output their series in
+/// index order while SQLite builds that index, instead of after it, through it.
+///
+/// Run files are unlinked as soon as they are created: whatever happens to the process, they
+/// leave nothing behind. Rows are encoded field by field (`SpilledRow`), text as UTF-8.
+public final class SampleRunWriter {
+    /// Where a row held in memory is, and its sort key.
+    private struct Entry {
+        var key: SpilledRow.Key
+        var offset: Int
+        var length: Int
+    }
+
+    private let folder: String
+    private let runBytes: Int
+    private var bytes: [UInt8] = []
+    private var entries: [Entry] = []
+    private var runs: [SampleRun] = []
+    private var types: Set<Int64> = []
+    private var lastType: Int64 = -1
+
+    /// Runs go to files in `folder`; `runBytes` of encoded rows are sorted in memory at a time.
+    public init(folder: String, runBytes: Int = 16 << 20) {
+        self.folder = folder
+        self.runBytes = max(runBytes, SpilledRow.headerSize)
+        bytes.reserveCapacity(self.runBytes + (64 << 10))
+    }
+
+    /// Appends one stored row (the columns `SeriesReader` reads, plus its type and row id).
+    public func append(type: Int64, rowID: Int64, source: Int64, start: Int64, end: Int64, created: Int64?,
+                       localDay: Int, value: Double?, unit: String?, rawValue: String?, rawUnit: String?,
+                       categoryValue: String?, userEntered: Bool) throws {
+        guard let type32 = Int32(exactly: type), let source32 = Int32(exactly: source), let day32 = Int32(exactly: localDay)
+        else { throw HealthETLError.internal("a sample's ids are out of the spill's range") }
+        if type != lastType { types.insert(type); lastType = type }
+        let offset = bytes.count
+        SpilledRow.append(to: &bytes, type: type32, rowID: rowID, source: source32, start: start, end: end,
+                          created: created, localDay: day32, value: value, unit: unit, rawValue: rawValue,
+                          rawUnit: rawUnit, categoryValue: categoryValue, userEntered: userEntered)
+        entries.append(Entry(key: SpilledRow.Key(type: type32, start: start, rowID: rowID), offset: offset,
+                             length: bytes.count - offset))
+        if bytes.count >= runBytes { try spill() }
+    }
+
+    /// Writes the last run; the runs are then ready to merge.
+    public func finish() throws -> SampleRuns {
+        if !entries.isEmpty { try spill() }
+        bytes = []
+        entries = []
+        return SampleRuns(runs: runs, typeIDs: types.sorted())
+    }
+
+    /// Sorts the rows held and writes them out as one run.
+    private func spill() throws {
+        // Rows come type by type and nearly in time order: the sort mostly finds runs in place.
+        entries.sort { $0.key < $1.key }
+        let file = try SpillFile(path: folder + "/sample-run-\(getpid())-\(runs.count)")
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 20)
+        var written = 0
+        try bytes.withUnsafeBufferPointer { all in
+            for entry in entries {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: all[entry.offset..<entry.offset + entry.length]))
+                if out.count >= 1 << 20 {
+                    try file.append(out)
+                    written += out.count
+                    out.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        try file.append(out)
+        written += out.count
+        runs.append(SampleRun(file: file, bytes: written, rows: entries.count))
+        bytes.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The sorted runs of one load, and the types they hold (ascending).
+public struct SampleRuns: @unchecked Sendable {
+    // Unchecked: handed from the sink's thread to the merging one, never shared.
+    let runs: [SampleRun]
+    public let typeIDs: [Int64]
+    public var rows: Int { runs.reduce(0) { $0 + $1.rows } }
+}
+
+/// One run: an unlinked file of rows sorted by (type, start, row id).
+struct SampleRun {
+    let file: SpillFile
+    let bytes: Int
+    let rows: Int
+}

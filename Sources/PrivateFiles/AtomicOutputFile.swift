@@ -1,0 +1,198 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file written beside its final path as a hidden temporary (`dir/.name.tmp-<pid>`, mode 0600)
+/// through one fixed buffer, then fsynced and renamed over `path`: a reader of `path` sees the
+/// old file or the whole new one, never half a file (SPEC "Outputs"). The CSV and Parquet
+/// writers both write through it.
+///
+/// The name is hidden so that a folder listing that skips dot files (publishing a staging
+/// folder) never picks up a half-written file, and carries the pid so that two processes
+/// writing the same path don't clobber each other's temporary.
+///
+/// Writers can append straight into the buffer (`reserve` + `advance`), so the hot path of a
+/// text format is a bounds check and a store per byte. Not thread-safe. A file that is
+/// released before `commit()` removes its temporary.
+public final class AtomicOutputFile {
+    public let path: String
+    public let temporaryPath: String
+    private var fd: Int32
+    @usableFromInline let buffer: UnsafeMutablePointer<UInt8>
+    public let capacity: Int
+    @usableFromInline var used = 0
+    /// Bytes written so far (buffered included): the offset of the next byte in the file.
+    public var offset: Int64 { written }
+    @usableFromInline var written: Int64 = 0
+
+    /// Creates the temporary file; throws `cannotCreateOutput` (naming the path) when it can't.
+    public init(path: String, bufferSize: Int = 256 << 10) throws {
+        self.path = path
+        self.temporaryPath = Self.temporaryPath(for: path)
+        fd = createPrivateFile(temporaryPath, access: O_WRONLY)
+        guard fd >= 0 else {
+            throw FileError(.cannotCreate, "cannot create \(path) (temporary \(temporaryPath)): \(errnoText())")
+        }
+        capacity = max(bufferSize, 4096)
+        buffer = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        discard()
+        buffer.deallocate()
+    }
+
+    /// `dir/.name.tmp-<pid>` for `dir/name`.
+    public static func temporaryPath(for path: String) -> String {
+        let (dir, name) = splitPath(path)
+        let hidden = ".\(name).tmp-\(getpid())"
+        return dir.map { $0 == "/" ? "/" + hidden : $0 + "/" + hidden } ?? hidden
+    }
+
+    /// Room for `n` bytes (n ≤ capacity) at the returned pointer; flushes the buffer first if
+    /// needed. Follow with `advance(by:)` giving the bytes actually written.
+    @inlinable
+    public func reserve(_ n: Int) throws -> UnsafeMutablePointer<UInt8> {
+        if used + n > capacity { try flushBuffer() }
+        return buffer + used
+    }
+
+    @inlinable
+    public func advance(by n: Int) {
+        used += n
+        written += Int64(n)
+    }
+
+    @inlinable
+    public func writeByte(_ b: UInt8) throws {
+        if used == capacity { try flushBuffer() }
+        buffer[used] = b
+        used += 1
+        written += 1
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        let n = bytes.count
+        guard n > 0 else { return }
+        if used + n <= capacity {
+            (buffer + used).update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
+            used += n
+        } else {
+            try flushBuffer()
+            if n >= capacity {
+                try writeAll(bytes.baseAddress!, n)   // too big to buffer: skip the copy
+            } else {
+                buffer.update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
+                used = n
+            }
+        }
+        written += Int64(n)
+    }
+
+    public func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    /// The first `count` bytes of `bytes` (a reused scratch array that may be longer).
+    public func write(_ bytes: [UInt8], count: Int) throws {
+        try bytes.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    }
+
+    /// Flushes, fsyncs, closes and renames the file over `path`, then fsyncs the folder.
+    /// On failure the temporary file is removed and the error (naming the path) thrown.
+    public func commit() throws {
+        guard fd >= 0 else { throw FileError(.unexpected, "\(path) was already closed") }
+        do {
+            try flushBuffer()
+            guard fsync(fd) == 0 else { throw FileError(.io, "cannot fsync \(temporaryPath): \(errnoText())") }
+            let rc = close(fd)
+            fd = -1
+            guard rc == 0 else { throw FileError(.io, "cannot close \(temporaryPath): \(errnoText())") }
+            guard rename(temporaryPath, path) == 0 else {
+                throw FileError(.io, "cannot rename \(temporaryPath) to \(path): \(errnoText())")
+            }
+        } catch {
+            // `discard()` can't help once fd is closed, so the temporary is removed here.
+            if fd >= 0 { close(fd); fd = -1 }
+            unlink(temporaryPath)
+            throw error
+        }
+        // The rename is durable only once the folder's entry is; a failure here is not worth
+        // failing the write over (the data itself is already synced).
+        let dir = Self.splitPath(path).dir ?? "."
+        let dfd = open(dir, O_RDONLY | O_CLOEXEC)
+        if dfd >= 0 {
+            _ = fsync(dfd)
+            close(dfd)
+        }
+    }
+
+    /// Closes and removes the temporary file, if it is still open; `path` is untouched.
+    public func discard() {
+        guard fd >= 0 else { return }
+        close(fd)
+        fd = -1
+        unlink(temporaryPath)
+        used = 0
+    }
+
+    @usableFromInline func flushBuffer() throws {
+        guard used > 0 else { return }
+        guard fd >= 0 else { throw FileError(.unexpected, "\(path) was already closed") }
+        try writeAll(UnsafeRawPointer(buffer), used)
+        used = 0
+    }
+
+    private func writeAll(_ start: UnsafeRawPointer, _ count: Int) throws {
+        if let error = writeFully(fd, start, count) {
+            throw FileError(.io, "cannot write \(temporaryPath) (for \(path)): \(error)")
+        }
+    }
+
+    /// ("dir", "name") for "dir/name", ("/", "name") for "/name", (nil, "name") for "name".
+    private static func splitPath(_ path: String) -> (dir: String?, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (nil, path) }
+        let name = String(path[path.index(after: slash)...])
+        return (slash == path.startIndex ? "/" : String(path[..<slash]), name)
+    }
+}
+
+/// Creates `path` for this process alone (`access`: `O_WRONLY` or `O_RDWR`), mode 0600: a
+/// leftover of an earlier process with the same pid is removed first, and `O_EXCL` +
+/// `O_NOFOLLOW` never write through a link someone planted at the name. The descriptor, or
+/// -1 with `errno` set.
+public func createPrivateFile(_ path: String, access: Int32) -> Int32 {
+    unlink(path)
+    return open(path, access | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode_t(0o600))
+}
+
+/// `write(2)` until all `count` bytes are written, again after an interruption; nil when they
+/// are, else why not. (A free function: inside the file types, `write` names their methods.)
+public func writeFully(_ fd: Int32, _ start: UnsafeRawPointer, _ count: Int) -> String? {
+    var p = start
+    var left = count
+    while left > 0 {
+        let n = write(fd, p, left)
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return n < 0 ? errnoText() : "nothing written" }
+        p += n
+        left -= n
+    }
+    return nil
+}
+
+public func errnoText() -> String {
+    String(cString: strerror(errno))
+}
+
+/// Small files replaced whole (a checkpoint's readable copy): the same write-beside, fsync,
+/// rename as the outputs.
+public enum AtomicFile {
+    public static func write(_ text: String, to path: String) throws {
+        let file = try AtomicOutputFile(path: path, bufferSize: 4096)
+        try file.write(Array(text.utf8))
+        try file.commit()
+    }
+}

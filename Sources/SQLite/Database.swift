@@ -1,0 +1,165 @@
+import CSQLite
+
+/// A thin, safe layer over one SQLite connection, in the spirit of GRDB: prepared
+/// statements with typed bindings, transactions as closures, errors as Swift errors.
+/// Not thread-safe: one connection belongs to one stage thread.
+public final class Database {
+    let handle: OpaquePointer
+    public let path: String
+    /// `cachedStatement`'s statements, reset between uses (`Statement.step` resets at the end).
+    private var statementCache: [String: Statement] = [:]
+    static let cacheLimit = 64
+    var cachedStatementCount: Int { statementCache.count }
+
+    public enum Mode { case readOnly, readWrite, create }
+
+    /// Process-wide settings, made once before the first connection opens.
+    private static let configured: Bool = healthetl_sqlite3_disable_memory_statistics() == SQLITE_OK
+
+    public init(path: String, mode: Mode = .create) throws {
+        self.path = path
+        _ = Self.configured
+        var db: OpaquePointer?
+        let flags: Int32 = switch mode {
+        case .readOnly: SQLITE_OPEN_READONLY
+        case .readWrite: SQLITE_OPEN_READWRITE
+        case .create: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(db)
+            throw SQLiteError(code: rc, kind: .cannotOpen, description: "\(path): cannot open database (\(message))")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, 5000)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    public func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? "error \(rc)"
+            sqlite3_free(errorMessage)
+            throw error(rc, message, sql: sql)
+        }
+    }
+
+    public func prepare(_ sql: String) throws -> Statement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(rc, lastMessage, sql: sql) }
+        return Statement(handle: stmt, database: self)
+    }
+
+    /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
+    /// Inside another transaction it is a savepoint of that one.
+    @discardableResult
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        if sqlite3_get_autocommit(handle) == 0 {
+            try execute("SAVEPOINT nested")
+            do {
+                let result = try body()
+                try execute("RELEASE nested")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO nested; RELEASE nested")
+                throw error
+            }
+        }
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Rows of a query as arrays of values.
+    @discardableResult
+    public func rows(_ sql: String, _ bindings: [SQLValue] = []) throws -> [[SQLValue]] {
+        let stmt = bindings.isEmpty ? try prepare(sql) : try cachedStatement(sql)
+        try stmt.bind(bindings)
+        var result: [[SQLValue]] = []
+        while try stmt.step() { result.append(stmt.row()) }
+        return result
+    }
+
+    /// The statement for `sql`, prepared once per connection: statements with parameters are
+    /// the ones run again and again (the sink inserts workouts, their events and statistics
+    /// by the thousand with a dozen of them), and preparing one costs as much as running it
+    /// a few dozen times. Bounded: past `cacheLimit` statements the cache starts over.
+    func cachedStatement(_ sql: String) throws -> Statement {
+        if let cached = statementCache[sql] { return cached }
+        let stmt = try prepare(sql)
+        if statementCache.count >= Self.cacheLimit { statementCache.removeAll() }
+        statementCache[sql] = stmt
+        return stmt
+    }
+
+    public func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> SQLValue {
+        try rows(sql, bindings).first?.first ?? .null
+    }
+
+    /// The raw connection, for registering application-defined SQL functions (HealthQL's local-time
+    /// and statistics functions). Valid as long as this `Database` lives.
+    public var sqliteHandle: OpaquePointer { handle }
+
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    func error(_ rc: Int32, _ message: String, sql: String? = nil) -> SQLiteError {
+        SQLiteError(code: rc, message: message, path: path, sql: sql)
+    }
+}
+
+/// A value read from or bound to SQLite.
+public enum SQLValue: Hashable, Sendable, CustomStringConvertible {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    public var description: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let v): String(v)
+        case .real(let v): String(v)
+        case .text(let v): v
+        }
+    }
+
+    public var int: Int64? {
+        switch self {
+        case .integer(let v): v
+        case .real(let v): Int64(v)
+        case .text(let v): Int64(v)
+        case .null: nil
+        }
+    }
+
+    public var double: Double? {
+        switch self {
+        case .integer(let v): Double(v)
+        case .real(let v): v
+        case .text(let v): Double(v)
+        case .null: nil
+        }
+    }
+
+    public var string: String? {
+        switch self {
+        case .null: nil
+        case .text(let v): v
+        default: description
+        }
+    }
+}
