@@ -29,6 +29,7 @@ $(VENV)/.ready: Makefile
 
 # XCTest only (no Swift Testing suites), so the run closes on XCTest's own summary line.
 test: venv
+	python3 scripts/check-module-graph.py
 	$(SWIFT) build --build-tests
 	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build --disable-swift-testing
 

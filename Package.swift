@@ -1,5 +1,14 @@
 // swift-tools-version:6.0
-// HealthETL: one target per pipeline stage, a small core, system C libraries, a thin CLI.
+// HealthETL: one target per pipeline stage, a small core, the store, system C libraries, a thin CLI.
+//
+//   healthetl ─→ HealthPipeline, HealthQL
+//   HealthPipeline ─→ HealthIngest, HealthNormalize, HealthDedupe, HealthAggregate, HealthStore, HealthEmit
+//   HealthQL ─→ HealthStore, SQLite            (reads a store; no emitters)
+//   HealthEmit ─→ HealthStore, Parquet, SQLite, PrivateFiles   (a store into files)
+//   HealthStore ─→ HealthCore, SQLite, PrivateFiles            (everything that reads or writes a store)
+//   stages ─→ HealthCore                       (a stage knows its input and output types only)
+//   Parquet ─→ PrivateFiles, CZlib;  SQLite ─→ CSQLite;  PrivateFiles ─→ libc
+//                                              (general libraries: no health knowledge, no HealthCore)
 import PackageDescription
 
 // Release builds: cross-module optimization specializes the stages' generic types
