@@ -6,7 +6,7 @@ import PrivateFiles
 /// Rows are buffered per column in typed arrays; every `rowGroupRows` rows they become a
 /// row group: per column an optional dictionary page and PLAIN or RLE_DICTIONARY data pages
 /// (DataPage v1, ~1 MiB of values each), GZIP-compressed or not. `close()` writes the footer
-/// (schema, row groups, statistics, `created_by` "healthetl") and atomically replaces `path`.
+/// (schema, row groups, statistics, `created_by`) and atomically replaces `path`.
 ///
 /// ```swift
 /// let w = try ParquetWriter(path: "samples.parquet", columns: [
@@ -57,6 +57,7 @@ public final class ParquetWriter {
     private let stringColumns: [Int]
     private let chunkWriter: ParquetChunkWriter
     private let keyValueMetadata: [(String, String)]
+    private let createdBy: String
     private var rowsInGroup = 0
     private var serial = 0
     private var inRow = false
@@ -77,20 +78,22 @@ public final class ParquetWriter {
     ///     import is done: 64 k rows keep that tail short (256 k cost 0.1 s at one year of
     ///     data), for a file 0.5% larger. DuckDB's own groups are 122,880 rows.
     ///   - keyValueMetadata: written to the footer's `key_value_metadata`.
+    ///   - createdBy: the footer's `created_by`: the application that wrote the file.
     ///   - writesGroupsInBackground: encode, compress and write each full row group on a
     ///     thread of its own while the next one fills (the samples: zlib is half the writer's
     ///     time). Memory: two row groups of values instead of one.
     public convenience init(path: String, columns: [ParquetColumn], rowGroupRows: Int = 1 << 16,
                             compression: ParquetCompression = .gzip,
-                            keyValueMetadata: [String: String] = [:], writesGroupsInBackground: Bool = false) throws {
+                            keyValueMetadata: [String: String] = [:], createdBy: String = "healthetl",
+                            writesGroupsInBackground: Bool = false) throws {
         try self.init(path: path, columns: columns, rowGroupRows: rowGroupRows, compression: compression,
-                      keyValueMetadata: keyValueMetadata, pageSizeTarget: 1 << 20,
+                      keyValueMetadata: keyValueMetadata, createdBy: createdBy, pageSizeTarget: 1 << 20,
                       maxDictionaryEntries: Self.maxDictionaryEntries, writesGroupsInBackground: writesGroupsInBackground)
     }
 
     /// With the page size and dictionary limit adjustable (for tests).
     init(path: String, columns: [ParquetColumn], rowGroupRows: Int, compression: ParquetCompression,
-         keyValueMetadata: [String: String], pageSizeTarget: Int, maxDictionaryEntries: Int,
+         keyValueMetadata: [String: String], createdBy: String = "healthetl", pageSizeTarget: Int, maxDictionaryEntries: Int,
          writesGroupsInBackground: Bool = false) throws {
         try validateParquetSchema(columns)
         guard rowGroupRows >= 1 else { throw ParquetError("parquet: rowGroupRows must be at least 1") }
@@ -98,6 +101,7 @@ public final class ParquetWriter {
         self.columns = columns
         self.rowGroupRows = rowGroupRows
         self.compression = compression
+        self.createdBy = createdBy
         self.keyValueMetadata = keyValueMetadata.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         let buffers = columns.map {
             ParquetColumnBuffer(column: $0, maxDictionaryEntries: maxDictionaryEntries,
@@ -309,7 +313,7 @@ public final class ParquetWriter {
                     }
                 }
             }
-            m.field(6, string: "healthetl")                                   // created_by
+            m.field(6, string: createdBy)                                     // created_by
             m.fieldList(7, of: .struct, count: columns.count)                 // column_orders
             for _ in columns {
                 m.writeStruct { o in o.field(1, struct: { _ in }) }           // TYPE_ORDER
