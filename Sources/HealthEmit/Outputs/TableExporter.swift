@@ -1,4 +1,5 @@
 import HealthCore
+import HealthStore
 import SQLite
 import Parquet
 

@@ -1,8 +1,7 @@
 import HealthCore
-import HealthStore
 
-/// One table of the CSV and Parquet outputs: its columns and the query that yields them from
-/// the store, so both formats come from the same rows in one pass.
+/// One table of the store's file outputs (CSV, Parquet, and whatever else turns the store into
+/// files): its columns and the query that yields them, so every format comes from the same rows.
 public struct OutputTable: Sendable {
     public enum Kind: Sendable, Hashable {
         /// `dictionary`: few distinct values (types, sources): Parquet dictionary-encodes them.
