@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // HealthETL: one target per pipeline stage, a small core, the store, system C libraries, a thin CLI.
 //
-//   healthetl ─→ HealthPipeline, HealthQL
+//   healthetl ─→ HealthPipeline, HealthPeople, HealthQL
+//   HealthPeople ─→ HealthPipeline, HealthStore      (several people: their folders, settings, imports)
 //   HealthPipeline ─→ HealthIngest, HealthNormalize, HealthDedupe, HealthAggregate, HealthStore, HealthEmit
 //   HealthQL ─→ HealthStore, SQLite            (reads a store; no emitters)
 //   HealthEmit ─→ HealthStore, Parquet, SQLite, PrivateFiles   (a store into files)
@@ -26,7 +27,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "healthetl", targets: ["healthetl"]),
-        .library(name: "HealthETL", targets: ["HealthPipeline", "HealthStore", "HealthQL"]),
+        .library(name: "HealthETL", targets: ["HealthPipeline", "HealthStore", "HealthPeople", "HealthQL"]),
         // The general libraries, for any Swift program.
         .library(name: "SQLite", targets: ["SQLite"]),
         .library(name: "Parquet", targets: ["Parquet"]),
@@ -69,16 +70,19 @@ let package = Package(
                 dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate",
                                "HealthStore", "HealthEmit", "SQLite", "PrivateFiles"],
                 swiftSettings: strict),
+        // People: several people in one output folder (their own folders, settings, imports).
+        .target(name: "HealthPeople", dependencies: ["HealthCore", "HealthPipeline", "HealthStore", "SQLite", "PrivateFiles"],
+                swiftSettings: strict),
         // HealthQL: a small query language compiled to SQL over a published store (issue 7).
         .target(name: "HealthQL", dependencies: ["HealthCore", "HealthStore", "SQLite", "CSQLite"], swiftSettings: strict),
         // Thin command line.
-        .executableTarget(name: "healthetl", dependencies: ["HealthPipeline", "HealthQL"], swiftSettings: strict),
+        .executableTarget(name: "healthetl", dependencies: ["HealthPipeline", "HealthPeople", "HealthQL"], swiftSettings: strict),
         // The parse floor for `make bench`: libxml2 only.
         .executableTarget(name: "xmlfloor", dependencies: ["CLibXML2"], swiftSettings: strict),
 
         .testTarget(name: "HealthETLTests",
                     dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",
-                                   "HealthAggregate", "HealthStore", "HealthEmit", "HealthPipeline",
+                                   "HealthAggregate", "HealthStore", "HealthEmit", "HealthPipeline", "HealthPeople",
                                    "SQLite", "Parquet", "PrivateFiles"],
                     exclude: ["Scripts"],   // Python checkers the tests run (tooling only)
                     swiftSettings: strict),

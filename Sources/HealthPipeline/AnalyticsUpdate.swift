@@ -19,13 +19,13 @@ struct AnalyticsUpdate {
     func run(days: Set<CivilDate>?, recordedAt: Timestamp, progress: ProgressReporter,
              computed: AnalyticsWriter.Content? = nil,
              tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) throws -> Result {
-        progress.phase("daily", percent: 15)
+        try progress.phase(.analytics, "daily")
         let content = try computed ?? settings.builder(tap: tap).build(days: days, from: SeriesReader(database: database))
         let writer = AnalyticsWriter(database: database)
         try writer.replace(days: days, with: content, recordedAt: recordedAt)
         let stored = HealthStore(database: database)
-        for (kind, percent) in [(PeriodKind.week, 40), (.month, 65), (.year, 85)] {
-            progress.phase(kind.rawValue + "ly", percent: percent)
+        for (kind, within) in [(PeriodKind.week, 0.4), (.month, 0.65), (.year, 0.85)] {
+            try progress.phase(.analytics, kind.rawValue + "ly", within: within)
             let starts = days.map { Set($0.map { PeriodRollup.bounds(kind, of: $0, weekStart: settings.weekStart).0 }) }
             let periodDays = try starts.map { starts in
                 try starts.flatMap { start in
@@ -35,7 +35,7 @@ struct AnalyticsUpdate {
             let periods = PeriodRollup.periods(kind, of: periodDays, weekStart: settings.weekStart)
             try writer.replacePeriods(kind, starts: starts, with: periods, recordedAt: recordedAt)
         }
-        progress.phase("finish", percent: 95)
+        try progress.phase(.analytics, "finish", within: 1)
         return Result(days: content.days.count, nights: content.nights.count)
     }
 }

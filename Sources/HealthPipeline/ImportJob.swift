@@ -23,12 +23,17 @@ public struct ImportJob: Sendable {
         public var out: String
         public var timeZone: TimeZone
         public var config: PipelineConfig
-        public var progress: ProgressReporter.Style
+        /// Receives the run's progress (see `ImportProgressHandler`: on the thread that runs the job).
+        public var progress: ImportProgressHandler?
+        /// Asked at every report before the outputs are published: true stops the run with
+        /// `CancellationError`, leaving the published outputs as they were.
+        public var isCancelled: @Sendable () -> Bool
         public var full: Bool
         public init(export: String, out: String, timeZone: TimeZone, config: PipelineConfig = PipelineConfig(),
-                    progress: ProgressReporter.Style = .none, full: Bool = false) {
+                    progress: ImportProgressHandler? = nil, isCancelled: @escaping @Sendable () -> Bool = { false },
+                    full: Bool = false) {
             self.export = export; self.out = out; self.timeZone = timeZone; self.config = config
-            self.progress = progress; self.full = full
+            self.progress = progress; self.isCancelled = isCancelled; self.full = full
         }
     }
 
@@ -59,7 +64,7 @@ public struct ImportJob: Sendable {
                            files: OutputFiles) throws -> RunSummary {
         folder.removeStaleStaging()
         defer { files.discard() }
-        let progress = ProgressReporter(style: options.progress, totalBytes: source.totalBytes)
+        let progress = ProgressReporter(totalBytes: source.totalBytes, handler: options.progress, isCancelled: options.isCancelled)
 
         let previous = options.full ? nil : try PublishedStore.openIfCompatible(folder.databasePath, settings: settings)
         let checkpoints = CheckpointFiles(folder: folder, incremental: previous != nil)
@@ -91,7 +96,7 @@ public struct ImportJob: Sendable {
             if changed || files.missing {
                 let outputsStart = Date()
                 let rest = OutputTable.all.filter { written[$0.name] == nil }
-                summary.outputRows = try files.write(rest, from: database) { progress.phase("writing \($0)") }
+                summary.outputRows = try files.write(rest, from: database) { try progress.phase(.writingFiles, $0) }
                     .merging(written) { a, _ in a }
                 summary.phaseSeconds["outputs"] = Date().timeIntervalSince(outputsStart)
             }
@@ -107,7 +112,7 @@ public struct ImportJob: Sendable {
         } else {
             summary.mode = "full"
             let database = try load.database.orThrow("the loaded store is gone")
-            progress.phase("analytics")
+            try progress.phase(.analytics)
             let analyticsStart = Date()
             // The samples output is written from the series the analytics read, on its own thread:
             // alongside the index, or now (a resumed load) as they are read through it.

@@ -49,12 +49,12 @@ struct Loader {
     func run(alongsideIndex: AlongsideIndex? = nil) throws -> Result {
         let resumedAt = checkpoint.sequence > 0 ? checkpoint.ingest?.elementOrdinal ?? 0 : nil
         if checkpoint.phase == .loaded {
-            progress.phase("resuming after the load")
+            try progress.phase(.storing, "resuming after the load")
             // `finish` left the store with a rollback journal, ready to be renamed or attached.
             return Result(database: try Database(path: staged, mode: .readWrite), state: checkpoint, phaseSeconds: [:],
                           resumedAt: resumedAt)
         }
-        if let resumedAt { progress.phase("resuming at element \(resumedAt)") }
+        if let resumedAt { try progress.phase(.reading, "resuming at element \(resumedAt)") }
         let started = Date()
         // A full load sizes its duplicate filter for the whole export; an incremental one
         // skips most records before they reach it.
@@ -65,7 +65,8 @@ struct Loader {
         if fresh, alongsideIndex != nil { sink.sampleRuns = SampleRunWriter(folder: (staged as NSString).deletingLastPathComponent) }
         if state.phase == .loading { try stream(into: sink, &state) }
         let loaded = Date()
-        progress.phase("dedupe + index")
+        try progress.phase(.storing, "the last rows")
+        try progress.phase(.indexing, "dedupe + index")
         let alongside = StageThreads()
         // Without runs (a resumed load, or a spill that failed) the analytics read the store later.
         let runs = try? sink.sampleRuns?.finish()
@@ -123,7 +124,7 @@ struct Loader {
                 for (k, v) in batch.rest.unknownElements { state.unknownElements[k, default: 0] += v }
                 try sink.write(consume batch)   // the sink's own: it moves the samples out
                 state.recordsRead += records
-                progress.update(position: position, records: state.recordsRead)
+                try progress.update(position: position, records: state.recordsRead)
                 sinceCommit += records + workouts
                 if sinceCommit >= checkpointRecords, let point = position.resume {
                     state.ingest = point

@@ -46,7 +46,7 @@ struct OutputFiles {
 
     /// Writes `tables` into the staging folder; returns rows per file.
     func write(_ tables: [OutputTable] = OutputTable.all, from database: Database,
-               progress: (String) -> Void) throws -> [String: Int] {
+               progress: (String) throws -> Void) throws -> [String: Int] {
         guard !isEmpty else { return [:] }
         for sub in ["csv", "parquet"] { try OutputFolder.makePrivateFolder((staging as NSString).appendingPathComponent(sub)) }
         let exporter = TableExporter(database: database)
@@ -54,7 +54,7 @@ struct OutputFiles {
         for table in tables where writes(table) {
             let csvPath = csv && table.inCSV ? staged("csv", table.name + ".csv") : nil
             let parquetPath = parquet && table.inParquet ? staged("parquet", table.name + ".parquet") : nil
-            progress(table.name)
+            try progress(table.name)
             rows[table.name] = try exporter.export(table, csv: csvPath, parquet: parquetPath)
         }
         return rows

@@ -39,6 +39,7 @@ struct PublishedStore {
         try merger.attach(deltaPath: delta)
         defer { merger.detach() }
         try database.transaction {
+            try progress.phase(.storing, "merging the new records")
             let merged = try merger.merge()
             summary.newSamples = merged.newSamples
             summary.newWorkouts = merged.newWorkouts

@@ -1,4 +1,5 @@
 import HealthCore
+import HealthPeople
 
 /// A small declarative argument parser (the shape of swift-argument-parser, without the
 /// dependency): a command declares its flags and options; parsing returns them or a
@@ -7,6 +8,8 @@ struct ArgumentSpec {
     var flags: Set<String> = []
     var options: Set<String> = []
     var positionals: [String] = []
+    /// Positionals that may follow the required ones (`people show ID`).
+    var optionalPositionals: [String] = []
 }
 
 struct ParsedArguments {
@@ -20,9 +23,15 @@ struct ParsedArguments {
     /// SPEC's default output folder, for `--out` left out (and no `out` in the pipeline).
     static let defaultOut = "out"
     /// `--out`, or the default: the folder every command but `import` works on.
-    var outFolder: String { option("out") ?? Self.defaultOut }
+    var root: String { option("out") ?? Self.defaultOut }
+    /// `--person ID`, validated (64 when refused).
+    var person: PersonID? { get throws { try option("person").map(PersonID.init) } }
+    /// The folder a command works on: `--out`, or with `--person ID` that person's folder in it.
+    var outFolder: String {
+        get throws { try person.map { People(root: root).outputFolder(of: $0).path } ?? root }
+    }
     /// The store in that folder.
-    var storePath: String { outFolder + "/health.sqlite" }
+    var storePath: String { get throws { try outFolder + "/health.sqlite" } }
 }
 
 enum ArgumentParser {
@@ -57,8 +66,10 @@ enum ArgumentParser {
             }
             i += 1
         }
-        guard parsed.positionals.count == spec.positionals.count else {
-            let expected = spec.positionals.isEmpty ? "no arguments" : spec.positionals.joined(separator: " ")
+        let allowed = spec.positionals.count...(spec.positionals.count + spec.optionalPositionals.count)
+        guard allowed.contains(parsed.positionals.count) else {
+            let names = spec.positionals + spec.optionalPositionals.map { "[\($0)]" }
+            let expected = names.isEmpty ? "no arguments" : names.joined(separator: " ")
             throw HealthETLError.usage("\(command): expected \(expected)")
         }
         return parsed

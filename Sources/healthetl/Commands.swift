@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthPeople
 import HealthPipeline
 
 protocol Command {
@@ -9,21 +10,28 @@ protocol Command {
     static func run(_ args: ParsedArguments) throws
 }
 
-/// `healthetl import EXPORT [--out DIR] [--pipeline FILE] [--timezone ZONE] [--full] [--quiet] [--json]`
+/// `healthetl import EXPORT [--out DIR] [--person ID] [--pipeline FILE] [--timezone ZONE] [--full] [--quiet] [--json]`
 enum ImportCommand: Command {
     static let name = "import"
-    static let usage = "healthetl import EXPORT [--out DIR] [--pipeline FILE] [--timezone ZONE] [--full] [--quiet] [--json]"
-    static let spec = ArgumentSpec(flags: ["full", "quiet", "json"], options: ["out", "pipeline", "timezone"],
+    static let usage = "healthetl import EXPORT [--out DIR] [--person ID] [--pipeline FILE] [--timezone ZONE] [--full] [--quiet] [--json]"
+    static let spec = ArgumentSpec(flags: ["full", "quiet", "json"], options: ["out", "person", "pipeline", "timezone"],
                                    positionals: ["EXPORT"])
 
     static func run(_ args: ParsedArguments) throws {
         let config = try loadPipeline(args.option("pipeline"))
-        let zone = try config.resolvedTimeZone(override: args.option("timezone"))
         let quiet = args.flag("quiet")
         let interactive = !quiet && isatty(STDERR_FILENO) == 1
-        let job = ImportJob(options: .init(export: args.positionals[0], out: args.option("out") ?? config.out ?? ParsedArguments.defaultOut,
-                                           timeZone: zone, config: config,
-                                           progress: interactive ? .terminal : .none, full: args.flag("full")))
+        let progress = interactive ? TerminalProgressLine().handler : nil
+        let out = args.option("out") ?? config.out ?? ParsedArguments.defaultOut
+        let job: ImportJob
+        if let person = try args.person {
+            job = try People(root: out).importJob(args.positionals[0], for: person, pipeline: config,
+                                                  timezone: args.option("timezone"), full: args.flag("full"), progress: progress)
+        } else {
+            let zone = try config.resolvedTimeZone(override: args.option("timezone"))
+            job = ImportJob(options: .init(export: args.positionals[0], out: out, timeZone: zone, config: config,
+                                           progress: progress, full: args.flag("full")))
+        }
         let summary = try job.run()
         if args.flag("json") {
             print(summary.json)
@@ -40,24 +48,24 @@ enum ImportCommand: Command {
     }
 }
 
-/// `healthetl status [--out DIR]`: the last runs and what the store holds.
+/// `healthetl status [--out DIR] [--person ID]`: the last runs and what the store holds.
 enum StatusCommand: Command {
     static let name = "status"
-    static let usage = "healthetl status [--out DIR]"
-    static let spec = ArgumentSpec(options: ["out"])
+    static let usage = "healthetl status [--out DIR] [--person ID]"
+    static let spec = ArgumentSpec(options: ["out", "person"])
 
     static func run(_ args: ParsedArguments) throws {
-        print(try StoreStatus(folder: OutputFolder(path: args.outFolder)).report())
+        print(try StoreStatus(folder: OutputFolder(path: try args.outFolder)).report())
     }
 }
 
-/// `healthetl reset [--out DIR] [--keep-profile]`: start over (see `StoreReset`).
+/// `healthetl reset [--out DIR] [--person ID] [--keep-profile]`: start over (see `StoreReset`).
 enum ResetCommand: Command {
     static let name = "reset"
-    static let usage = "healthetl reset [--out DIR] [--keep-profile]"
-    static let spec = ArgumentSpec(flags: ["keep-profile"], options: ["out"])
+    static let usage = "healthetl reset [--out DIR] [--person ID] [--keep-profile]"
+    static let spec = ArgumentSpec(flags: ["keep-profile"], options: ["out", "person"])
 
     static func run(_ args: ParsedArguments) throws {
-        print(try StoreReset(folder: OutputFolder(path: args.outFolder)).run(keepProfile: args.flag("keep-profile")))
+        print(try StoreReset(folder: OutputFolder(path: try args.outFolder)).run(keepProfile: args.flag("keep-profile")))
     }
 }

@@ -2,11 +2,11 @@ import Foundation
 import HealthCore
 import HealthQL
 
-/// `healthetl query "HEALTHQL" [--out DIR] [--format table|csv|json]`.
+/// `healthetl query "HEALTHQL" [--out DIR] [--person ID] [--format table|csv|json]`.
 enum QueryCommand: Command {
     static let name = "query"
-    static let usage = "healthetl query \"HEALTHQL\" [--out DIR] [--format table|csv|json]"
-    static let spec = ArgumentSpec(options: ["out", "format"], positionals: ["HEALTHQL"])
+    static let usage = "healthetl query \"HEALTHQL\" [--out DIR] [--person ID] [--format table|csv|json]"
+    static let spec = ArgumentSpec(options: ["out", "person", "format"], positionals: ["HEALTHQL"])
 
     static func run(_ args: ParsedArguments) throws {
         let formatName = args.option("format") ?? "table"
@@ -27,14 +27,14 @@ enum QueryCommand: Command {
     }
 }
 
-/// `healthetl repl [--out DIR]`: an interactive HealthQL session; history in `DIR/.healthetl/repl_history`.
+/// `healthetl repl [--out DIR] [--person ID]`: an interactive HealthQL session; history in `DIR/.healthetl/repl_history`.
 enum ReplCommand: Command {
     static let name = "repl"
-    static let usage = "healthetl repl [--out DIR]"
-    static let spec = ArgumentSpec(options: ["out"])
+    static let usage = "healthetl repl [--out DIR] [--person ID]"
+    static let spec = ArgumentSpec(options: ["out", "person"])
 
     static func run(_ args: ParsedArguments) throws {
         let engine = try QueryEngine(storePath: args.storePath)
-        Repl(engine: engine, historyPath: args.outFolder + "/.healthetl/repl_history").run()
+        Repl(engine: engine, historyPath: try args.outFolder + "/.healthetl/repl_history").run()
     }
 }

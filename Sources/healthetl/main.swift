@@ -4,7 +4,8 @@ import HealthCore
 // Health data is private: every file this process creates is 0600, every folder 0700.
 umask(0o077)
 
-let commands: [any Command.Type] = [ImportCommand.self, QueryCommand.self, ReplCommand.self, StatusCommand.self, ResetCommand.self]
+let commands: [any Command.Type] = [ImportCommand.self, ImportAllCommand.self, PeopleCommand.self, QueryCommand.self,
+                                     ReplCommand.self, StatusCommand.self, ResetCommand.self]
 
 let usage = "usage:\n" + commands.map { "  " + $0.usage }.joined(separator: "\n")
 

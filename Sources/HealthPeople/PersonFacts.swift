@@ -1,0 +1,53 @@
+import Foundation
+import HealthCore
+import HealthStore
+import SQLite
+
+/// One line of `healthetl people`: who, and what their store holds.
+public struct PersonFacts: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String?
+    /// The person's setting, else the export's (`Me`).
+    public var birthDate: String?
+    /// The zone the person's last import used (their setting, else the pipeline's or the export's).
+    public var timezone: String?
+    public var firstDay: String?
+    public var lastDay: String?
+    /// When the last import finished (UTC).
+    public var lastImport: String?
+    public var samples: Int
+    public var days: Int
+
+    /// Reads the facts of `id` from their settings and their published store (none yet: no days).
+    public init(id: PersonID, in people: People) throws {
+        let settings = try people.settings(of: id)
+        self.id = id.rawValue
+        name = settings.name
+        birthDate = settings.birthDate
+        timezone = settings.timezone
+        samples = 0
+        days = 0
+        let storePath = people.outputFolder(of: id).databasePath
+        guard FileManager.default.fileExists(atPath: storePath) else { return }
+        let store = try HealthStore(path: storePath)
+        let db = store.database
+        if birthDate == nil { birthDate = try store.profile()?.dateOfBirth?.iso8601 }
+        let range = try db.rows("SELECT MIN(date), MAX(date), COUNT(*) FROM daily_analytics")
+        firstDay = range.first?[0].string
+        lastDay = range.first?[1].string
+        days = Int(range.first?[2].int ?? 0)
+        samples = Int(try db.scalar("SELECT COUNT(*) FROM sample_data").int ?? 0)
+        let run = try db.rows("SELECT finished_utc, timezone FROM runs ORDER BY id DESC LIMIT 1").first
+        lastImport = run?[0].string
+        if timezone == nil { timezone = run?[1].string }
+    }
+
+    /// The columns of `healthetl people`.
+    public static let header = ["id", "name", "birth date", "time zone", "first day", "last day", "last import",
+                                "samples", "days"]
+
+    public var cells: [String] {
+        [id, name ?? "", birthDate ?? "", timezone ?? "", firstDay ?? "", lastDay ?? "", lastImport ?? "",
+         String(samples), String(days)]
+    }
+}

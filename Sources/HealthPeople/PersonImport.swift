@@ -1,0 +1,81 @@
+import Foundation
+import HealthCore
+import HealthPipeline
+import HealthStore
+import Synchronization
+
+extension People {
+    /// The pipeline as it applies to `id`: their settings (time zone, source priority) over the
+    /// pipeline's, their folder as the output folder.
+    public func config(for id: PersonID, pipeline: PipelineConfig) throws -> PipelineConfig {
+        let settings = try self.settings(of: id)
+        var config = pipeline
+        if let zone = settings.timezone { config.timezone = zone }
+        if let priority = settings.sourcePriority { config.sourcePriority = priority }
+        config.out = outputFolder(of: id).path
+        return config
+    }
+
+    /// The import of `export` for `id` (created if new), as the command line runs it:
+    /// `timezone` (the `--timezone` flag) wins over the person's and the pipeline's zone.
+    public func importJob(_ export: String, for id: PersonID, pipeline: PipelineConfig = PipelineConfig(),
+                          timezone: String? = nil, full: Bool = false, progress: ImportProgressHandler? = nil,
+                          isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ImportJob {
+        if !exists(id) { try create(id) }
+        let config = try self.config(for: id, pipeline: pipeline)
+        let zone = try config.resolvedTimeZone(override: timezone)
+        return ImportJob(options: .init(export: export, out: outputFolder(of: id).path, timeZone: zone, config: config,
+                                        progress: progress, isCancelled: isCancelled, full: full))
+    }
+
+    /// Imports `export` for `id`, full or incremental (as the person's folder decides, or
+    /// `full`), on a thread of its own. `progress` is called on that thread (see
+    /// `ImportProgressHandler`). Cancelling the calling task stops the import at its next
+    /// report and throws `CancellationError`; the person's published store and files are then
+    /// as they were before.
+    public func importExport(_ export: String, for id: PersonID, pipeline: PipelineConfig = PipelineConfig(),
+                             full: Bool = false, progress: ImportProgressHandler? = nil) async throws -> RunSummary {
+        try Task.checkCancellation()
+        let cancelled = CancellationFlag()
+        let job = try importJob(export, for: id, pipeline: pipeline, full: full, progress: progress,
+                                isCancelled: { cancelled.isSet })
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RunSummary, Error>) in
+                // A thread, not a task: the import blocks for minutes, which the cooperative
+                // pool's few threads must not.
+                let thread = Thread { continuation.resume(with: Result { try job.run() }) }
+                thread.name = "healthetl import \(id)"
+                thread.start()
+            }
+        } onCancel: {
+            cancelled.set()
+        }
+    }
+
+    /// The person's published store, to read their daily, weekly, monthly and yearly analytics.
+    public func store(of id: PersonID) throws -> HealthStore {
+        let path = outputFolder(of: id).databasePath
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw HealthETLError.inputMissing("\(path): no store for person '\(id)' yet (import an export first)")
+        }
+        return try HealthStore(path: path)
+    }
+
+    /// What `healthetl people` lists about `id`.
+    public func facts(of id: PersonID) throws -> PersonFacts {
+        guard exists(id) else { throw HealthETLError.inputMissing("no person '\(id)' in \(root)") }
+        return try PersonFacts(id: id, in: self)
+    }
+
+    /// Everyone's facts, by id.
+    public func list() throws -> [PersonFacts] {
+        try ids().map { try PersonFacts(id: $0, in: self) }
+    }
+}
+
+/// Set once from a task's cancellation handler, read by the import's thread.
+final class CancellationFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .acquiring) }
+    func set() { flag.store(true, ordering: .releasing) }
+}

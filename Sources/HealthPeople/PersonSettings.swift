@@ -1,0 +1,33 @@
+import Foundation
+import HealthCore
+
+/// What a person's own settings say (`OUT/people/ID/person.json`); each one set overrides the
+/// pipeline's for that person's imports. Unset fields fall back to the pipeline.
+public struct PersonSettings: Codable, Sendable, Equatable {
+    public var name: String?
+    /// `YYYY-MM-DD`; where unset, the export's own (`Me`) is shown.
+    public var birthDate: String?
+    /// An IANA zone for the person's local days.
+    public var timezone: String?
+    /// The order of sources for the person's daily totals (see the pipeline's `sourcePriority`).
+    public var sourcePriority: [String]?
+
+    public init(name: String? = nil, birthDate: String? = nil, timezone: String? = nil, sourcePriority: [String]? = nil) {
+        self.name = name; self.birthDate = birthDate; self.timezone = timezone; self.sourcePriority = sourcePriority
+    }
+
+    /// Throws a usage error (64) for a birth date that is not a real `YYYY-MM-DD` day or a zone
+    /// that is not an IANA name.
+    public func validated() throws -> PersonSettings {
+        if let birthDate {
+            // Round trip through the day number: 2001-02-30 is no day.
+            guard let day = CivilDate(iso: birthDate), CivilDate(daysSinceEpoch: day.daysSinceEpoch).iso8601 == birthDate else {
+                throw HealthETLError.usage("birth date '\(birthDate)' is not a day in the form YYYY-MM-DD")
+            }
+        }
+        if let timezone, TimeZone(identifier: timezone) == nil {
+            throw HealthETLError.usage("unknown time zone '\(timezone)' (expected an IANA name such as Europe/Berlin)")
+        }
+        return self
+    }
+}

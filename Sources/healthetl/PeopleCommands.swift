@@ -1,0 +1,108 @@
+import Foundation
+import HealthCore
+import HealthPeople
+import HealthPipeline
+
+/// `healthetl people [list | show ID | set ID … | remove ID [--yes]] [--out DIR] [--json]`:
+/// the people of an output folder.
+enum PeopleCommand: Command {
+    static let name = "people"
+    static let usage = "healthetl people [list | show ID | set ID [--name N] [--birthdate YYYY-MM-DD] [--timezone ZONE]"
+        + " | remove ID [--yes]] [--out DIR] [--json]"
+    static let spec = ArgumentSpec(flags: ["json", "yes"], options: ["out", "name", "birthdate", "timezone"],
+                                   optionalPositionals: ["list|show|set|remove", "ID"])
+
+    static func run(_ args: ParsedArguments) throws {
+        let people = People(root: args.root)
+        let action = args.positionals.first ?? "list"
+        let id = try args.positionals.dropFirst().first.map(PersonID.init)
+        try refuseOptions(for: action, args)
+        switch (action, id) {
+        case ("list", nil):
+            let all = try people.list()
+            print(args.flag("json") ? try json(all) : table(all))
+        case ("show", let id?):
+            let facts = try people.facts(of: id)
+            print(args.flag("json") ? try json(facts) : zip(PersonFacts.header, facts.cells).map { "\($0): \($1)" }.joined(separator: "\n"))
+        case ("set", let id?):
+            guard args.option("name") != nil || args.option("birthdate") != nil || args.option("timezone") != nil else {
+                throw HealthETLError.usage("people set \(id): nothing to set (--name, --birthdate or --timezone)")
+            }
+            try people.update(id, name: args.option("name"), birthDate: args.option("birthdate"), timezone: args.option("timezone"))
+            print(args.flag("json") ? try json(try people.facts(of: id)) : "updated \(id)")
+        case ("remove", let id?):
+            guard people.exists(id) else { throw HealthETLError.inputMissing("no person '\(id)' in \(people.root)") }
+            guard args.flag("yes") else {
+                let files = people.files(of: id)
+                throw HealthETLError.usage("people remove \(id) would erase \(files.count) files and folders under "
+                    + "\(people.outputFolder(of: id).path) (nothing of anyone else):\n  "
+                    + files.prefix(20).joined(separator: "\n  ") + (files.count > 20 ? "\n  …" : "")
+                    + "\nrun again with --yes to remove them")
+            }
+            try people.remove(id)
+            print("removed \(id)")
+        case ("list", _?):
+            throw HealthETLError.usage("people list takes no id (people show ID shows one)")
+        case ("show", nil), ("set", nil), ("remove", nil):
+            throw HealthETLError.usage("people \(action) needs a person id")
+        default:
+            throw HealthETLError.usage("people: unknown action '\(action)' (list, show, set or remove)\n" + usage)
+        }
+    }
+
+    /// Options that only one action takes are refused elsewhere, rather than ignored.
+    private static func refuseOptions(for action: String, _ args: ParsedArguments) throws {
+        if action != "set", let option = ["name", "birthdate", "timezone"].first(where: { args.option($0) != nil }) {
+            throw HealthETLError.usage("people \(action): --\(option) is for people set")
+        }
+        if action != "remove", args.flag("yes") { throw HealthETLError.usage("people \(action): --yes is for people remove") }
+    }
+
+    private static func table(_ all: [PersonFacts]) -> String {
+        guard !all.isEmpty else { return "no people yet (healthetl import EXPORT --person ID adds one)" }
+        let rows = [PersonFacts.header] + all.map(\.cells)
+        let widths = PersonFacts.header.indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
+        return rows.map { row in
+            row.indices.map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
+    }
+
+    private static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// `healthetl import-all DIR [--out DIR] [--pipeline FILE] [--jobs 1|2] [--full] [--quiet] [--json]`: a
+/// household's nightly run. Every `NAME.zip`, `NAME.xml` or `NAME/` in DIR is imported as
+/// person NAME; one broken export does not stop the others; the exit code is the worst one.
+enum ImportAllCommand: Command {
+    static let name = "import-all"
+    static let usage = "healthetl import-all DIR [--out DIR] [--pipeline FILE] [--jobs 1|2] [--full] [--quiet] [--json]"
+    static let spec = ArgumentSpec(flags: ["full", "quiet", "json"], options: ["out", "pipeline", "jobs"], positionals: ["DIR"])
+
+    static func run(_ args: ParsedArguments) throws {
+        let config = try ImportCommand.loadPipeline(args.option("pipeline"))
+        let jobs = Int(args.option("jobs") ?? "1") ?? 0
+        guard jobs == 1 || jobs == 2 else { throw HealthETLError.usage("import-all: --jobs is 1 or 2") }
+        let people = People(root: args.option("out") ?? config.out ?? ParsedArguments.defaultOut)
+        let quiet = args.flag("quiet"), asJSON = args.flag("json")
+        let run = HouseholdRun(people: people, exports: args.positionals[0], pipeline: config, parallel: jobs,
+                               full: args.flag("full"))
+        let outcomes = try run.run { outcome in
+            if asJSON {
+                print(outcome.json)
+            } else if !quiet || outcome.summary == nil {
+                // --quiet (cron): only the failures, on stderr.
+                let line = outcome.line + "\n"
+                FileHandle.standardError.write(Data(line.utf8))
+            }
+        }
+        guard !outcomes.isEmpty else { throw HealthETLError.inputMissing("\(args.positionals[0]): no exports (NAME.zip, NAME.xml or NAME/)") }
+        let code = HouseholdRun.exitCode(of: outcomes)
+        if code != 0 { exit(code) }
+    }
+}
