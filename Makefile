@@ -16,8 +16,15 @@ build:
 import: build
 	$(BIN) import "$(EXPORT)" --out "$(OUT)" --pipeline "$(PIPELINE)"
 
+# One person: make nightly EXPORT=export.zip. A household: make nightly EXPORTS=DIR imports every
+# NAME.zip, NAME.xml or NAME/ in DIR as person NAME (two at a time; the exit code is the worst one).
+EXPORTS ?=
 nightly: build
+ifeq ($(EXPORTS),)
 	$(BIN) import "$(EXPORT)" --out "$(OUT)" --pipeline pipelines/nightly.json --quiet
+else
+	$(BIN) import-all "$(EXPORTS)" --out "$(OUT)" --pipeline pipelines/nightly.json --jobs 2 --quiet
+endif
 
 # Python is tooling only: pyarrow/duckdb read our Parquet files in tests, openpyxl reads the
 # spreadsheet LibreOffice makes from our CSV.
