@@ -57,13 +57,23 @@ public struct Normalizer: StageHandler {
         guard let start = record.startDate else { return Self.reject(record, quarantine: &quarantine, "missing startDate") }
         let end = record.endDate ?? start
         if end < start { return Self.reject(record, quarantine: &quarantine, "endDate before startDate") }
+        let type = TypeRegistry.type(for: record.type)
+        // A record's span is spread over its days and hours: a hostile one from year 0001 to
+        // 9999 would take memory and time per day of it.
+        if end.microseconds - start.microseconds > PlausibleValues.maximumSpan(of: type) {
+            let days = (end.microseconds - start.microseconds) / 86_400_000_000
+            return Self.reject(record, quarantine: &quarantine,
+                               "spans \(days) days, more than the \(PlausibleValues.maximumSpan(of: type) / 86_400_000_000) days one \(type.alias) record may")
+        }
         var value: Double?
         var unit = record.unit
         var category: String?
         if record.type.hasPrefix("HKCategoryTypeIdentifier") {
             category = CategoryValues.canonical(record.value, type: record.type)
         } else if let text = record.value ?? Self.aggregatedValue(record) {
-            guard let number = Double(text), number.isFinite else { return Self.reject(record, quarantine: &quarantine, "unreadable value '\(text)'") }
+            guard let number = DecimalText.double(text) else {
+                return Self.reject(record, quarantine: &quarantine, "unreadable value '\(text.prefix(40))'")
+            }
             value = number
             if let printed = record.unit, !printed.isEmpty {
                 switch conversion(type: record.type, unit: printed) {
@@ -76,6 +86,9 @@ public struct Normalizer: StageHandler {
             }
         } else if record.type.hasPrefix("HKQuantityTypeIdentifier") {
             return Self.reject(record, quarantine: &quarantine, "missing value")
+        }
+        if let value, let problem = PlausibleValues.problem(with: value, of: type) {
+            return Self.reject(record, quarantine: &quarantine, problem)
         }
         let userEntered = Self.wasUserEntered(record)
         let localDate = calendar.localDate(of: start)

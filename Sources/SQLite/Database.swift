@@ -140,7 +140,8 @@ public enum SQLValue: Hashable, Sendable, CustomStringConvertible {
     public var int: Int64? {
         switch self {
         case .integer(let v): v
-        case .real(let v): Int64(v)
+        // A real out of Int64's range (or NaN) has no integer value; `Int64(_:)` would trap.
+        case .real(let v): v.isFinite && v >= -9.2e18 && v <= 9.2e18 ? Int64(v) : nil
         case .text(let v): Int64(v)
         case .null: nil
         }

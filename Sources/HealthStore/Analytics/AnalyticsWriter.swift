@@ -46,7 +46,9 @@ public struct AnalyticsWriter {
     private func bind(_ metrics: MetricValues, to stmt: Statement, from first: Int32) {
         for m in DailyMetric.allCases {
             let index = first + Int32(m.rawValue)
-            if m.isInteger { stmt.bind(index, metrics[m].map { Int64($0.rounded()) }) } else { stmt.bind(index, metrics[m]) }
+            // Values are bounded at the door (`PlausibleValues`); a sum still out of Int64's range is
+            // stored as NULL rather than stopping the process.
+            if m.isInteger { stmt.bind(index, metrics[m].flatMap(\.roundedInt64)) } else { stmt.bind(index, metrics[m]) }
         }
     }
 
