@@ -11,7 +11,7 @@ public enum DecimalText {
     }
 
     /// `[+-]? digits? (. digits?)? ([eE] [+-]? digits)?` with at least one mantissa digit.
-    static func isDecimal(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isDecimal(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         let n = b.count
         func digits() -> Int {

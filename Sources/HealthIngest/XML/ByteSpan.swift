@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HealthCore
 
 /// A view of bytes owned by libxml2 or an input buffer, valid only during a callback.
 /// Comparing and parsing on these avoids making a `String` for every attribute.
@@ -45,9 +46,10 @@ public struct ByteSpan {
         String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
     }
 
-    /// Parses a decimal number (`72`, `-0.5`, `1.23457e+06`). Nil for empty or malformed text.
+    /// Parses a decimal number (`72`, `-0.5`, `1.23457e+06`). Nil for empty or malformed text,
+    /// and for what `strtod` reads but Apple never writes (`0x10`, `inf`, `nan`).
     public var double: Double? {
-        guard count > 0, count < 64 else { return count == 0 ? nil : Double(string) }
+        guard count > 0, count < 64, DecimalText.isDecimal(UnsafeBufferPointer(start: start, count: count)) else { return nil }
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { buf in
             memcpy(buf.baseAddress!, start, count)
             buf[count] = 0

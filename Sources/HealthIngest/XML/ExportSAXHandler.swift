@@ -29,6 +29,8 @@ final class ExportSAXHandler: SAXHandler {
     // Values under construction.
     var record: ExportRecord?
     var recordStart: DateParser.Parsed?
+    /// Set by `metadataEntry` when it dropped a value over `maximumValueBytes`.
+    var oversizedMetadata: String?
     private var beatShift: Double?
     var correlation: ExportCorrelation?
     var workout: ExportWorkout?
@@ -99,7 +101,7 @@ final class ExportSAXHandler: SAXHandler {
             context = startTopLevel(name, attributes)
         case .record:
             if name.equals("MetadataEntry") {
-                record?.metadata.append(metadataEntry(attributes)); context = .leaf
+                appendMetadataToRecord(attributes); context = .leaf
             } else if name.equals("HeartRateVariabilityMetadataList") {
                 context = .heartbeatList
             } else { context = unknown(name, in: "Record") }
@@ -116,7 +118,7 @@ final class ExportSAXHandler: SAXHandler {
             } else { context = unknown(name, in: "Correlation") }
         case .correlationRecord:
             if name.equals("MetadataEntry") {
-                record?.metadata.append(metadataEntry(attributes)); context = .leaf
+                appendMetadataToRecord(attributes); context = .leaf
             } else { context = unknown(name, in: "Record") }
         case .workout, .workoutActivity:
             context = startWorkoutChild(name, attributes, inActivity: parent == .workoutActivity)
@@ -262,6 +264,11 @@ final class ExportSAXHandler: SAXHandler {
         beatShift = nil
         for i in 0..<attributes.count {
             let name = attributes.name(i), text = attributes.value(i)
+            if text.count > Self.maximumValueBytes {
+                // Not copied: the record goes to quarantine saying which value was too long.
+                unreadable.append(Self.oversized(name, text))
+                continue
+            }
             switch name.count {
             case 4 where name.equals("type"): type = self.text.interned(text)
             case 4 where name.equals("unit"): unit = self.text.interned(text)
@@ -288,14 +295,38 @@ final class ExportSAXHandler: SAXHandler {
                                    unreadableDates: unreadable, line: line)
     }
 
+    /// A record with an over-long metadata value goes to quarantine, saying so.
+    private func appendMetadataToRecord(_ attributes: SAXAttributes) {
+        let entry = metadataEntry(attributes)
+        if let note = oversizedMetadata.take() {
+            record?.unreadableDates.append("metadata " + note)
+        } else {
+            record?.metadata.append(entry)
+        }
+    }
+
     func metadataEntry(_ attributes: SAXAttributes) -> MetadataEntry {
         var entry = MetadataEntry(key: "", value: "")
         for i in 0..<attributes.count {
-            let name = attributes.name(i)
-            if name.equals("key") { entry.key = text.interned(attributes.value(i)) }
-            else if name.equals("value") { entry.value = text.plain(attributes.value(i)) }
+            let name = attributes.name(i), value = attributes.value(i)
+            if value.count > Self.maximumValueBytes {
+                // Dropped, not copied; a record holding it is quarantined (`parseRecord` notes it).
+                oversizedMetadata = Self.oversized(name, value)
+                continue
+            }
+            if name.equals("key") { entry.key = text.interned(value) }
+            else if name.equals("value") { entry.value = text.plain(value) }
         }
         return entry
+    }
+
+    /// The longest attribute or metadata value kept, in bytes. Real values are short (a device
+    /// description, a time zone name, a few hundred bytes at most); a 200 MB value is a damaged
+    /// or hostile file, and its record goes to quarantine instead of into memory three times.
+    static let maximumValueBytes = 64 << 10
+
+    static func oversized(_ name: ByteSpan, _ value: ByteSpan) -> String {
+        "\(name.count <= 64 ? name.string : "attribute") value of \(value.count) bytes (over the \(maximumValueBytes)-byte limit)"
     }
 
     /// A beat's time is a localized time of day with no date and no offset. It is written in
