@@ -18,6 +18,7 @@ struct PublishedStore {
         guard try database.scalar("PRAGMA user_version").int == Int64(StoreSchema.version),
               try AnalyticsSettings.stored(in: database) == settings.fingerprint,
               let lastRun = try database.scalar("SELECT max(id) FROM runs").int else { return nil }
+        try AnchorCeiling.repairAnchors(in: database, ceiling: try AnchorCeiling.of(store: database))
         var newest: [Anchors.Key: Timestamp] = [:]
         for row in try database.rows("SELECT type, source_name, newest_creation_us FROM anchors") {
             guard let type = row[0].string, let source = row[1].string, let us = row[2].int else { continue }
@@ -57,7 +58,8 @@ struct PublishedStore {
                 .run(days: days, recordedAt: recordedAt, progress: progress)
             summary.days = result.days
             summary.sleepNights = result.nights
-            try Self.recordAnchors(in: database, fromSampleID: merged.firstNewSampleID)
+            try Self.recordAnchors(in: database, fromSampleID: merged.firstNewSampleID,
+                                   ceiling: try AnchorCeiling.of(store: database))
             try database.execute("""
                 UPDATE workout_routes SET point_count =
                   (SELECT count(*) FROM workout_route_points p WHERE p.route_id = workout_routes.id) WHERE point_count = 0;
@@ -87,14 +89,14 @@ struct PublishedStore {
     }
 
     /// Raises each (type, source)'s anchor to the newest creationDate among samples from `fromSampleID` on.
-    static func recordAnchors(in database: Database, fromSampleID: Int64) throws {
+    static func recordAnchors(in database: Database, fromSampleID: Int64, ceiling: Int64) throws {
         try database.rows("""
             INSERT INTO anchors (type, source_name, newest_creation_us)
               SELECT t.identifier, src.name, max(s.created_us) FROM sample_data s
               JOIN types t ON t.id = s.type_id JOIN sources src ON src.id = s.source_id
-              WHERE s.id >= ? AND s.created_us IS NOT NULL GROUP BY t.identifier, src.name
+              WHERE s.id >= ? AND s.created_us IS NOT NULL AND s.created_us <= ? GROUP BY t.identifier, src.name
             ON CONFLICT (type, source_name) DO UPDATE
               SET newest_creation_us = max(newest_creation_us, excluded.newest_creation_us)
-            """, [.integer(fromSampleID)])
+            """, [.integer(fromSampleID), .integer(ceiling)])
     }
 }

@@ -43,6 +43,8 @@ public struct RunSummary: Codable, Sendable {
     public var newSamples: Int?
     public var newWorkouts: Int?
     public var touchedDays: Int?
+    /// Samples created after the export's `ExportDate` (or now): kept, not used as anchors.
+    public var futureDated = 0
     /// Set when this run resumed a killed one: the top-level XML element it picked up after.
     public var resumedAtElement: Int64?
 
@@ -52,6 +54,7 @@ public struct RunSummary: Codable, Sendable {
         recordsRead = load.state.recordsRead; samples = load.counts.samplesWritten; duplicates = load.counts.duplicatesDropped
         quarantined = load.counts.quarantined; workouts = load.counts.workouts; routePoints = load.counts.routePoints
         correlations = load.counts.correlations; unknownElements = load.state.unknownElements
+        futureDated = load.counts.futureDated
         removedDoctype = load.reader.removedDoctype; repairedBytes = load.reader.repairedBytes
         routeFilesMissing = load.reader.routeFilesMissing; self.timeZone = timeZone; self.out = out
         skippedByAnchor = load.state.skippedByAnchor; phaseSeconds = load.phaseSeconds
@@ -95,6 +98,9 @@ public struct RunSummary: Codable, Sendable {
         if mode == "incremental" {
             lines.append("  incremental: \(skippedByAnchor) records already imported (anchors), \(newSamples ?? 0) new samples, "
                 + "\(newWorkouts ?? 0) new workouts, \(touchedDays ?? 0) days recomputed")
+        }
+        if futureDated > 0 {
+            lines.append("  \(futureDated) samples created after the export date: kept, but not used to skip later records")
         }
         if !unknownElements.isEmpty {
             lines.append("  unknown elements: " + unknownElements.sorted { $0.key < $1.key }

@@ -21,7 +21,26 @@ public final class SQLiteSink {
         public var workouts = 0
         public var routePoints = 0
         public var correlations = 0
+        /// Samples created after the export was made (its `ExportDate`, or now): kept, but they
+        /// do not move their anchor (a record dated 2030 would hide every later record).
+        public var futureDated = 0
         public init() {}
+
+        enum CodingKeys: String, CodingKey {
+            case samplesWritten, duplicatesDropped, quarantined, workouts, routePoints, correlations, futureDated
+        }
+
+        // A checkpoint written before `futureDated` existed still resumes.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            samplesWritten = try c.decode(Int.self, forKey: .samplesWritten)
+            duplicatesDropped = try c.decode(Int.self, forKey: .duplicatesDropped)
+            quarantined = try c.decode(Int.self, forKey: .quarantined)
+            workouts = try c.decode(Int.self, forKey: .workouts)
+            routePoints = try c.decode(Int.self, forKey: .routePoints)
+            correlations = try c.decode(Int.self, forKey: .correlations)
+            futureDated = try c.decodeIfPresent(Int.self, forKey: .futureDated) ?? 0
+        }
     }
 
     public let database: Database
@@ -37,6 +56,9 @@ public final class SQLiteSink {
     private var seenSamples = IdentitySet()
     private var metadataJSON = JSONObjectWriter()
     private var anchors = NewestCreation()
+    /// Anchors never move past this instant (µs): the export's `ExportDate` once it is read,
+    /// now until then (see `AnchorCeiling`).
+    private var anchorCeiling = AnchorCeiling.now
     private var routeIDs: [String: Int64] = [:]
     private let runID: Int64
     private let insertSample, insertHeartbeat, insertType, insertSource, insertQuarantine: Statement
@@ -71,6 +93,11 @@ public final class SQLiteSink {
         seenSamples = IdentitySet(minimumCapacity: expectedSamples)
         if let resuming {
             counts = resuming
+            // The ExportDate was read before the kill; the profile row keeps it.
+            if let text = try database.scalar("SELECT export_date_utc FROM profile WHERE id = 1").string,
+               let exportDate = Timestamp(iso8601: text) {
+                anchorCeiling = AnchorCeiling.of(exportDate: exportDate)
+            }
         } else {
             try database.execute(StoreSchema.tables)
         }
@@ -171,6 +198,8 @@ public final class SQLiteSink {
         guard batch.identities.count == batch.samples.count else {
             throw HealthETLError.internal("a batch reached the store without its samples' identities")
         }
+        // The ExportDate comes first in an export, in the batch of the first records.
+        if let exportDate = batch.rest.exportDate { anchorCeiling = AnchorCeiling.of(exportDate: exportDate) }
         // Each sample is read in place: passed as a plain argument, an element of the array
         // is copied whole first (a dozen reference counts touched).
         let identities = batch.identities
@@ -244,7 +273,9 @@ public final class SQLiteSink {
     /// What follows a sample's insert: its anchor, its copy for the runs, its heartbeats.
     private func inserted(_ s: inout Sample, id: Int64, type: Int64, source: Int64) throws {
         counts.samplesWritten += 1
-        if let created = s.record.creationDate?.microseconds { anchors.note(created, type: type, source: source) }
+        if let created = s.record.creationDate?.microseconds {
+            if created <= anchorCeiling { anchors.note(created, type: type, source: source) } else { counts.futureDated += 1 }
+        }
         if let runs = sampleRuns {
             do {
                 try runs.append(type: type, rowID: id, source: source, start: s.start.microseconds, end: s.end.microseconds,
