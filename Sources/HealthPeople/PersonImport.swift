@@ -23,7 +23,7 @@ extension People {
                           isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ImportJob {
         if !exists(id) { try create(id) }
         let config = try self.config(for: id, pipeline: pipeline)
-        let zone = try config.resolvedTimeZone(override: timezone)
+        let zone = try config.configuredTimeZone(override: timezone)
         return ImportJob(options: .init(export: export, out: outputFolder(of: id).path, timeZone: zone, config: config,
                                         progress: progress, isCancelled: isCancelled, full: full))
     }

@@ -21,7 +21,8 @@ public struct ImportJob: Sendable {
     public struct Options: Sendable {
         public var export: String
         public var out: String
-        public var timeZone: TimeZone
+        /// The zone for local days and why it was chosen; nil: the export's own (`TimeZoneChoice`).
+        public var timeZone: TimeZoneChoice?
         public var config: PipelineConfig
         /// Receives the run's progress (see `ImportProgressHandler`: on the thread that runs the job).
         public var progress: ImportProgressHandler?
@@ -29,7 +30,7 @@ public struct ImportJob: Sendable {
         /// `CancellationError`, leaving the published outputs as they were.
         public var isCancelled: @Sendable () -> Bool
         public var full: Bool
-        public init(export: String, out: String, timeZone: TimeZone, config: PipelineConfig = PipelineConfig(),
+        public init(export: String, out: String, timeZone: TimeZoneChoice?, config: PipelineConfig = PipelineConfig(),
                     progress: ImportProgressHandler? = nil, isCancelled: @escaping @Sendable () -> Bool = { false },
                     full: Bool = false) {
             self.export = export; self.out = out; self.timeZone = timeZone; self.config = config
@@ -42,15 +43,18 @@ public struct ImportJob: Sendable {
 
     public func run() throws -> RunSummary {
         let started = Date()
-        let settings = try AnalyticsSettings(options.config, timeZone: options.timeZone)
         let source = try ExportSource(path: options.export)
         let folder = OutputFolder(path: options.out)
+        let zone = try options.timeZone
+            ?? TimeZoneChoice.unconfigured(source: source, publishedStore: options.full ? nil : folder.databasePath)
+        let settings = try AnalyticsSettings(options.config, timeZone: zone.zone)
         let files = try OutputFiles(folder: folder, outputs: options.config.outputs ?? PipelineConfig.allOutputs)
         try folder.prepare()
         let lock = try RunLock(folder: folder)
         defer { withExtendedLifetime(lock) {} }
         do {
-            let summary = try runLocked(started: started, settings: settings, source: source, folder: folder, files: files)
+            let summary = try runLocked(started: started, settings: settings, zone: zone, source: source, folder: folder,
+                                        files: files)
             folder.appendToRunLog(summary.json)
             return summary
         } catch {
@@ -60,7 +64,8 @@ public struct ImportJob: Sendable {
     }
 
     /// The run itself, once this process holds the output folder's lock.
-    private func runLocked(started: Date, settings: AnalyticsSettings, source: ExportSource, folder: OutputFolder,
+    private func runLocked(started: Date, settings: AnalyticsSettings, zone: TimeZoneChoice, source: ExportSource,
+                           folder: OutputFolder,
                            files: OutputFiles) throws -> RunSummary {
         folder.removeStaleStaging()
         defer { files.discard() }
@@ -75,7 +80,7 @@ public struct ImportJob: Sendable {
         let alongside = AnalyticsAlongsideIndex(files: files, settings: settings)
         var load: Loader.Result
         do {
-            load = try Loader(source: source, staged: checkpoints.staged, timeZone: options.timeZone,
+            load = try Loader(source: source, staged: checkpoints.staged, timeZone: zone.zone,
                               anchors: previous?.anchors ?? Anchors(),
                               overlapSeconds: options.config.anchorOverlapSeconds ?? 20,
                               runID: previous?.nextRunID ?? 1, progress: progress,
@@ -86,8 +91,9 @@ public struct ImportJob: Sendable {
             alongside.samples?.cancel()
             throw error
         }
-        var summary = RunSummary(input: options.export, source: source, load: load, timeZone: options.timeZone.identifier,
+        var summary = RunSummary(input: options.export, source: source, load: load, timeZone: zone.zone.identifier,
                                  out: options.out)
+        summary.timeZoneReason = zone.reason
         summary.resumedAtElement = load.resumedAt
         let recordedAt = Timestamp(secondsSince1970: started.timeIntervalSince1970)
         // Stages CSV/Parquet from the finished store (the rest, if `written` holds some) and

@@ -31,13 +31,15 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
         }
     }
 
-    /// The zone for local days: the option, else the pipeline's, else the machine's.
-    public func resolvedTimeZone(override: String?) throws -> TimeZone {
+    /// The zone the user configured for local days: the option (`--timezone`), else the
+    /// pipeline's (or a person's) `timezone`; nil when neither is set, and the import then
+    /// takes the export's own zone (`TimeZoneChoice`).
+    public func configuredTimeZone(override: String?) throws -> TimeZoneChoice? {
         let name = override ?? timezone
-        guard let name, !name.isEmpty else { return TimeZone.current }
+        guard let name, !name.isEmpty else { return nil }
         guard let zone = TimeZone(identifier: name) else {
             throw HealthETLError.usage("unknown time zone '\(name)' (expected an IANA name such as Europe/Berlin)")
         }
-        return zone
+        return TimeZoneChoice(zone: zone, reason: override != nil ? "the --timezone option" : "the timezone setting")
     }
 }

@@ -25,6 +25,8 @@ public struct RunSummary: Codable, Sendable {
     public var repairedBytes: Int
     public var routeFilesMissing: [String]
     public var timeZone: String
+    /// Why that zone: `--timezone`, the setting, the export's `HKTimeZone`, its `ExportDate` offset …
+    public var timeZoneReason = ""
     public var out: String
     public var megabytesPerSecond: Double
     public var recordsPerSecond: Double
@@ -113,7 +115,7 @@ public struct RunSummary: Codable, Sendable {
         } else {
             for missing in routeFilesMissing { lines.append("  route file not found: \(missing)") }
         }
-        lines.append("  analytics: \(days) days, \(sleepNights) sleep nights")
+        lines.append("  analytics: \(days) days, \(sleepNights) sleep nights; local days in \(timeZone) (\(timeZoneReason))")
         lines.append("  → \(out)/health.sqlite" + (outputRows.isEmpty ? "" : ", \(out)/csv, \(out)/parquet"))
         return lines.joined(separator: "\n")
     }

@@ -28,7 +28,7 @@ enum ImportCommand: Command {
             job = try People(root: out).importJob(args.positionals[0], for: person, pipeline: config,
                                                   timezone: args.option("timezone"), full: args.flag("full"), progress: progress)
         } else {
-            let zone = try config.resolvedTimeZone(override: args.option("timezone"))
+            let zone = try config.configuredTimeZone(override: args.option("timezone"))
             job = ImportJob(options: .init(export: args.positionals[0], out: out, timeZone: zone, config: config,
                                            progress: progress, full: args.flag("full")))
         }

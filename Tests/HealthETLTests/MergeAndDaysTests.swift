@@ -192,11 +192,28 @@ final class MergeAndDaysTests: XCTestCase {
         XCTAssertEqual(n.start.microseconds, t("2024-05-06 22:30"))
     }
 
-    func testSleepStartingAfterSixPMIsTheNextDaysNight() throws {
-        let nights = try sleepNights([("2024-05-06 18:30", "2024-05-06 19:00", .core, 1),
-                                      ("2024-05-06 17:30", "2024-05-06 18:10", .core, 1)])
+    func testSleepSessionStartingAfterSixPMIsTheNextDaysNight() throws {
+        // Two sessions (more than an hour apart): each goes to the night of its start.
+        let nights = try sleepNights([("2024-05-06 19:30", "2024-05-06 20:00", .core, 1),
+                                      ("2024-05-06 17:00", "2024-05-06 18:10", .core, 1)])
         XCTAssertEqual(nights[day("2024-05-07")]?.coreMinutes ?? 0, 30, accuracy: 1e-9)
-        XCTAssertEqual(nights[day("2024-05-06")]?.coreMinutes ?? 0, 40, accuracy: 1e-9)
+        XCTAssertEqual(nights[day("2024-05-06")]?.coreMinutes ?? 0, 70, accuracy: 1e-9)
+    }
+
+    func testASessionAcrossTheSixPMCutoffStaysOneNight() throws {
+        // Records 20 s apart from 17:30 to 19:30 (a night in Seoul read in UTC looks like this):
+        // one session, one night, never cut at 18:00.
+        var samples: [(String, String, SleepStage, Int)] = []
+        var minute = 17 * 60 + 30
+        while minute < 19 * 60 + 30 {
+            let start = String(format: "2024-05-06 %02d:%02d", minute / 60, minute % 60)
+            let end = String(format: "2024-05-06 %02d:%02d", (minute + 10) / 60, (minute + 10) % 60)
+            samples.append((start, end, .core, 1))
+            minute += 10
+        }
+        let nights = try sleepNights(samples)
+        XCTAssertEqual(nights.count, 1, "\(nights.keys)")
+        XCTAssertEqual(nights[day("2024-05-06")]?.coreMinutes ?? 0, 120, accuracy: 1e-9)
     }
 
     // MARK: heart rate and sound

@@ -39,7 +39,9 @@ final class NormalizeUnitsTests: XCTestCase {
         try assertConverts("HeartRate", "1.2", "count/s", 72, "count/min")
         try assertConverts("VO2Max", "42.5", "mL/min·kg", 42.5, "mL/min·kg")
         try assertConverts("OxygenSaturation", "0.97", "%", 0.97, "%")
-        try assertConverts("StepCount", "1.23457e+06", "count", 1_234_570, "count")
+        // %g's exponent form, as Apple prints large values (a day's basal energy in joules).
+        try assertConverts("BasalEnergyBurned", "1.23457e+06", "J", 1_234_570 / 4184, "kcal")
+        try assertConverts("StepCount", "1.23457e+05", "count", 123_457, "count")
         try assertConverts("DietaryProtein", "0.05", "kg", 50, "g")
         try assertConverts("HeartRateVariabilitySDNN", "0.045", "s", 45, "ms")
     }

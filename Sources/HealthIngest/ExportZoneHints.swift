@@ -1,0 +1,86 @@
+import Foundation
+import HealthCore
+
+/// What the start of an export says about the phone's time zone, for runs that configure none
+/// (issue 20.10): a cron server in UTC must not read a Seoul phone's nights in UTC.
+/// Records carry `HKTimeZone` metadata (an IANA name) where the phone wrote it; the
+/// `ExportDate` carries the phone's UTC offset when it exported; `locale` its region.
+public struct ExportZoneHints: Sendable, Equatable {
+    /// The first `HKTimeZone` metadata value, if one is in the scanned head.
+    public var timeZoneName: String?
+    /// The `ExportDate`'s printed offset, in seconds east of UTC, and its instant.
+    public var exportOffsetSeconds: Int?
+    public var exportDate: Timestamp?
+    /// `HealthData@locale` (`en_US`, `ko-Kore_KR`).
+    public var locale: String?
+
+    public init(timeZoneName: String? = nil, exportOffsetSeconds: Int? = nil, exportDate: Timestamp? = nil, locale: String? = nil) {
+        self.timeZoneName = timeZoneName; self.exportOffsetSeconds = exportOffsetSeconds
+        self.exportDate = exportDate; self.locale = locale
+    }
+
+    /// How much of the XML is scanned: the `ExportDate` is the first element; an `HKTimeZone`
+    /// is on many sleep, workout and heart records, usually within the first megabytes.
+    public static let headBytes = 8 << 20
+
+    /// The hints of `source`'s first `headBytes` bytes.
+    public static func read(_ source: ExportSource) throws -> ExportZoneHints {
+        find(in: try source.head(maxBytes: headBytes))
+    }
+
+    /// The hints in `bytes` (the start of an export XML).
+    public static func find(in bytes: [UInt8]) -> ExportZoneHints {
+        var hints = ExportZoneHints()
+        hints.locale = attribute("locale", after: "<HealthData", in: bytes)
+        if let text = attribute("value", after: "<ExportDate", in: bytes),
+           let parsed = text.utf8CString.withUnsafeBufferPointer({ buf in
+               buf.withMemoryRebound(to: UInt8.self) { DateParser.parse(ByteSpan(start: $0.baseAddress!, count: $0.count - 1)) }
+           }) {
+            hints.exportOffsetSeconds = parsed.offsetSeconds
+            hints.exportDate = parsed.timestamp
+        }
+        if let name = attribute("value", after: "key=\"HKTimeZone\"", in: bytes), TimeZone(identifier: name) != nil {
+            hints.timeZoneName = name
+        }
+        return hints
+    }
+
+    /// The value of `name="…"` in the same tag as the first `marker`.
+    static func attribute(_ name: String, after marker: String, in bytes: [UInt8]) -> String? {
+        guard let at = firstIndex(of: Array(marker.utf8), in: bytes, from: 0) else { return nil }
+        let tagEnd = bytes[at...].firstIndex(of: UInt8(ascii: ">")) ?? bytes.endIndex
+        // The tag's start: a marker inside an attribute list (`key="HKTimeZone"`) has its tag before it.
+        let tagStart = bytes[..<at].lastIndex(of: UInt8(ascii: "<")) ?? at
+        let needle = Array((" " + name + "=\"").utf8)
+        guard let found = firstIndex(of: needle, in: Array(bytes[tagStart..<tagEnd]), from: 0) else { return nil }
+        let valueStart = tagStart + found + needle.count
+        guard let quote = bytes[valueStart..<tagEnd].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        return String(decoding: bytes[valueStart..<quote], as: UTF8.self)
+    }
+
+    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+        guard !needle.isEmpty, bytes.count >= needle.count else { return nil }
+        var i = from
+        while i <= bytes.count - needle.count {
+            if bytes[i] == needle[0], bytes[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+}
+
+extension ExportSource {
+    /// The first `maxBytes` bytes of the export XML (fewer if it is shorter).
+    public func head(maxBytes: Int) throws -> [UInt8] {
+        struct Enough: Error {}
+        var out: [UInt8] = []
+        out.reserveCapacity(min(maxBytes, 1 << 20))
+        do {
+            try readXML(from: 0, chunkSize: 1 << 20, progress: { _ in }) { chunk in
+                out.append(contentsOf: chunk.prefix(maxBytes - out.count))
+                if out.count >= maxBytes { throw Enough() }
+            }
+        } catch is Enough {}
+        return out
+    }
+}
