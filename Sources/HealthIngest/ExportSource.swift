@@ -17,6 +17,8 @@ public struct ExportSource: Sendable {
     private let zipEntry: ZipArchive.Entry?
     /// Folder that holds `workout-routes/` for xml and folder inputs.
     private let baseFolder: String?
+    /// What the user should know about how the export was found (a zip holding two exports).
+    public private(set) var notes: [String] = []
 
     /// Finds the export in `path`. The XML is recognised by its root element, never by its
     /// (localized) name: `export.xml`, `Exportieren.xml`, `导出.xml` all work.
@@ -41,14 +43,15 @@ public struct ExportSource: Sendable {
         if try Self.startsWithZipMagic(path) {
             let archive = try ZipArchive(path: path)
             let candidates = archive.entries.filter { !$0.isDirectory && !$0.isJunk && $0.name.lowercased().hasSuffix(".xml") }
-            var found: ZipArchive.Entry?
-            for entry in candidates.sorted(by: { $0.uncompressedSize > $1.uncompressedSize })
-            where Self.isHealthExportPrefix(try archive.readPrefix(entry, maxBytes: 64 * 1024)) {
-                found = entry
-                break
-            }
-            guard let found else {
+            let exports = try candidates.sorted(by: { $0.uncompressedSize > $1.uncompressedSize })
+                .filter { Self.isHealthExportPrefix(try archive.readPrefix($0, maxBytes: 64 * 1024)) }
+            guard let found = exports.first else {
                 throw HealthETLError.dataUnusable("\(path): the zip holds no Apple Health export XML (root element HealthData)")
+            }
+            if exports.count > 1 {
+                notes.append("\(path) holds \(exports.count) Health exports: imported \(found.name) "
+                    + "(\(found.uncompressedSize) bytes, the largest); not imported: "
+                    + exports.dropFirst().map { "\($0.name) (\($0.uncompressedSize) bytes)" }.joined(separator: ", "))
             }
             kind = .zip; zip = archive; zipEntry = found; xmlName = found.name; baseFolder = nil
             totalBytes = Int64(found.compressedSize)   // what the progress callback counts
@@ -95,22 +98,38 @@ public struct ExportSource: Sendable {
         kind == .zip ? nil : try FileReader(path: xmlName, from: offset, direct: direct)
     }
 
-    /// Streams a file the export references (`/workout-routes/route_….gpx`); false if absent.
+    /// Streams a file the export references (`/workout-routes/route_….gpx`); false if there
+    /// is no such file inside the export. Every reference is resolved inside the export's own
+    /// zip or folder and nowhere else: a `..` component, a link that leads out of the folder,
+    /// anything but a regular file (a FIFO, a device such as `/dev/zero`, a folder) and a file
+    /// over `maximumReferencedFileBytes` count as missing, so an export can never make the
+    /// import read (or hang on) a file it does not hold.
     func readReferencedFile(_ reference: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
-        let relative = reference.hasPrefix("/") ? String(reference.dropFirst()) : reference
+        guard let relative = Self.insideRelativePath(reference) else { return false }
         if let zip, let zipEntry {
             let folder = (zipEntry.name as NSString).deletingLastPathComponent
             let wanted = folder.isEmpty ? relative : folder + "/" + relative
             guard let entry = zip.entries.first(where: { $0.name == wanted })
-                ?? zip.entries.first(where: { !$0.isJunk && $0.name.hasSuffix("/" + relative) }) else { return false }
+                ?? zip.entries.first(where: { !$0.isJunk && $0.name.hasSuffix("/" + relative) }),
+                  entry.uncompressedSize <= UInt64(Self.maximumReferencedFileBytes) else { return false }
             try zip.read(entry, chunkSize: 1 << 20, compressedProgress: { _ in }, body)
             return true
         }
-        guard let baseFolder else { return false }
-        let file = (baseFolder as NSString).appendingPathComponent(relative)
-        guard FileManager.default.isReadableFile(atPath: file) else { return false }
-        try Self.readFile(file, from: 0, chunkSize: 1 << 20, progress: { _ in }, body)
+        guard let baseFolder, let file = ReferencedFile(relative, in: baseFolder, maximumBytes: Self.maximumReferencedFileBytes)
+        else { return false }
+        try file.read(chunkSize: 1 << 20, body)
         return true
+    }
+
+    /// The largest referenced file read (GPX routes are a few MB even for a day-long ride).
+    public static let maximumReferencedFileBytes = 256 << 20
+
+    /// `workout-routes/route.gpx` for `/workout-routes/route.gpx`; nil for a reference that
+    /// leaves the export (`..`) or names nothing.
+    static func insideRelativePath(_ reference: String) -> String? {
+        let parts = reference.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        guard !parts.isEmpty, !parts.contains(".."), !reference.contains("\0") else { return nil }
+        return parts.joined(separator: "/")
     }
 
     // MARK: Helpers

@@ -45,6 +45,8 @@ public struct RunSummary: Codable, Sendable {
     public var newSamples: Int?
     public var newWorkouts: Int?
     public var touchedDays: Int?
+    /// What the user should know about the input (which of two exports in a zip was imported).
+    public var notes: [String] = []
     /// Samples created after the export's `ExportDate` (or now): kept, not used as anchors.
     public var futureDated = 0
     /// Set when this run resumed a killed one: the top-level XML element it picked up after.
@@ -57,6 +59,7 @@ public struct RunSummary: Codable, Sendable {
         quarantined = load.counts.quarantined; workouts = load.counts.workouts; routePoints = load.counts.routePoints
         correlations = load.counts.correlations; unknownElements = load.state.unknownElements
         futureDated = load.counts.futureDated
+        notes = source.notes
         removedDoctype = load.reader.removedDoctype; repairedBytes = load.reader.repairedBytes
         routeFilesMissing = load.reader.routeFilesMissing; self.timeZone = timeZone; self.out = out
         skippedByAnchor = load.state.skippedByAnchor; phaseSeconds = load.phaseSeconds
@@ -94,6 +97,7 @@ public struct RunSummary: Codable, Sendable {
             "  samples \(samples) (exact duplicates dropped \(duplicates)), quarantined \(quarantined), "
                 + "workouts \(workouts), route points \(routePoints), correlations \(correlations)",
         ]
+        for note in notes { lines.append("  note: " + note) }
         if let element = resumedAtElement {
             lines.append("  resumed a killed run: committed work up to element \(element) of the XML was kept")
         }
