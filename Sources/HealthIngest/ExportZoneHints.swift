@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import HealthCore
 
@@ -19,13 +24,52 @@ public struct ExportZoneHints: Sendable, Equatable {
         self.exportDate = exportDate; self.locale = locale
     }
 
-    /// How much of the XML is scanned: the `ExportDate` is the first element; an `HKTimeZone`
-    /// is on many sleep, workout and heart records, usually within the first megabytes.
-    public static let headBytes = 8 << 20
+    /// The head holds the `ExportDate` (the first element) and the `locale`.
+    public static let headBytes = 64 << 10
 
-    /// The hints of `source`'s first `headBytes` bytes.
+    /// The hints of `source`: its head, and the first `HKTimeZone` anywhere in it. Exports
+    /// list quantity types before the category types (sleep) whose records carry it, so the
+    /// scan may read the whole XML (a `memmem` over each chunk: a fraction of a second for a
+    /// year of data); it stops at the first one. Runs only for a first import with no zone set.
     public static func read(_ source: ExportSource) throws -> ExportZoneHints {
-        find(in: try source.head(maxBytes: headBytes))
+        var hints = find(in: try source.head(maxBytes: headBytes))
+        if hints.timeZoneName == nil { hints.timeZoneName = try firstTimeZone(in: source) }
+        return hints
+    }
+
+    private static func firstTimeZone(in source: ExportSource) throws -> String? {
+        struct Found: Error {}
+        let needle = Array(#"key="HKTimeZone" value=""#.utf8)
+        let carryLength = 256
+        var window: [UInt8] = []   // the end of the last chunk, then the new one
+        var found: String?
+        do {
+            try source.readXML(from: 0, chunkSize: 1 << 20, progress: { _ in }) { chunk in
+                window.removeFirst(max(0, window.count - carryLength))
+                window.append(contentsOf: chunk)
+                window.withUnsafeBytes { w in
+                    guard let start = Self.end(of: needle, in: w),
+                          let end = w[start...].prefix(carryLength).firstIndex(of: UInt8(ascii: "\"")) else { return }
+                    let name = String(decoding: w[start..<end], as: UTF8.self)
+                    if TimeZone(identifier: name) != nil { found = name }
+                }
+                if found != nil { throw Found() }
+            }
+        } catch is Found {}
+        return found
+    }
+
+    /// Where the first `needle` in `bytes` ends. `memchr` finds each candidate for its rarest
+    /// byte (the `Z`, which dates and type names never hold) at memory speed.
+    static func end(of needle: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let pivot = needle.firstIndex(of: UInt8(ascii: "Z")), let base = bytes.baseAddress else { return nil }
+        var from = pivot
+        while from < bytes.count, let hit = memchr(base + from, Int32(UInt8(ascii: "Z")), bytes.count - from) {
+            let at = base.distance(to: UnsafeRawPointer(hit)) - pivot
+            if at + needle.count <= bytes.count, bytes[at..<(at + needle.count)].elementsEqual(needle) { return at + needle.count }
+            from = at + pivot + 1
+        }
+        return nil
     }
 
     /// The hints in `bytes` (the start of an export XML).

@@ -68,6 +68,8 @@ public struct ImportJob: Sendable {
                            folder: OutputFolder,
                            files: OutputFiles) throws -> RunSummary {
         folder.removeStaleStaging()
+        // `--full` starts over: whatever an interrupted run left is not resumed.
+        if options.full { CheckpointFiles.clear(in: folder) }
         defer { files.discard() }
         let progress = ProgressReporter(totalBytes: source.totalBytes, handler: options.progress, isCancelled: options.isCancelled)
 
@@ -75,7 +77,8 @@ public struct ImportJob: Sendable {
         let checkpoints = CheckpointFiles(folder: folder, incremental: previous != nil)
         let job = "\(previous.map { "incremental after run \($0.nextRunID - 1)" } ?? "full");\(settings.fingerprint)"
         let input = try InputFingerprint(path: source.kind == .zip ? source.path : source.xmlName)
-        let resumed = checkpoints.resumable(input: input, job: job)
+        var notes: [String] = []
+        let resumed = checkpoints.resumable(input: input, job: job) { notes.append($0) }
         // A full build computes its analytics while the loaded store is indexed.
         let alongside = AnalyticsAlongsideIndex(files: files, settings: settings)
         var load: Loader.Result
@@ -96,10 +99,15 @@ public struct ImportJob: Sendable {
         summary.timeZoneReason = zone.reason
         summary.resumedAtElement = load.resumedAt
         let recordedAt = Timestamp(secondsSince1970: started.timeIntervalSince1970)
+        summary.notes += notes
+        // An earlier run's publication cut short (killed between two moves): every output is
+        // rewritten, whether this export brings anything new or not.
+        let cutShort = Publication.wasCutShort(in: folder)
+        if cutShort { summary.notes.append("an earlier run was stopped while publishing: every output is rewritten") }
         // Stages CSV/Parquet from the finished store (the rest, if `written` holds some) and
         // logs the run into it.
         func finish(_ database: Database, changed: Bool, written: [String: Int] = [:], _ summary: inout RunSummary) throws {
-            if changed || files.missing {
+            if changed || files.missing || cutShort {
                 let outputsStart = Date()
                 let rest = OutputTable.all.filter { written[$0.name] == nil }
                 summary.outputRows = try files.write(rest, from: database) { try progress.phase(.writingFiles, $0) }
@@ -108,46 +116,60 @@ public struct ImportJob: Sendable {
             }
             summary.finish(started: started)
             try RunLog.record(summary, in: database, started: started)
+            // The last point at which a cancelled run stops: from here on it publishes.
+            try progress.phase(.writingFiles, "publishing")
         }
-        if let previous {
-            summary.mode = "incremental"
-            load.database = nil   // closes the delta so the store can attach it
-            try previous.apply(delta: checkpoints.staged, settings: settings, summary: &summary, recordedAt: recordedAt,
-                               progress: progress) { changed, summary in try finish(previous.database, changed: changed, &summary) }
-            checkpoints.discard()
-        } else {
-            summary.mode = "full"
-            let database = try load.database.orThrow("the loaded store is gone")
-            try progress.phase(.analytics)
-            let analyticsStart = Date()
-            // The samples output is written from the series the analytics read, on its own thread:
-            // alongside the index, or now (a resumed load) as they are read through it.
-            let precomputed = alongside.content
-            let samples = try alongside.samples
-                ?? files.startSamples(sources: SeriesReader(database: database).sources(), alongsideIndex: false)
-            do {
-                try database.transaction {
-                    let tap = precomputed != nil ? nil : samples.map { export in { @Sendable in try export.send(type: $0, $1) } }
-                    let result = try AnalyticsUpdate(database: database, settings: settings)
-                        .run(days: nil, recordedAt: recordedAt, progress: progress, computed: precomputed, tap: tap)
-                    summary.days = result.days
-                    summary.sleepNights = result.nights
-                    try settings.save(in: database)
+        // Every output moves into place as one step; a failure anywhere undoes every move.
+        let publication = Publication(folder: folder)
+        do {
+            if let previous {
+                summary.mode = "incremental"
+                load.database = nil   // closes the delta so the store can attach it
+                try previous.apply(delta: checkpoints.staged, settings: settings, summary: &summary, recordedAt: recordedAt,
+                                   progress: progress) { changed, summary in
+                    try finish(previous.database, changed: changed, &summary)
+                    // Inside the store's transaction: if its commit fails, the files go back too.
+                    try files.publish(into: publication)
                 }
-                summary.phaseSeconds["analytics"] = Date().timeIntervalSince(analyticsStart)
-                let written = try samples?.finish() ?? [:]
-                summary.phaseSeconds["analytics_and_samples"] = Date().timeIntervalSince(analyticsStart)
-                try finish(database, changed: true, written: written, &summary)
-            } catch {
-                samples?.cancel()   // never leave the thread behind, nor its unfinished file
-                throw error
+                checkpoints.discard()
+            } else {
+                summary.mode = "full"
+                let database = try load.database.orThrow("the loaded store is gone")
+                try progress.phase(.analytics)
+                let analyticsStart = Date()
+                // The samples output is written from the series the analytics read, on its own thread:
+                // alongside the index, or now (a resumed load) as they are read through it.
+                let precomputed = alongside.content
+                let samples = try alongside.samples
+                    ?? files.startSamples(sources: SeriesReader(database: database).sources(), alongsideIndex: false)
+                do {
+                    try database.transaction {
+                        let tap = precomputed != nil ? nil : samples.map { export in { @Sendable in try export.send(type: $0, $1) } }
+                        let result = try AnalyticsUpdate(database: database, settings: settings)
+                            .run(days: nil, recordedAt: recordedAt, progress: progress, computed: precomputed, tap: tap)
+                        summary.days = result.days
+                        summary.sleepNights = result.nights
+                        try settings.save(in: database)
+                    }
+                    summary.phaseSeconds["analytics"] = Date().timeIntervalSince(analyticsStart)
+                    let written = try samples?.finish() ?? [:]
+                    summary.phaseSeconds["analytics_and_samples"] = Date().timeIntervalSince(analyticsStart)
+                    try finish(database, changed: true, written: written, &summary)
+                } catch {
+                    samples?.cancel()   // never leave the thread behind, nor its unfinished file
+                    throw error
+                }
+                try database.execute("DELETE FROM load_checkpoint")
+                try files.publish(into: publication)
+                try publication.move(checkpoints.staged, to: folder.databasePath)
+                checkpoints.discard()
             }
-            try database.execute("DELETE FROM load_checkpoint")
-            try folder.publish(checkpoints.staged, as: folder.databasePath)
-            checkpoints.discard()
+        } catch {
+            publication.rollBack()
+            throw error
         }
+        publication.commit()
         progress.done()
-        try files.publish()
         return summary
     }
 }

@@ -57,12 +57,15 @@ struct LoadCheckpoint: Codable {
         try? JSONDecoder().decode(LoadCheckpoint.self, from: Data(text.utf8))
     }
 
-    /// The checkpoint of the store at `staged`, if it is one of this job on this input.
-    static func resumable(at staged: String, input: InputFingerprint, job: String) -> LoadCheckpoint? {
-        guard FileManager.default.fileExists(atPath: staged),
-              let state = SQLiteSink.checkpoint(at: staged).flatMap(decode),
-              state.input == input, state.job == job else { return nil }
-        return state
+    /// The checkpoint of the store at `staged`, if it is one of this job on this input; else
+    /// what is wrong with the staged store, if it is damaged.
+    static func resumable(at staged: String, input: InputFingerprint, job: String) -> (LoadCheckpoint?, damaged: String?) {
+        guard FileManager.default.fileExists(atPath: staged) else { return (nil, nil) }
+        let found = SQLiteSink.checkpoint(at: staged)
+        guard let state = found.state.flatMap(decode), state.input == input, state.job == job else {
+            return (nil, found.damaged)
+        }
+        return (state, nil)
     }
 
     /// One line for `status` and progress messages.
@@ -131,11 +134,23 @@ struct CheckpointFiles {
 
     /// The checkpoint to resume from, if the staged store holds one of this job on this
     /// input; otherwise whatever an earlier load left is removed and the load starts afresh.
-    func resumable(input: InputFingerprint, job: String) -> LoadCheckpoint? {
+    /// `warn` hears of a damaged staged store (a disk error, a crash of the machine): it is
+    /// discarded, never resumed, and never stops the run.
+    func resumable(input: InputFingerprint, job: String, warn: (String) -> Void) -> LoadCheckpoint? {
         Self.removeStore(otherStaged)
-        if let state = LoadCheckpoint.resumable(at: staged, input: input, job: job) { return state }
+        let (state, damaged) = LoadCheckpoint.resumable(at: staged, input: input, job: job)
+        if let state { return state }
+        if let damaged {
+            warn("the interrupted run's state \(staged) was damaged (\(damaged.prefix(120))): discarded, the import starts over")
+        }
         discard()
         return nil
+    }
+
+    /// Removes every staged store and checkpoint an earlier run left (`--full`, `reset`).
+    static func clear(in folder: OutputFolder) {
+        for name in ["load.sqlite", "delta.sqlite"] { removeStore((folder.stateFolder as NSString).appendingPathComponent(name)) }
+        unlink((folder.stateFolder as NSString).appendingPathComponent("checkpoint.json"))
     }
 
     /// Removes the staged store and the copy (the load is published, or not resumable).

@@ -86,8 +86,9 @@ struct OutputFiles {
         return export
     }
 
-    /// Moves the staged files into place (after the store was published).
-    func publish() throws {
+    /// Moves the staged files into place, as part of `publication` (which undoes them all if
+    /// one fails).
+    func publish(into publication: Publication) throws {
         guard !isEmpty else { return }
         let fm = FileManager.default
         for sub in ["csv", "parquet"] {
@@ -97,10 +98,9 @@ struct OutputFiles {
             let to = (folder.path as NSString).appendingPathComponent(sub)
             try OutputFolder.makePrivateFolder(to)
             for name in names.sorted() {
-                try folder.publish((from as NSString).appendingPathComponent(name), as: (to as NSString).appendingPathComponent(name))
+                try publication.move((from as NSString).appendingPathComponent(name), to: (to as NSString).appendingPathComponent(name))
             }
         }
-        try? fm.removeItem(atPath: staging)
     }
 
     func discard() { try? FileManager.default.removeItem(atPath: staging) }

@@ -27,24 +27,19 @@ public struct OutputFolder: Sendable {
         }
     }
 
-    /// Makes `staged` visible as `finalPath` in one step (same file system: an atomic rename).
-    public func publish(_ staged: String, as finalPath: String) throws {
-        let fd = open(staged, O_RDONLY)
-        if fd >= 0 { fsync(fd); close(fd) }
-        guard rename(staged, finalPath) == 0 else {
-            throw HealthETLError.io("cannot publish \(finalPath): \(String(cString: strerror(errno)))")
-        }
-        let dir = open((finalPath as NSString).deletingLastPathComponent, O_RDONLY)
-        if dir >= 0 { fsync(dir); close(dir) }
-    }
-
     /// `.healthetl/runs.log`: one JSON line per run, failed ones included (for cron users; the
     /// store's `runs` table keeps the successful ones). Best effort: a log that cannot be
-    /// written does not fail the run.
+    /// written does not fail the run, but a log replaced by a link is not followed, and the
+    /// warning names it.
     public func appendToRunLog(_ line: String) {
         let path = (stateFolder as NSString).appendingPathComponent("runs.log")
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else {
+            if errno == ELOOP {
+                FileHandle.standardError.write(Data("healthetl: warning: \(path) is a symbolic link; the run log was not written\n".utf8))
+            }
+            return
+        }
         defer { close(fd) }
         let bytes = Array((line + "\n").utf8)
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -58,7 +53,7 @@ public struct OutputFolder: Sendable {
         for folder in [path, stateFolder, (path as NSString).appendingPathComponent("csv"),
                        (path as NSString).appendingPathComponent("parquet")] {
             for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? []
-            where name.contains(".partial-") || name.contains(".tmp-") || name.hasPrefix("staging-") {
+            where name.contains(".partial-") || name.contains(".tmp-") || name.hasPrefix("staging-") || name.hasPrefix("replaced-") {
                 try? fm.removeItem(atPath: (folder as NSString).appendingPathComponent(name))
             }
         }
@@ -72,8 +67,12 @@ public final class RunLock {
 
     public init(folder: OutputFolder) throws {
         let path = (folder.stateFolder as NSString).appendingPathComponent("lock")
-        fd = open(path, O_RDWR | O_CREAT, 0o600)
-        guard fd >= 0 else { throw HealthETLError.cannotCreateOutput("\(path): cannot create lock file") }
+        // Never through a link: a lock replaced by one is refused, naming it.
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else {
+            if errno == ELOOP { throw HealthETLError.cannotCreateOutput("\(path) is a symbolic link; refusing to follow it") }
+            throw HealthETLError.cannotCreateOutput("\(path): cannot create lock file (\(String(cString: strerror(errno))))")
+        }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 32)
             let n = pread(fd, &buffer, 31, 0)

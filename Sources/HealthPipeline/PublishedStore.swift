@@ -14,7 +14,11 @@ struct PublishedStore {
 
     static func openIfCompatible(_ path: String, settings: AnalyticsSettings) throws -> PublishedStore? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let database = try Database(path: path, mode: .readWrite)
+        // Not through a link: a replaced `health.sqlite` is refused, naming it.
+        let database = try Database(path: path, mode: .readWrite, followLinks: false)
+        // Checked before anything is added to it: a damaged store is named, with the way out,
+        // instead of failing half-way (or, worse, not at all).
+        if let problem = StoreCheck.problem(in: database) { throw StoreCheck.damaged(path, problem) }
         guard try database.scalar("PRAGMA user_version").int == Int64(StoreSchema.version),
               try AnalyticsSettings.stored(in: database) == settings.fingerprint,
               let lastRun = try database.scalar("SELECT max(id) FROM runs").int else { return nil }

@@ -12,11 +12,18 @@ public struct StoreReset {
     public init(folder: OutputFolder) { self.folder = folder }
 
     public func run(keepProfile: Bool) throws -> String {
-        guard FileManager.default.fileExists(atPath: folder.databasePath) else {
+        let pending = CheckpointFiles.pending(in: folder) != nil
+            || ["load.sqlite", "delta.sqlite"].contains { FileManager.default.fileExists(atPath: (folder.stateFolder as NSString).appendingPathComponent($0)) }
+        guard FileManager.default.fileExists(atPath: folder.databasePath) || pending else {
             throw HealthETLError.inputMissing("\(folder.databasePath): no store to reset")
         }
         let lock = try RunLock(folder: folder)
         defer { withExtendedLifetime(lock) {} }
+        // An interrupted run's state goes in every case (damaged or not, it is never resumed after a reset).
+        CheckpointFiles.clear(in: folder)
+        guard FileManager.default.fileExists(atPath: folder.databasePath) else {
+            return "Removed the interrupted run's state in \(folder.stateFolder); there was no store yet."
+        }
         if keepProfile {
             let database = try Database(path: folder.databasePath, mode: .readWrite)
             try database.transaction {

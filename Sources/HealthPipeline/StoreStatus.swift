@@ -1,6 +1,7 @@
 import Foundation
 import HealthCore
 import HealthEmit
+import HealthStore
 import SQLite
 
 /// `healthetl status`: the last runs and the size of each table, read-only.
@@ -17,6 +18,11 @@ public struct StoreStatus {
             throw HealthETLError.inputMissing("\(folder.databasePath): no store yet (run healthetl import first)")
         }
         let db = try Database(path: folder.databasePath, mode: .readOnly)
+        if let problem = StoreCheck.problem(in: db) { throw StoreCheck.damaged(folder.databasePath, problem) }
+        guard try db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'runs'").int == 1 else {
+            throw HealthETLError.dataUnusable("\(folder.databasePath) is not a HealthETL store (no runs table); "
+                + "`healthetl import EXPORT --out \(folder.path) --full` replaces it")
+        }
         var lines = ["Store: \(folder.databasePath)", "Last runs:"]
         for row in try db.rows("""
             SELECT finished_utc, mode, input, records_read, new_samples, skipped_by_anchor, quarantined, round(seconds, 1)

@@ -16,7 +16,8 @@ public final class Database {
     /// Process-wide settings, made once before the first connection opens.
     private static let configured: Bool = healthetl_sqlite3_disable_memory_statistics() == SQLITE_OK
 
-    public init(path: String, mode: Mode = .create) throws {
+    /// `followLinks: false` refuses a path whose last component is a symbolic link.
+    public init(path: String, mode: Mode = .create, followLinks: Bool = true) throws {
         self.path = path
         _ = Self.configured
         var db: OpaquePointer?
@@ -25,7 +26,7 @@ public final class Database {
         case .readWrite: SQLITE_OPEN_READWRITE
         case .create: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
-        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX | (followLinks ? 0 : SQLITE_OPEN_NOFOLLOW), nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(db)

@@ -3,6 +3,9 @@ import HealthCore
 
 // Health data is private: every file this process creates is 0600, every folder 0700.
 umask(0o077)
+// A file-size limit (ulimit -f) must not kill the process without a word: with SIGXFSZ
+// ignored, the write fails with EFBIG and is reported as an I/O error (74), naming the file.
+signal(SIGXFSZ, SIG_IGN)
 
 let commands: [any Command.Type] = [ImportCommand.self, ImportAllCommand.self, PeopleCommand.self, QueryCommand.self,
                                      ReplCommand.self, StatusCommand.self, ResetCommand.self]

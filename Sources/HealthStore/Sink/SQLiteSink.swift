@@ -187,11 +187,14 @@ public final class SQLiteSink {
 
     /// The checkpoint committed last in the store at `path`; nil if there is none or the file
     /// is not a store this program wrote.
-    public static func checkpoint(at path: String) -> String? {
+    /// The checkpoint of a staged store; `damaged` when the file is not sound (SQLite's
+    /// quick check, after the open has rolled back what a killed run left half-written).
+    public static func checkpoint(at path: String) -> (state: String?, damaged: String?) {
         guard let db = try? Database(path: path, mode: .readWrite),
-              (try? db.execute("PRAGMA locking_mode = EXCLUSIVE")) != nil,
-              let rows = try? db.rows("SELECT state FROM load_checkpoint WHERE id = 1") else { return nil }
-        return rows.first?[0].string
+              (try? db.execute("PRAGMA locking_mode = EXCLUSIVE")) != nil else { return (nil, "cannot be opened") }
+        if let problem = StoreCheck.problem(in: db) { return (nil, problem) }
+        guard let rows = try? db.rows("SELECT state FROM load_checkpoint WHERE id = 1") else { return (nil, nil) }
+        return (rows.first?[0].string, nil)
     }
 
     public func write(_ batch: consuming NormalizedBatch) throws {
