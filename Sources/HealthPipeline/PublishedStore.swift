@@ -13,8 +13,12 @@ struct PublishedStore {
     let nextRunID: Int64
 
     static func openIfCompatible(_ path: String, settings: AnalyticsSettings) throws -> PublishedStore? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        // Not through a link: a replaced `health.sqlite` is refused, naming it.
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        // Not through a link: a `health.sqlite` replaced by one is refused, naming it.
+        guard (info.st_mode & S_IFMT) != S_IFLNK else {
+            throw HealthETLError.cannotCreateOutput("\(path) is a symbolic link; refusing to write through it")
+        }
         let database = try Database(path: path, mode: .readWrite, followLinks: false)
         // Checked before anything is added to it: a damaged store is named, with the way out,
         // instead of failing half-way (or, worse, not at all).

@@ -266,7 +266,7 @@ final class ExportSAXHandler: SAXHandler {
             let name = attributes.name(i), text = attributes.value(i)
             if text.count > Self.maximumValueBytes {
                 // Not copied: the record goes to quarantine saying which value was too long.
-                unreadable.append(Self.oversized(name, text))
+                unreadable.append(Self.oversized(name.count <= 64 ? name.string : "attribute", text.count))
                 continue
             }
             switch name.count {
@@ -299,7 +299,7 @@ final class ExportSAXHandler: SAXHandler {
     private func appendMetadataToRecord(_ attributes: SAXAttributes) {
         let entry = metadataEntry(attributes)
         if let note = oversizedMetadata.take() {
-            record?.unreadableDates.append("metadata " + note)
+            record?.unreadableDates.append(note)
         } else {
             record?.metadata.append(entry)
         }
@@ -311,7 +311,8 @@ final class ExportSAXHandler: SAXHandler {
             let name = attributes.name(i), value = attributes.value(i)
             if value.count > Self.maximumValueBytes {
                 // Dropped, not copied; a record holding it is quarantined (`parseRecord` notes it).
-                oversizedMetadata = Self.oversized(name, value)
+                oversizedMetadata = Self.oversized(name.equals("value") ? "metadata" : "metadata \(name.count <= 64 ? name.string : "")",
+                                                   value.count)
                 continue
             }
             if name.equals("key") { entry.key = text.interned(value) }
@@ -325,8 +326,8 @@ final class ExportSAXHandler: SAXHandler {
     /// or hostile file, and its record goes to quarantine instead of into memory three times.
     static let maximumValueBytes = 64 << 10
 
-    static func oversized(_ name: ByteSpan, _ value: ByteSpan) -> String {
-        "\(name.count <= 64 ? name.string : "attribute") value of \(value.count) bytes (over the \(maximumValueBytes)-byte limit)"
+    static func oversized(_ what: String, _ bytes: Int) -> String {
+        "\(what) value of \(bytes) bytes (over the \(maximumValueBytes)-byte limit)"
     }
 
     /// A beat's time is a localized time of day with no date and no offset. It is written in
