@@ -73,7 +73,10 @@ public struct ImportJob: Sendable {
         defer { files.discard() }
         let progress = ProgressReporter(totalBytes: source.totalBytes, handler: options.progress, isCancelled: options.isCancelled)
 
-        let previous = options.full ? nil : try PublishedStore.openIfCompatible(folder.databasePath, settings: settings)
+        let workingCopy = (folder.stateFolder as NSString).appendingPathComponent("next-store-\(getpid()).sqlite")
+        defer { for suffix in ["", "-journal"] { unlink(workingCopy + suffix) } }
+        let previous = options.full ? nil
+            : try PublishedStore.openIfCompatible(folder.databasePath, settings: settings, workingCopy: workingCopy)
         let checkpoints = CheckpointFiles(folder: folder, incremental: previous != nil)
         let job = "\(previous.map { "incremental after run \($0.nextRunID - 1)" } ?? "full");\(settings.fingerprint)"
         let input = try InputFingerprint(path: source.kind == .zip ? source.path : source.xmlName)
@@ -128,9 +131,9 @@ public struct ImportJob: Sendable {
                 try previous.apply(delta: checkpoints.staged, settings: settings, summary: &summary, recordedAt: recordedAt,
                                    progress: progress) { changed, summary in
                     try finish(previous.database, changed: changed, &summary)
-                    // Inside the store's transaction: if its commit fails, the files go back too.
-                    try files.publish(into: publication)
                 }
+                try files.publish(into: publication)
+                try publication.move(previous.workingCopy, to: folder.databasePath)
                 checkpoints.discard()
             } else {
                 summary.mode = "full"

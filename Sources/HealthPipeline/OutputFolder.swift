@@ -53,7 +53,8 @@ public struct OutputFolder: Sendable {
         for folder in [path, stateFolder, (path as NSString).appendingPathComponent("csv"),
                        (path as NSString).appendingPathComponent("parquet")] {
             for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? []
-            where name.contains(".partial-") || name.contains(".tmp-") || name.hasPrefix("staging-") || name.hasPrefix("replaced-") {
+            where name.contains(".partial-") || name.contains(".tmp-") || name.hasPrefix("staging-") || name.hasPrefix("replaced-")
+                || name.hasPrefix("next-store-") {
                 try? fm.removeItem(atPath: (folder as NSString).appendingPathComponent(name))
             }
         }

@@ -34,7 +34,12 @@ final class Publication {
     func move(_ staged: String, to final: String) throws {
         if moves.isEmpty { try writeMarker() }
         var replaced: String?
-        if FileManager.default.fileExists(atPath: final) {
+        var info = stat()
+        if lstat(final, &info) == 0 {
+            // Only our own kind of file is replaced: a folder or a link in the way is the user's.
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                throw HealthETLError.io("cannot publish \(final): something that is not a file is in the way")
+            }
             try OutputFolder.makePrivateFolder(aside)
             let path = (aside as NSString).appendingPathComponent("\(moves.count)-" + (final as NSString).lastPathComponent)
             guard rename(final, path) == 0 else { throw Self.failure(final) }

@@ -7,43 +7,52 @@ import HealthStore
 
 /// The store of earlier runs, when an incremental run can build on it: same schema, same
 /// analytics settings, at least one finished run.
+///
+/// The published file is never written: the run works on a private copy (`workingCopy`, made
+/// with SQLite's backup, a fraction of a second for a year of data), which is then published
+/// by rename together with the other outputs, all or nothing. A run that fails or is killed
+/// leaves the published store exactly as it was, byte for byte.
 struct PublishedStore {
     let database: Database
+    let workingCopy: String
     let anchors: Anchors
     let nextRunID: Int64
 
-    static func openIfCompatible(_ path: String, settings: AnalyticsSettings) throws -> PublishedStore? {
+    static func openIfCompatible(_ path: String, settings: AnalyticsSettings, workingCopy: String) throws -> PublishedStore? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         // Not through a link: a `health.sqlite` replaced by one is refused, naming it.
         guard (info.st_mode & S_IFMT) != S_IFLNK else {
             throw HealthETLError.cannotCreateOutput("\(path) is a symbolic link; refusing to write through it")
         }
-        let database = try Database(path: path, mode: .readWrite, followLinks: false)
-        // Checked before anything is added to it: a damaged store is named, with the way out,
+        let published = try Database(path: path, mode: .readOnly, followLinks: false)
+        // Checked before anything is built on it: a damaged store is named, with the way out,
         // instead of failing half-way (or, worse, not at all).
-        if let problem = StoreCheck.problem(in: database) { throw StoreCheck.damaged(path, problem) }
-        guard try database.scalar("PRAGMA user_version").int == Int64(StoreSchema.version),
-              try AnalyticsSettings.stored(in: database) == settings.fingerprint,
-              let lastRun = try database.scalar("SELECT max(id) FROM runs").int else { return nil }
+        if let problem = StoreCheck.problem(in: published) { throw StoreCheck.damaged(path, problem) }
+        guard try published.scalar("PRAGMA user_version").int == Int64(StoreSchema.version),
+              try AnalyticsSettings.stored(in: published) == settings.fingerprint,
+              let lastRun = try published.scalar("SELECT max(id) FROM runs").int else { return nil }
+        unlink(workingCopy)
+        try published.backup(to: workingCopy)
+        let database = try Database(path: workingCopy, mode: .readWrite)
+        // Private until it is published: a rollback journal (a store of an earlier version may
+        // carry a write-ahead log's mode), committed once.
+        try database.execute("PRAGMA journal_mode = DELETE")
         try AnchorCeiling.repairAnchors(in: database, ceiling: try AnchorCeiling.of(store: database))
         var newest: [Anchors.Key: Timestamp] = [:]
         for row in try database.rows("SELECT type, source_name, newest_creation_us FROM anchors") {
             guard let type = row[0].string, let source = row[1].string, let us = row[2].int else { continue }
             newest[Anchors.Key(type: type, source: source)] = Timestamp(microseconds: us)
         }
-        return PublishedStore(database: database, anchors: Anchors(newest), nextRunID: lastRun + 1)
+        return PublishedStore(database: database, workingCopy: workingCopy, anchors: Anchors(newest), nextRunID: lastRun + 1)
     }
 
     /// Applies the delta and recomputes the analytics of the days it touched, then calls
     /// `finishing` (whether anything changed) to stage the outputs and log the run, all in one
-    /// transaction: killed before its commit, the store is as it was.
+    /// transaction of the working copy.
     func apply(delta: String, settings: AnalyticsSettings, summary: inout RunSummary, recordedAt: Timestamp,
                progress: ProgressReporter, finishing: (Bool, inout RunSummary) throws -> Void) throws {
         let started = Date()
-        // Write-ahead log: until the commit, the store file itself is untouched, so a run
-        // killed mid-way leaves it as it was, readable even by read-only readers.
-        try database.execute("PRAGMA journal_mode = WAL")
         let merger = StoreMerger(database: database)
         try merger.attach(deltaPath: delta)
         defer { merger.detach() }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CSQLite
 
 /// A thin, safe layer over one SQLite connection, in the spirit of GRDB: prepared
@@ -104,6 +109,18 @@ public final class Database {
         return stmt
     }
 
+    /// Copies this database into a new file at `path`, page by page (SQLite's online backup:
+    /// a consistent snapshot, with what a write-ahead log holds).
+    public func backup(to path: String) throws {
+        let target = try Database(path: path, mode: .create)
+        guard let backup = sqlite3_backup_init(target.handle, "main", handle, "main") else {
+            throw target.error(sqlite3_errcode(target.handle), target.lastMessage)
+        }
+        let rc = sqlite3_backup_step(backup, -1)
+        sqlite3_backup_finish(backup)
+        guard rc == SQLITE_DONE else { throw target.error(rc, target.lastMessage) }
+    }
+
     public func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> SQLValue {
         try rows(sql, bindings).first?.first ?? .null
     }
@@ -118,7 +135,11 @@ public final class Database {
     var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     func error(_ rc: Int32, _ message: String, sql: String? = nil) -> SQLiteError {
-        SQLiteError(code: rc, message: message, path: path, sql: sql)
+        // An I/O error says what the system said ("File too large", "No space left on device").
+        let systemError = sqlite3_system_errno(handle)
+        let detail = (rc & 0xFF == SQLITE_IOERR || rc & 0xFF == SQLITE_FULL) && systemError != 0
+            ? " (\(String(cString: strerror(systemError))))" : ""
+        return SQLiteError(code: rc, message: message + detail, path: path, sql: sql)
     }
 }
 
