@@ -3,7 +3,8 @@
 //
 //   healthetl ─→ HealthPipeline, HealthPeople, HealthQL
 //   HealthPeople ─→ HealthPipeline, HealthStore      (several people: their folders, settings, imports)
-//   HealthPipeline ─→ HealthIngest, HealthNormalize, HealthDedupe, HealthAggregate, HealthStore, HealthEmit
+//   HealthPipeline ─→ HealthIngest, HealthNormalize, HealthDedupe, HealthAggregate, HealthStore, HealthEmit, HealthReport
+//   HealthReport ─→ HealthStore                (the trends page, from a store)
 //   HealthQL ─→ HealthStore, SQLite            (reads a store; no emitters)
 //   HealthEmit ─→ HealthStore, Parquet, SQLite, PrivateFiles   (a store into files)
 //   HealthStore ─→ HealthCore, SQLite, PrivateFiles            (everything that reads or writes a store)
@@ -68,7 +69,10 @@ let package = Package(
         // Wiring, checkpoints, lock, progress.
         .target(name: "HealthPipeline",
                 dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate",
-                               "HealthStore", "HealthEmit", "SQLite", "PrivateFiles"],
+                               "HealthStore", "HealthEmit", "HealthReport", "SQLite", "PrivateFiles"],
+                swiftSettings: strict),
+        // The trends report: one self-contained HTML page from the store (SVG charts, insights).
+        .target(name: "HealthReport", dependencies: ["HealthCore", "HealthStore", "SQLite", "PrivateFiles"],
                 swiftSettings: strict),
         // People: several people in one output folder (their own folders, settings, imports).
         .target(name: "HealthPeople", dependencies: ["HealthCore", "HealthPipeline", "HealthStore", "SQLite", "PrivateFiles"],
@@ -76,13 +80,13 @@ let package = Package(
         // HealthQL: a small query language compiled to SQL over a published store (issue 7).
         .target(name: "HealthQL", dependencies: ["HealthCore", "HealthStore", "SQLite", "CSQLite"], swiftSettings: strict),
         // Thin command line.
-        .executableTarget(name: "healthetl", dependencies: ["HealthPipeline", "HealthPeople", "HealthQL"], swiftSettings: strict),
+        .executableTarget(name: "healthetl", dependencies: ["HealthPipeline", "HealthPeople", "HealthReport", "HealthQL", "SQLite"], swiftSettings: strict),
         // The parse floor for `make bench`: libxml2 only.
         .executableTarget(name: "xmlfloor", dependencies: ["CLibXML2"], swiftSettings: strict),
 
         .testTarget(name: "HealthETLTests",
                     dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",
-                                   "HealthAggregate", "HealthStore", "HealthEmit", "HealthPipeline", "HealthPeople",
+                                   "HealthAggregate", "HealthStore", "HealthEmit", "HealthPipeline", "HealthPeople", "HealthReport",
                                    "SQLite", "Parquet", "PrivateFiles"],
                     exclude: ["Scripts"],   // Python checkers the tests run (tooling only)
                     swiftSettings: strict),

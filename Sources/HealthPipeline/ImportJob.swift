@@ -48,7 +48,8 @@ public struct ImportJob: Sendable {
         let zone = try options.timeZone
             ?? TimeZoneChoice.unconfigured(source: source, publishedStore: options.full ? nil : folder.databasePath)
         let settings = try AnalyticsSettings(options.config, timeZone: zone.zone)
-        let files = try OutputFiles(folder: folder, outputs: options.config.outputs ?? PipelineConfig.allOutputs)
+        let files = try OutputFiles(folder: folder, outputs: options.config.outputs ?? PipelineConfig.allOutputs,
+                                    goals: options.config.goals)
         try folder.prepare()
         let lock = try RunLock(folder: folder)
         defer { withExtendedLifetime(lock) {} }

@@ -1,10 +1,11 @@
 import Foundation
 import HealthCore
 import HealthEmit
+import HealthReport
 import SQLite
 import HealthStore
 
-/// The CSV and Parquet outputs of a run. They are written from the finished store into a
+/// The file outputs of a run (CSV, Parquet, the report). They are written from the finished store into a
 /// private staging folder (`.healthetl/staging-PID/`), and moved into `csv/` and `parquet/`
 /// only after every file is complete, one atomic rename each: a reader never sees half a
 /// file, and a run killed while writing leaves the previous outputs as they were.
@@ -12,20 +13,23 @@ struct OutputFiles {
     let folder: OutputFolder
     let csv: Bool
     let parquet: Bool
+    /// `report/index.html`, with these goals (nil: no report).
+    let report: ReportGoals?
     let staging: String
 
-    init(folder: OutputFolder, outputs: [String]) throws {
-        let known: Set = ["sqlite", "csv", "parquet"]
+    init(folder: OutputFolder, outputs: [String], goals: ReportGoals? = nil) throws {
+        let known: Set = ["sqlite", "csv", "parquet", "report"]
         if let unknown = outputs.first(where: { !known.contains($0) }) {
-            throw HealthETLError.usage("unknown output '\(unknown)' (expected sqlite, csv or parquet)")
+            throw HealthETLError.usage("unknown output '\(unknown)' (expected sqlite, csv, parquet or report)")
         }
         self.folder = folder
         csv = outputs.contains("csv")
         parquet = outputs.contains("parquet")
+        report = outputs.contains("report") ? goals ?? ReportGoals() : nil
         staging = (folder.stateFolder as NSString).appendingPathComponent("staging-\(getpid())")
     }
 
-    var isEmpty: Bool { !csv && !parquet }
+    var isEmpty: Bool { !csv && !parquet && report == nil }
 
     /// Whether this run writes `table` in some format.
     func writes(_ table: OutputTable) -> Bool { csv && table.inCSV || parquet && table.inParquet }
@@ -33,7 +37,7 @@ struct OutputFiles {
     /// Whether a file this run should have is not published (so an unchanged store still
     /// gets its outputs, e.g. after `csv` was added to the pipeline).
     var missing: Bool {
-        OutputTable.all.contains { table in
+        report != nil && !exists("report", "index.html") || OutputTable.all.contains { table in
             (csv && table.inCSV && !exists("csv", table.name + ".csv"))
                 || (parquet && table.inParquet && !exists("parquet", table.name + ".parquet"))
         }
@@ -56,6 +60,11 @@ struct OutputFiles {
             let parquetPath = parquet && table.inParquet ? staged("parquet", table.name + ".parquet") : nil
             try progress(table.name)
             rows[table.name] = try exporter.export(table, csv: csvPath, parquet: parquetPath)
+        }
+        if let goals = report {
+            try progress("report")
+            try OutputFolder.makePrivateFolder((staging as NSString).appendingPathComponent("report"))
+            try ReportWriter.write(from: database, to: staged("report", "index.html"), goals: goals)
         }
         return rows
     }
@@ -91,7 +100,7 @@ struct OutputFiles {
     func publish(into publication: Publication) throws {
         guard !isEmpty else { return }
         let fm = FileManager.default
-        for sub in ["csv", "parquet"] {
+        for sub in ["csv", "parquet", "report"] {
             let from = (staging as NSString).appendingPathComponent(sub)
             let names = (try? fm.contentsOfDirectory(atPath: from))?.filter { !$0.hasPrefix(".") } ?? []
             guard !names.isEmpty else { continue }

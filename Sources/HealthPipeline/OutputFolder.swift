@@ -51,7 +51,7 @@ public struct OutputFolder: Sendable {
     public func removeStaleStaging() {
         let fm = FileManager.default
         for folder in [path, stateFolder, (path as NSString).appendingPathComponent("csv"),
-                       (path as NSString).appendingPathComponent("parquet")] {
+                       (path as NSString).appendingPathComponent("parquet"), (path as NSString).appendingPathComponent("report")] {
             for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? []
             where name.contains(".partial-") || name.contains(".tmp-") || name.hasPrefix("staging-") || name.hasPrefix("replaced-")
                 || name.hasPrefix("next-store-") {

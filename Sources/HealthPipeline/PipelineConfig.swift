@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthReport
 
 /// A pipeline definition (`pipelines/default.json`, `pipelines/nightly.json`): SPEC "Pipelines".
 public struct PipelineConfig: Codable, Sendable, Equatable {
@@ -14,11 +15,13 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
     /// Records loaded between two checkpoint commits (default 250,000: a second or two of work;
     /// each commit costs a write-ahead-log checkpoint).
     public var checkpointRecords: Int?
+    /// The report's daily goals (steps, activeEnergyKcal, exerciseMinutes, standHours, sleepHours).
+    public var goals: ReportGoals?
 
     public init() {}
 
     /// What a pipeline without `outputs` writes.
-    public static let allOutputs = ["sqlite", "csv", "parquet"]
+    public static let allOutputs = ["sqlite", "csv", "parquet", "report"]
 
     public static func load(_ path: String) throws -> PipelineConfig {
         guard let data = FileManager.default.contents(atPath: path) else {

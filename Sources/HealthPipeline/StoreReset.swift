@@ -34,9 +34,10 @@ public struct StoreReset {
         }
         let fm = FileManager.default
         for path in [folder.databasePath, (folder.path as NSString).appendingPathComponent("csv"),
-                     (folder.path as NSString).appendingPathComponent("parquet")] where fm.fileExists(atPath: path) {
+                     (folder.path as NSString).appendingPathComponent("parquet"),
+                     (folder.path as NSString).appendingPathComponent("report")] where fm.fileExists(atPath: path) {
             try fm.removeItem(atPath: path)
         }
-        return "Removed the store and its CSV/Parquet files in \(folder.path)."
+        return "Removed the store and its CSV, Parquet and report files in \(folder.path)."
     }
 }

@@ -7,7 +7,7 @@ umask(0o077)
 // ignored, the write fails with EFBIG and is reported as an I/O error (74), naming the file.
 signal(SIGXFSZ, SIG_IGN)
 
-let commands: [any Command.Type] = [ImportCommand.self, ImportAllCommand.self, PeopleCommand.self, QueryCommand.self,
+let commands: [any Command.Type] = [ImportCommand.self, ImportAllCommand.self, PeopleCommand.self, ReportCommand.self, QueryCommand.self,
                                      ReplCommand.self, StatusCommand.self, ResetCommand.self]
 
 let usage = "usage:\n" + commands.map { "  " + $0.usage }.joined(separator: "\n")

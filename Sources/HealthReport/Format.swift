@@ -1,0 +1,52 @@
+import Foundation
+import HealthCore
+
+/// How numbers and dates read on the page: `12,345`, `+12%`, `4 Mar 2024`, `March 2024`.
+enum Format {
+    static func count(_ v: Double) -> String {
+        let n = Int((v.isFinite ? v : 0).rounded())
+        let digits = String(abs(n))
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+
+    static func number(_ v: Double, places: Int) -> String { String(format: "%.\(places)f", v) }
+
+    static func percent(_ v: Double) -> String {
+        let r = Int(v.rounded())
+        return (r > 0 ? "+" : r < 0 ? "−" : "±") + "\(abs(r))%"
+    }
+
+    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                             "October", "November", "December"]
+
+    static func day(_ d: CivilDate) -> String { "\(d.day) \(monthNames[d.month - 1].prefix(3)) \(d.year)" }
+    static func month(_ d: CivilDate) -> String { "\(monthNames[d.month - 1]) \(d.year)" }
+
+    /// `23:15` for minutes after midnight (negative: before it).
+    static func clock(_ minutes: Double) -> String {
+        let m = (Int(minutes.rounded()) % 1440 + 1440) % 1440
+        return String(format: "%02d:%02d", m / 60, m % 60)
+    }
+
+    /// Text for HTML: `&`, `<`, `>` and quotes escaped.
+    static func html(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import HealthCore
+import HealthStore
+import SQLite
+
+/// The metrics the report shows, with their goal and how a day's value is read.
+public enum ReportMetric: String, CaseIterable, Sendable {
+    case steps, activeEnergy = "energy", exercise, stand, sleep
+
+    public var title: String {
+        switch self {
+        case .steps: "Steps"
+        case .activeEnergy: "Active energy"
+        case .exercise: "Exercise"
+        case .stand: "Stand hours"
+        case .sleep: "Sleep"
+        }
+    }
+
+    public var unit: String {
+        switch self {
+        case .steps: "steps"
+        case .activeEnergy: "kcal"
+        case .exercise: "min"
+        case .stand: "h"
+        case .sleep: "h"
+        }
+    }
+
+    /// The `daily_analytics` column whose value a calendar cell carries (stand hours come from
+    /// the Activity rings).
+    public var column: String {
+        switch self {
+        case .steps: "steps"
+        case .activeEnergy: "active_energy_kcal"
+        case .exercise: "exercise_minutes"
+        case .stand: "stand_hours"
+        case .sleep: "sleep_total_minutes"
+        }
+    }
+}
+
+/// One day of the report: its analytics values and its goals.
+public struct ReportDay: Sendable, Equatable {
+    public var date: CivilDate
+    public var steps: Double?
+    public var activeEnergy: Double?
+    public var exerciseMinutes: Double?
+    public var standHours: Double?
+    public var sleepMinutes: Double?
+    public var distanceMeters: Double?
+    /// The day's Activity ring goals, where the Watch recorded them.
+    public var ringEnergyGoal: Double?
+    public var ringExerciseGoal: Double?
+    public var ringStandGoal: Double?
+
+    public init(date: CivilDate, steps: Double? = nil, activeEnergy: Double? = nil, exerciseMinutes: Double? = nil,
+                standHours: Double? = nil, sleepMinutes: Double? = nil, distanceMeters: Double? = nil) {
+        self.date = date; self.steps = steps; self.activeEnergy = activeEnergy; self.exerciseMinutes = exerciseMinutes
+        self.standHours = standHours; self.sleepMinutes = sleepMinutes; self.distanceMeters = distanceMeters
+    }
+
+    /// The value the store holds for `metric` (sleep in minutes, as `daily_analytics`).
+    public func value(_ metric: ReportMetric) -> Double? {
+        switch metric {
+        case .steps: steps
+        case .activeEnergy: activeEnergy
+        case .exercise: exerciseMinutes
+        case .stand: standHours
+        case .sleep: sleepMinutes
+        }
+    }
+
+    /// The value in the unit shown (sleep in hours).
+    public func shown(_ metric: ReportMetric) -> Double? {
+        metric == .sleep ? sleepMinutes.map { $0 / 60 } : value(metric)
+    }
+
+    /// The goal of `metric` on this day, in the unit shown.
+    public func goal(_ metric: ReportMetric, _ goals: ReportGoals) -> Double {
+        let g = goals.resolved
+        switch metric {
+        case .steps: return g.steps ?? 10_000
+        case .activeEnergy: return positive(ringEnergyGoal) ?? g.activeEnergyKcal ?? 500
+        case .exercise: return positive(ringExerciseGoal) ?? g.exerciseMinutes ?? 30
+        case .stand: return positive(ringStandGoal) ?? g.standHours ?? 12
+        case .sleep: return g.sleepHours ?? 7
+        }
+    }
+
+    /// The fraction of the goal reached (nil without a value).
+    public func fraction(_ metric: ReportMetric, _ goals: ReportGoals) -> Double? {
+        shown(metric).map { $0 / max(goal(metric, goals), 1e-9) }
+    }
+
+    private func positive(_ v: Double?) -> Double? { v.flatMap { $0 > 0 ? $0 : nil } }
+}
+
+/// A night for the sleep chart: stages in minutes and local bed and wake times.
+public struct ReportNight: Sendable, Equatable {
+    public var date: CivilDate
+    public var core = 0.0, deep = 0.0, rem = 0.0, unspecified = 0.0, awake = 0.0
+    /// Minutes after the local midnight before the morning (negative: before midnight) and
+    /// after the morning's midnight.
+    public var bedtimeMinutes: Double
+    public var wakeMinutes: Double
+    public var asleep: Double { core + deep + rem + unspecified }
+}
+
+public struct ReportWorkout: Sendable, Equatable {
+    public var date: CivilDate
+    public var type: String
+    public var minutes: Double?
+    public var distanceMeters: Double?
+    public var energyKcal: Double?
+}
+
+/// Everything the page shows, read from a store in a few queries.
+public struct ReportData: Sendable {
+    public var days: [ReportDay]
+    public var nights: [ReportNight]
+    public var workouts: [ReportWorkout]
+    public var restingHeartRate: [(CivilDate, Double)]
+    public var hrv: [(CivilDate, Double)]
+    public var timeZone: String
+
+    public init(days: [ReportDay], nights: [ReportNight] = [], workouts: [ReportWorkout] = [],
+                restingHeartRate: [(CivilDate, Double)] = [], hrv: [(CivilDate, Double)] = [], timeZone: String = "UTC") {
+        self.days = days; self.nights = nights; self.workouts = workouts
+        self.restingHeartRate = restingHeartRate; self.hrv = hrv; self.timeZone = timeZone
+    }
+
+    public static func load(from database: Database) throws -> ReportData {
+        // The zone of the analytics (the settings row is written with them, before the run's row).
+        let settings = try database.scalar("SELECT value FROM settings WHERE key = 'analytics'").string ?? ""
+        let lastRunZone = try database.scalar("SELECT timezone FROM runs ORDER BY id DESC LIMIT 1").string
+        let zoneName = settings.split(separator: ";").first { $0.hasPrefix("zone=") }.map { String($0.dropFirst(5)) }
+            ?? lastRunZone ?? "UTC"
+        let zone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
+        var byDate: [CivilDate: ReportDay] = [:]
+        for r in try database.rows("""
+            SELECT date, steps, active_energy_kcal, exercise_minutes, sleep_total_minutes,
+                   coalesce(walking_distance_m, 0) + coalesce(running_distance_m, 0) FROM daily_analytics ORDER BY date
+            """) {
+            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { continue }
+            byDate[date] = ReportDay(date: date, steps: r[1].double, activeEnergy: r[2].double, exerciseMinutes: r[3].double,
+                                     sleepMinutes: r[4].double, distanceMeters: r[5].double)
+        }
+        for r in try database.rows("""
+            SELECT date, stand_hours, active_energy_goal_kcal, exercise_goal_min, stand_hours_goal FROM activity_summaries
+            """) {
+            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { continue }
+            var day = byDate[date] ?? ReportDay(date: date)
+            day.standHours = r[1].double
+            day.ringEnergyGoal = r[2].double; day.ringExerciseGoal = r[3].double; day.ringStandGoal = r[4].double
+            byDate[date] = day
+        }
+        var calendar = LocalCalendar(timeZone: zone)
+        let nights = try database.rows("""
+            SELECT night_date, start_utc, end_utc, core_minutes, deep_minutes, rem_minutes, unspecified_minutes, awake_minutes
+            FROM sleep_sessions ORDER BY night_date
+            """).compactMap { r -> ReportNight? in
+            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }),
+                  let start = r[1].string.flatMap(Timestamp.init(iso8601:)),
+                  let end = r[2].string.flatMap(Timestamp.init(iso8601:)) else { return nil }
+            let midnight = calendar.startOfDay(date)
+            var n = ReportNight(date: date, bedtimeMinutes: Double(start.microseconds - midnight.microseconds) / 60_000_000,
+                                wakeMinutes: Double(end.microseconds - midnight.microseconds) / 60_000_000)
+            n.core = r[3].double ?? 0; n.deep = r[4].double ?? 0; n.rem = r[5].double ?? 0
+            n.unspecified = r[6].double ?? 0; n.awake = r[7].double ?? 0
+            return n
+        }
+        let workouts = try database.rows("""
+            SELECT local_date, activity_type, duration_min, distance_m, energy_kcal FROM workouts
+            WHERE local_date IS NOT NULL ORDER BY start_us
+            """).compactMap { r -> ReportWorkout? in
+            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { return nil }
+            let type = (r[1].string ?? "").replacingOccurrences(of: "HKWorkoutActivityType", with: "")
+            return ReportWorkout(date: date, type: type, minutes: r[2].double, distanceMeters: r[3].double, energyKcal: r[4].double)
+        }
+        func series(_ type: String) throws -> [(CivilDate, Double)] {
+            try database.rows("SELECT date, average FROM daily_metrics WHERE type = ? AND average IS NOT NULL ORDER BY date",
+                              [.text(type)]).compactMap { r in
+                guard let d = r[0].string.flatMap({ CivilDate(iso: $0) }), let v = r[1].double else { return nil }
+                return (d, v)
+            }
+        }
+        return ReportData(days: byDate.values.sorted { $0.date < $1.date }, nights: nights, workouts: workouts,
+                          restingHeartRate: try series("HKQuantityTypeIdentifierRestingHeartRate"),
+                          hrv: try series("HKQuantityTypeIdentifierHeartRateVariabilitySDNN"), timeZone: zoneName)
+    }
+}

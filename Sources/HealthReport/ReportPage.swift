@@ -1,0 +1,216 @@
+import HealthCore
+
+/// The report as one self-contained HTML page: inline CSS, inline SVG, a few lines of script
+/// for the month and year pickers and the tooltips, and a Content-Security-Policy that lets
+/// the page fetch nothing at all (it is health data; it opens from a file, offline).
+public struct ReportPage: Sendable {
+    public let data: ReportData
+    public let goals: ReportGoals
+
+    /// The page depends on the data and the goals only (no "generated at"): an import rewrites
+    /// it when the data changed, and the same store always gives the same bytes.
+    public init(data: ReportData, goals: ReportGoals) {
+        self.data = data; self.goals = goals
+    }
+
+    static let calendarMetrics: [ReportMetric] = [.steps, .activeEnergy, .exercise, .sleep]
+
+    public var html: String {
+        var s = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+        s += #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">"#
+        s += #"<meta name="viewport" content="width=device-width, initial-scale=1"><title>Health report</title>"#
+        s += "<style>" + ReportStyle.css + "</style></head><body>"
+        s += header
+        guard let latest = data.days.last else {
+            return s + #"<main><p class="empty">No days with data yet.</p></main></body></html>"#
+        }
+        s += "<main>" + dashboard(latest) + trends(latest) + sleep + workouts + heart + insights + "</main>"
+        s += #"<div id="tip" role="tooltip" hidden></div><script>"# + ReportStyle.script + "</script></body></html>"
+        return s
+    }
+
+    private var header: String {
+        let span = data.days.first.map { "\(Format.day($0.date)) – \(Format.day(data.days.last!.date))" } ?? "no data yet"
+        return #"<header><h1>Health report</h1><p>\#(span) · local days in \#(Format.html(data.timeZone))</p>"#
+            + ##"<nav><a href="#dashboard">Today</a><a href="#trends">Trends</a><a href="#sleep">Sleep</a>"##
+            + ##"<a href="#workouts">Workouts</a><a href="#heart">Heart</a><a href="#insights">Insights</a></nav></header>"##
+    }
+
+    private var byDate: [CivilDate: ReportDay] { Dictionary(data.days.map { ($0.date, $0) }, uniquingKeysWith: { a, _ in a }) }
+
+    // MARK: dashboard
+
+    private func dashboard(_ latest: ReportDay) -> String {
+        var s = #"<section id="dashboard"><h2>\#(Format.day(latest.date))</h2><div class="cards">"#
+        let ringParts: [(ReportMetric, String)] = [(.activeEnergy, "move"), (.exercise, "exercise"), (.stand, "stand")]
+        let rings = ringParts.compactMap { m, cls in latest.fraction(m, goals).map { (m.title, $0, cls) } }.filter { $0.1 > 0 }
+        s += #"<div class="card rings">"# + (rings.isEmpty ? "" : SVGCharts.rings(rings)) + "<ul>"
+        for metric in ReportMetric.allCases {
+            let goal = latest.goal(metric, goals)
+            let places = metric == .sleep || metric == .stand ? 1 : 0
+            let value = latest.shown(metric)
+            let percent = value.map { Int(($0 / max(goal, 1e-9) * 100).rounded()) }
+            s += #"<li class="goalbar"><span>\#(metric.title)</span><b>\#(value.map { SVGCharts.number($0, places) } ?? "–")</b>"#
+                + #" / \#(SVGCharts.number(goal, places)) \#(metric.unit)<meter min="0" max="1" value="\#(min(percent.map { Double($0) / 100 } ?? 0, 1))"></meter>"#
+                + #"<em>\#(percent.map { "\($0)%" } ?? "no data")</em></li>"#
+        }
+        s += "</ul></div>"
+        let week = (0..<7).map { latest.date.adding(days: $0 - 6) }
+        let bars = week.map { d in SVGCharts.Bar(label: weekdayName(d), value: byDate[d]?.steps, highlight: d == latest.date) }
+        s += #"<div class="card"><h3>Steps, last 7 days</h3>"# + SVGCharts.bars(bars, goal: latest.goal(.steps, goals), unit: "steps",
+                                                                                   title: "Steps of the last 7 days") + "</div>"
+        if let night = data.nights.last {
+            let parts = [("Deep", night.deep, "deep"), ("Core", night.core, "core"), ("REM", night.rem, "rem"),
+                         ("Asleep", night.unspecified, "unspec"), ("Awake", night.awake, "awake")]
+            s += #"<div class="card"><h3>Last night (\#(Format.day(night.date)))</h3>"#
+                + #"<p class="big">\#(Format.number(night.asleep / 60, places: 1)) h asleep · \#(Format.clock(night.bedtimeMinutes))–\#(Format.clock(night.wakeMinutes))</p>"#
+                + SVGCharts.stacked(parts, title: "Sleep stages of the last night")
+                + #"<div class="legend">"# + parts.filter { $0.1 > 0 }.map { #"<span><i class="\#($0.2)"></i>\#($0.0) \#(Format.count($0.1)) min</span>"# }.joined()
+                + "</div></div>"
+        }
+        return s + "</div></section>"
+    }
+
+    // MARK: trends
+
+    private func trends(_ latest: ReportDay) -> String {
+        var s = #"<section id="trends"><h2>Trends</h2>"#
+        for (id, label, checked) in [("week", "Week", false), ("month", "Month", true), ("year", "Year", false)] {
+            s += #"<input type="radio" name="view" id="view-\#(id)"\#(checked ? " checked" : "")><label class="tab" for="view-\#(id)">\#(label)</label>"#
+        }
+        s += #"<div class="views">"# + weekView(latest) + monthView + yearView + "</div></section>"
+        return s
+    }
+
+    private func weekView(_ latest: ReportDay) -> String {
+        let start = latest.date.startOfWeek(weekStart: 0)
+        var s = #"<div class="view week"><p class="note">The week of \#(Format.day(start)), day by day, against the week before (pale).</p><div class="cards">"#
+        for metric in Self.calendarMetrics {
+            let places = metric == .sleep ? 1 : 0
+            let bars = (0..<7).map { i -> SVGCharts.Bar in
+                let d = start.adding(days: i)
+                return SVGCharts.Bar(label: weekdayName(d), value: byDate[d]?.shown(metric),
+                                     previous: byDate[d.adding(days: -7)]?.shown(metric))
+            }
+            let now = bars.compactMap(\.value), before = bars.compactMap(\.previous)
+            let change = !now.isEmpty && !before.isEmpty && Insights.mean(before) > 0
+                ? " · " + Format.percent((Insights.mean(now) - Insights.mean(before)) / Insights.mean(before) * 100) + " a day" : ""
+            s += #"<div class="card"><h3>\#(metric.title)</h3><p class="note">\#(now.isEmpty ? "no data" : SVGCharts.number(Insights.mean(now), places) + " \(metric.unit) a day")\#(change)</p>"#
+                + SVGCharts.bars(bars, goal: latest.goal(metric, goals), unit: metric.unit, places: places,
+                                 title: "\(metric.title) this week and the week before") + "</div>"
+        }
+        return s + "</div></div>"
+    }
+
+    private var months: [CivilDate] {
+        Array(Set(data.days.map { CivilDate(year: $0.date.year, month: $0.date.month, day: 1) })).sorted()
+    }
+
+    private var monthView: String {
+        let months = self.months
+        let days = byDate
+        var s = #"<div class="view month">"#
+        for (i, metric) in Self.calendarMetrics.enumerated() {
+            s += #"<input type="radio" name="mmetric" id="mm-\#(metric.rawValue)"\#(i == 0 ? " checked" : "")><label class="chip" for="mm-\#(metric.rawValue)">\#(metric.title)</label>"#
+        }
+        s += #"<select id="month-pick" aria-label="Month">"#
+        for (i, m) in months.enumerated().reversed() {
+            s += #"<option value="\#(String(m.iso8601.prefix(7)))"\#(i == months.count - 1 ? " selected" : "")>\#(Format.month(m))</option>"#
+        }
+        s += #"</select><div class="months">"#
+        for (i, m) in months.enumerated() {
+            s += #"<div class="mon\#(i == months.count - 1 ? " on" : "")" data-month="\#(String(m.iso8601.prefix(7)))"><h3>\#(Format.month(m))</h3>"#
+            for metric in Self.calendarMetrics {
+                s += #"<div class="m-\#(metric.rawValue)">"# + CalendarGrid.month(m, days: days, metric: metric, goals: goals) + "</div>"
+            }
+            s += "</div>"
+        }
+        return s + "</div>" + CalendarGrid.legend + "</div>"
+    }
+
+    private var yearView: String {
+        let years = Array(Set(data.days.map(\.date.year))).sorted()
+        let days = byDate
+        var s = #"<div class="view year"><select id="year-pick" aria-label="Year">"#
+        for y in years.reversed() { s += #"<option value="\#(y)"\#(y == years.last ? " selected" : "")>\#(y)</option>"# }
+        s += "</select>"
+        for y in years {
+            let bars = (1...12).map { month -> SVGCharts.Bar in
+                let values = data.days.filter { $0.date.year == y && $0.date.month == month }.compactMap(\.steps)
+                return SVGCharts.Bar(label: String(Format.monthNames[month - 1].prefix(1)),
+                                     value: values.isEmpty ? nil : Insights.mean(values))
+            }
+            s += #"<div class="yr\#(y == years.last ? " on" : "")" data-year="\#(y)"><h3>\#(y): steps a day, by month</h3>"#
+                + SVGCharts.bars(bars, goal: goals.resolved.steps, unit: "steps a day", width: 720, title: "Steps a day by month, \(y)")
+                + CalendarGrid.year(y, days: days, metric: .steps, goals: goals) + "</div>"
+        }
+        return s + CalendarGrid.legend + "</div>"
+    }
+
+    // MARK: sleep, workouts, heart, insights
+
+    private var sleep: String {
+        let recent = Array(data.nights.suffix(30))
+        guard !recent.isEmpty else { return #"<section id="sleep"><h2>Sleep</h2><p class="empty">No sleep recorded.</p></section>"# }
+        let average = Insights.mean(recent.map(\.asleep)) / 60
+        var s = #"<section id="sleep"><h2>Sleep</h2><p class="note">Last \#(recent.count) nights: \#(Format.number(average, places: 1)) h asleep on average.</p>"#
+        s += #"<div class="card wide"><h3>Stages</h3>"# + SVGCharts.nights(recent)
+            + #"<div class="legend"><span><i class="deep"></i>Deep</span><span><i class="core"></i>Core</span><span><i class="rem"></i>REM</span><span><i class="unspec"></i>Asleep</span><span><i class="awake"></i>Awake</span></div></div>"#
+        s += #"<div class="card wide"><h3>Bedtime and wake time</h3>"# + SVGCharts.bedAndWake(recent)
+        if let regularity = Insights.sleepRegularity(data.nights) { s += #"<p class="note">\#(Format.html(regularity.text))</p>"# }
+        return s + "</div></section>"
+    }
+
+    private var workouts: String {
+        guard let last = data.workouts.map(\.date).max() ?? data.days.last?.date,
+              let firstDay = data.days.first?.date ?? data.workouts.first?.date else { return "" }
+        // The last 12 weeks, or fewer when the data is younger.
+        let firstWeek = max(last.startOfWeek(weekStart: 0).adding(days: -7 * 11), firstDay.startOfWeek(weekStart: 0))
+        let weekCount = (last.daysSinceEpoch - firstWeek.daysSinceEpoch) / 7 + 1
+        let recent = data.workouts.filter { $0.date >= firstWeek }
+        var s = #"<section id="workouts"><h2>Workouts</h2>"#
+        guard !recent.isEmpty else { return s + #"<p class="empty">No workouts in the last 12 weeks.</p></section>"# }
+        let bars = (0..<weekCount).map { w -> SVGCharts.Bar in
+            let start = firstWeek.adding(days: 7 * w)
+            let energy = recent.filter { $0.date >= start && $0.date < start.adding(days: 7) }.compactMap(\.energyKcal)
+            return SVGCharts.Bar(label: "\(start.day)/\(start.month)", value: energy.isEmpty ? nil : energy.reduce(0, +))
+        }
+        s += #"<div class="card wide"><h3>Workout energy per week (kcal)</h3>"# + SVGCharts.bars(bars, unit: "kcal", width: 720,
+                                                                                               title: "Workout energy per week") + "</div>"
+        s += #"<table><thead><tr><th>Week</th><th>Type</th><th>Workouts</th><th>Minutes</th><th>Distance (km)</th><th>Energy (kcal)</th></tr></thead><tbody>"#
+        for w in (0..<weekCount).reversed() {
+            let start = firstWeek.adding(days: 7 * w)
+            let week = recent.filter { $0.date >= start && $0.date < start.adding(days: 7) }
+            for type in Array(Set(week.map(\.type))).sorted() {
+                let these = week.filter { $0.type == type }
+                let km = these.compactMap(\.distanceMeters).reduce(0, +) / 1000
+                s += "<tr><td>\(Format.day(start))</td><td>\(Format.html(type))</td><td>\(these.count)</td>"
+                    + "<td>\(Format.count(these.compactMap(\.minutes).reduce(0, +)))</td>"
+                    + "<td>\(km > 0 ? Format.number(km, places: 1) : "–")</td>"
+                    + "<td>\(Format.count(these.compactMap(\.energyKcal).reduce(0, +)))</td></tr>"
+            }
+        }
+        return s + "</tbody></table></section>"
+    }
+
+    private var heart: String {
+        var s = #"<section id="heart"><h2>Heart</h2>"#
+        var any = false
+        for (name, series, unit) in [("Resting heart rate", data.restingHeartRate, "bpm"), ("Heart rate variability (SDNN)", data.hrv, "ms")] {
+            let recent = series.suffix(180)
+            guard recent.count >= 2 else { continue }
+            any = true
+            s += #"<div class="card wide"><h3>\#(name), last \#(recent.count) days with data</h3>"#
+                + SVGCharts.line(recent.map { (Format.day($0.0), $0.1) }, unit: unit, title: name) + "</div>"
+        }
+        return s + (any ? "" : #"<p class="empty">No resting heart rate or HRV recorded.</p>"#) + "</section>"
+    }
+
+    private var insights: String {
+        let all = Insights.all(data, goals: goals)
+        return #"<section id="insights"><h2>Insights</h2><ul class="insights">"#
+            + all.map { #"<li data-insight="\#($0.kind)">\#(Format.html($0.text))</li>"# }.joined() + "</ul></section>"
+    }
+
+    private func weekdayName(_ d: CivilDate) -> String { ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"][d.weekdayFromMonday] }
+}
