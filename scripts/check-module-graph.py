@@ -29,6 +29,11 @@ if "HealthEmit" in closure("HealthQL"):
     problems.append("HealthQL depends on HealthEmit")
 if "HealthStore" not in deps.get("HealthQL", ()):
     problems.append("HealthQL does not read the store through HealthStore")
+# A feature reads the store; it is no appendix to the emitters or the pipeline.
+for feature in ("HealthReport",):
+    wrong = sorted(d for d in closure(feature) if d in ("HealthEmit", "HealthPipeline"))
+    if wrong:
+        problems.append(f"feature {feature} depends on {', '.join(wrong)}")
 for stage in ("HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate"):
     others = sorted(d for d in deps.get(stage, ()) if d.startswith("Health") and d != "HealthCore")
     if others:
