@@ -2,7 +2,8 @@
 // HealthETL: one target per pipeline stage, a small core, the store, system C libraries, a thin CLI.
 //
 //   healthetl ─→ HealthPipeline, HealthPeople, HealthQL
-//   HealthPeople ─→ HealthPipeline, HealthStore      (several people: their folders, settings, imports)
+//   HealthPeople ─→ HealthPipeline, HealthStore, HealthDataset   (several people: folders, settings, imports)
+//   HealthDataset ─→ HealthStore, HealthEmit   (people's tables as a Hive-partitioned Parquet dataset)
 //   HealthPipeline ─→ HealthIngest, HealthNormalize, HealthDedupe, HealthAggregate, HealthStore, HealthEmit, HealthReport
 //   HealthReport ─→ HealthStore                (the trends page, from a store)
 //   HealthQL ─→ HealthStore, SQLite            (reads a store; no emitters)
@@ -74,8 +75,12 @@ let package = Package(
         // The trends report: one self-contained HTML page from the store (SVG charts, insights).
         .target(name: "HealthReport", dependencies: ["HealthCore", "HealthStore", "SQLite", "PrivateFiles"],
                 swiftSettings: strict),
+        // The cohort dataset: people's tables as Hive-partitioned Parquet (Spark, DuckDB).
+        .target(name: "HealthDataset", dependencies: ["HealthCore", "HealthStore", "HealthEmit", "SQLite"],
+                swiftSettings: strict),
         // People: several people in one output folder (their own folders, settings, imports).
-        .target(name: "HealthPeople", dependencies: ["HealthCore", "HealthPipeline", "HealthStore", "SQLite", "PrivateFiles"],
+        .target(name: "HealthPeople", dependencies: ["HealthCore", "HealthPipeline", "HealthStore", "HealthDataset", "SQLite",
+                                                    "PrivateFiles"],
                 swiftSettings: strict),
         // HealthQL: a small query language compiled to SQL over a published store (issue 7).
         .target(name: "HealthQL", dependencies: ["HealthCore", "HealthStore", "SQLite", "CSQLite"], swiftSettings: strict),
@@ -86,7 +91,7 @@ let package = Package(
 
         .testTarget(name: "HealthETLTests",
                     dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",
-                                   "HealthAggregate", "HealthStore", "HealthEmit", "HealthPipeline", "HealthPeople", "HealthReport",
+                                   "HealthAggregate", "HealthStore", "HealthEmit", "HealthPipeline", "HealthPeople", "HealthReport", "HealthDataset",
                                    "SQLite", "Parquet", "PrivateFiles"],
                     exclude: ["Scripts"],   // Python checkers the tests run (tooling only)
                     swiftSettings: strict),

@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthDataset
 import HealthPipeline
 import PrivateFiles
 
@@ -107,6 +108,7 @@ public struct People: Sendable {
             throw HealthETLError.io("cannot remove \(output.path): \(String(cString: strerror(errno)))")
         }
         withExtendedLifetime(lock) {}
+        try dataset.remove(PersonKey(id.rawValue))
         do {
             try FileManager.default.removeItem(atPath: doomed)
         } catch {

@@ -1,6 +1,8 @@
 import Foundation
 import HealthCore
+import HealthDataset
 import HealthPipeline
+import SQLite
 import HealthStore
 import Synchronization
 
@@ -20,12 +22,25 @@ extension People {
     /// `timezone` (the `--timezone` flag) wins over the person's and the pipeline's zone.
     public func importJob(_ export: String, for id: PersonID, pipeline: PipelineConfig = PipelineConfig(),
                           timezone: String? = nil, full: Bool = false, progress: ImportProgressHandler? = nil,
-                          isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ImportJob {
+                          isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> PersonImport {
         if !exists(id) { try create(id) }
         let config = try self.config(for: id, pipeline: pipeline)
         let zone = try config.configuredTimeZone(override: timezone)
-        return ImportJob(options: .init(export: export, out: outputFolder(of: id).path, timeZone: zone, config: config,
-                                        progress: progress, isCancelled: isCancelled, full: full))
+        let job = ImportJob(options: .init(export: export, out: outputFolder(of: id).path, timeZone: zone, config: config,
+                                           progress: progress, isCancelled: isCancelled, full: full))
+        return PersonImport(job: job, people: self, id: id)
+    }
+
+    /// The cohort dataset of the folder (`OUT/dataset`).
+    public var dataset: CohortDataset { CohortDataset(root: (root as NSString).appendingPathComponent("dataset")) }
+
+    /// Replaces `id`'s partitions of the dataset when their store changed (or they are missing).
+    func refreshDataset(of id: PersonID, after summary: RunSummary) throws {
+        let key = PersonKey(id.rawValue)
+        let changed = summary.mode == "full" || (summary.newSamples ?? 0) > 0 || (summary.newWorkouts ?? 0) > 0
+        guard changed || !dataset.hasPartitions(of: key) else { return }
+        let store = try Database(path: outputFolder(of: id).databasePath, mode: .readOnly)
+        try dataset.replace(key, from: store)
     }
 
     /// Imports `export` for `id`, full or incremental (as the person's folder decides, or
@@ -43,7 +58,7 @@ extension People {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RunSummary, Error>) in
                 // A thread, not a task: the import blocks for minutes, which the cooperative
                 // pool's few threads must not.
-                let thread = Thread { continuation.resume(with: Result { try job.run() }) }
+                let thread = Thread { continuation.resume(with: Result { try job.run() }) }   // a PersonImport
                 thread.name = "healthetl import \(id)"
                 thread.start()
             }
@@ -70,6 +85,19 @@ extension People {
     /// Everyone's facts, by id.
     public func list() throws -> [PersonFacts] {
         try ids().map { try PersonFacts(id: $0, in: self) }
+    }
+}
+
+/// One person's import: the job, then their partitions of the cohort dataset.
+public struct PersonImport: Sendable {
+    public let job: ImportJob
+    let people: People
+    let id: PersonID
+
+    public func run() throws -> RunSummary {
+        let summary = try job.run()
+        try people.refreshDataset(of: id, after: summary)
+        return summary
     }
 }
 

@@ -23,16 +23,16 @@ enum ImportCommand: Command {
         let interactive = !quiet && isatty(STDERR_FILENO) == 1
         let progress = interactive ? TerminalProgressLine().handler : nil
         let out = args.option("out") ?? config.out ?? ParsedArguments.defaultOut
-        let job: ImportJob
+        let summary: RunSummary
         if let person = try args.person {
-            job = try People(root: out).importJob(args.positionals[0], for: person, pipeline: config,
-                                                  timezone: args.option("timezone"), full: args.flag("full"), progress: progress)
+            summary = try People(root: out).importJob(args.positionals[0], for: person, pipeline: config,
+                                                      timezone: args.option("timezone"), full: args.flag("full"),
+                                                      progress: progress).run()
         } else {
             let zone = try config.configuredTimeZone(override: args.option("timezone"))
-            job = ImportJob(options: .init(export: args.positionals[0], out: out, timeZone: zone, config: config,
-                                           progress: progress, full: args.flag("full")))
+            summary = try ImportJob(options: .init(export: args.positionals[0], out: out, timeZone: zone, config: config,
+                                                   progress: progress, full: args.flag("full"))).run()
         }
-        let summary = try job.run()
         if args.flag("json") {
             print(summary.json)
         } else if !quiet {

@@ -1,0 +1,126 @@
+import Foundation
+import HealthCore
+import HealthEmit
+import HealthStore
+import SQLite
+
+/// A Hive-partitioned Parquet dataset of many people (`OUT/dataset/`), which DuckDB's
+/// `hive_partitioning` and Spark's partition discovery read with `person` (and `year`) as
+/// columns:
+///
+///     dataset/<table>/person=ID/part-0.parquet              daily, weekly, monthly, yearly,
+///                                                            sleep, workouts, activity_summaries
+///     dataset/samples/person=ID/year=YYYY/part-0.parquet    every sample, by local year
+///
+/// Every person has the same schema in every table (the store's output tables; a column a
+/// person lacks is null). A person's partitions are written beside (`.staging-…`, hidden:
+/// readers skip names starting with `.` or `_`), then swapped in table by table, each a
+/// rename; the old ones are moved aside first and removed after. A reader never sees half of a
+/// person's table, nor a person twice.
+public struct CohortDataset: Sendable {
+    public let root: String
+
+    public init(root: String) { self.root = root }
+
+    /// The tables partitioned by person only.
+    public static let tables: [OutputTable] = [.daily, .weekly, .monthly, .yearly, .sleep, .workouts, .activitySummaries]
+    public static var tableNames: [String] { tables.map(\.name) + [OutputTable.samples.name] }
+
+    func partition(_ table: String, _ person: PersonKey) -> String {
+        "\(root)/\(table)/person=\(person.rawValue)"
+    }
+
+    /// Whether every table has a partition of `person`.
+    public func hasPartitions(of person: PersonKey) -> Bool {
+        Self.tableNames.allSatisfy { FileManager.default.fileExists(atPath: partition($0, person)) }
+    }
+
+    /// Writes `person`'s partitions from their store and swaps them in.
+    public func replace(_ person: PersonKey, from database: Database) throws {
+        let staging = "\(root)/.staging-\(person.rawValue)-\(getpid())"
+        let fm = FileManager.default
+        try? fm.removeItem(atPath: staging)
+        defer { try? fm.removeItem(atPath: staging) }
+        let exporter = TableExporter(database: database)
+        for table in Self.tables {
+            let folder = "\(staging)/\(table.name)"
+            try makeFolder(folder)
+            try exporter.export(table, csv: nil, parquet: folder + "/part-0.parquet")
+        }
+        for (year, table) in try Self.samplesByYear(database) {
+            let folder = "\(staging)/\(OutputTable.samples.name)/year=\(year)"
+            try makeFolder(folder)
+            try exporter.export(table, csv: nil, parquet: folder + "/part-0.parquet")
+        }
+        try makeFolder("\(staging)/\(OutputTable.samples.name)")
+        do {
+            for name in Self.tableNames {
+                try swap("\(staging)/\(name)", into: partition(name, person), table: name)
+            }
+        } catch {
+            // Some tables new, some old: rather none, which the next import writes anew.
+            try? remove(person)
+            throw error
+        }
+    }
+
+    /// Removes every partition of `person`.
+    public func remove(_ person: PersonKey) throws {
+        for name in Self.tableNames where FileManager.default.fileExists(atPath: partition(name, person)) {
+            let aside = "\(root)/\(name)/.removing-person=\(person.rawValue)-\(getpid())"
+            guard rename(partition(name, person), aside) == 0 else {
+                throw HealthETLError.io("cannot remove \(partition(name, person)): \(String(cString: strerror(errno)))")
+            }
+            try? FileManager.default.removeItem(atPath: aside)
+        }
+    }
+
+    /// Moves `staged` to `final`: the old partition aside first, removed once the new one is in.
+    private func swap(_ staged: String, into final: String, table: String) throws {
+        try makeFolder("\(root)/\(table)")
+        let old = "\(root)/\(table)/.old-\((final as NSString).lastPathComponent)-\(getpid())"
+        let hadOld = FileManager.default.fileExists(atPath: final)
+        if hadOld, rename(final, old) != 0 { throw failure(final) }
+        guard rename(staged, final) == 0 else {
+            let error = failure(final)
+            if hadOld { rename(old, final) }
+            throw error
+        }
+        if hadOld { try? FileManager.default.removeItem(atPath: old) }
+    }
+
+    /// The samples query of each local year with samples.
+    static func samplesByYear(_ database: Database) throws -> [(Int, OutputTable)] {
+        let range = try database.rows("SELECT min(local_day), max(local_day) FROM sample_data").first
+        guard let first = range?[0].int, let last = range?[1].int else { return [] }
+        let sql = OutputTable.samples.sql
+        guard let order = sql.range(of: "ORDER BY") else { return [] }
+        return (CivilDate(daysSinceEpoch: Int(first)).year...CivilDate(daysSinceEpoch: Int(last)).year).compactMap { year in
+            let from = CivilDate(year: year, month: 1, day: 1).daysSinceEpoch
+            let to = CivilDate(year: year + 1, month: 1, day: 1).daysSinceEpoch
+            var table = OutputTable.samples
+            table.sql = sql[..<order.lowerBound] + "WHERE s.local_day >= \(from) AND s.local_day < \(to)\n" + sql[order.lowerBound...]
+            return (try? database.scalar("SELECT count(*) FROM sample_data WHERE local_day >= ? AND local_day < ?",
+                                         [.integer(Int64(from)), .integer(Int64(to))]).int ?? 0) ?? 0 > 0 ? (year, table) : nil
+        }
+    }
+
+    private func makeFolder(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw HealthETLError.cannotCreateOutput("\(path): cannot create a dataset folder (\(error.localizedDescription))")
+        }
+    }
+
+    private func failure(_ path: String) -> HealthETLError {
+        .io("cannot publish \(path): \(String(cString: strerror(errno)))")
+    }
+}
+
+/// A person's name in partition paths (`person=ID`): already a valid person id, so never a path.
+public struct PersonKey: Sendable, Hashable {
+    public let rawValue: String
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+}
