@@ -8,7 +8,7 @@ PIPELINE ?= pipelines/default.json
 VENV ?= .venv
 BIN = .build/release/healthetl
 
-.PHONY: build import nightly test venv bench clean
+.PHONY: build import nightly test venv bench clean cohort
 
 build:
 	$(SWIFT) build -c release --product healthetl
@@ -27,12 +27,18 @@ else
 endif
 
 # Python is tooling only: pyarrow/duckdb read our Parquet files in tests, openpyxl reads the
-# spreadsheet LibreOffice makes from our CSV.
+# spreadsheet LibreOffice makes from our CSV; pyspark drives the cohort job (the executors run
+# healthetl, which parses and counts every byte of health data).
 venv: $(VENV)/.ready
 $(VENV)/.ready: Makefile
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet pyarrow duckdb openpyxl
+	$(VENV)/bin/pip install --quiet pyarrow duckdb openpyxl pyspark
 	touch $@
+
+# Cohorts (issue 24): every export in EXPORTS (NAME.zip, NAME.xml or NAME/) as person NAME, with
+# Apache Spark in local mode (SPARK_MASTER to change it): OUT/dataset, OUT/status, OUT/cohort.
+cohort: build venv
+	$(VENV)/bin/python spark/cohort_job.py --exports "$(EXPORTS)" --out "$(OUT)" --healthetl $(BIN)
 
 # XCTest only (no Swift Testing suites), so the run closes on XCTest's own summary line.
 test: venv

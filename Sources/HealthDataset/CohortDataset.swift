@@ -13,10 +13,11 @@ import SQLite
 ///     dataset/samples/person=ID/year=YYYY/part-0.parquet    every sample, by local year
 ///
 /// Every person has the same schema in every table (the store's output tables; a column a
-/// person lacks is null). A person's partitions are written beside (`.staging-…`, hidden:
-/// readers skip names starting with `.` or `_`), then swapped in table by table, each a
-/// rename; the old ones are moved aside first and removed after. A reader never sees half of a
-/// person's table, nor a person twice.
+/// person lacks is null). A person's partitions are written in `dataset/.staging/`, then
+/// swapped in table by table, each a rename; the old ones are first moved to `dataset/.trash/`
+/// and removed after. The table folders only ever hold whole `person=ID` partitions (DuckDB's
+/// glob reads hidden folders too, so nothing else may lie there): a reader never sees half of
+/// a person's table, nor a person twice.
 public struct CohortDataset: Sendable {
     public let root: String
 
@@ -37,7 +38,7 @@ public struct CohortDataset: Sendable {
 
     /// Writes `person`'s partitions from their store and swaps them in.
     public func replace(_ person: PersonKey, from database: Database) throws {
-        let staging = "\(root)/.staging-\(person.rawValue)-\(getpid())"
+        let staging = "\(root)/.staging/\(person.rawValue)-\(getpid())"
         let fm = FileManager.default
         try? fm.removeItem(atPath: staging)
         defer { try? fm.removeItem(atPath: staging) }
@@ -67,7 +68,8 @@ public struct CohortDataset: Sendable {
     /// Removes every partition of `person`.
     public func remove(_ person: PersonKey) throws {
         for name in Self.tableNames where FileManager.default.fileExists(atPath: partition(name, person)) {
-            let aside = "\(root)/\(name)/.removing-person=\(person.rawValue)-\(getpid())"
+            try makeFolder("\(root)/.trash")
+            let aside = "\(root)/.trash/\(name)-person=\(person.rawValue)-\(getpid())"
             guard rename(partition(name, person), aside) == 0 else {
                 throw HealthETLError.io("cannot remove \(partition(name, person)): \(String(cString: strerror(errno)))")
             }
@@ -78,7 +80,8 @@ public struct CohortDataset: Sendable {
     /// Moves `staged` to `final`: the old partition aside first, removed once the new one is in.
     private func swap(_ staged: String, into final: String, table: String) throws {
         try makeFolder("\(root)/\(table)")
-        let old = "\(root)/\(table)/.old-\((final as NSString).lastPathComponent)-\(getpid())"
+        try makeFolder("\(root)/.trash")
+        let old = "\(root)/.trash/\(table)-\((final as NSString).lastPathComponent)-\(getpid())"
         let hadOld = FileManager.default.fileExists(atPath: final)
         if hadOld, rename(final, old) != 0 { throw failure(final) }
         guard rename(staged, final) == 0 else {

@@ -67,6 +67,12 @@ final class PeopleTests: XCTestCase {
         XCTAssertEqual(listed[1].firstDay, try query(shared + "/people/bob/health.sqlite", "SELECT min(date) FROM daily_analytics").first)
         XCTAssertEqual(listed[1].samples, try query(shared + "/people/bob/health.sqlite", "SELECT count(*) FROM sample_data").first.flatMap(Int.init))
 
+        // Both have their partitions of the cohort dataset: a person's daily one is their daily.parquet.
+        for person in ["alice", "bob"] {
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: shared + "/dataset/daily/person=\(person)/part-0.parquet")),
+                           try Data(contentsOf: URL(fileURLWithPath: shared + "/people/\(person)/parquet/daily.parquet")))
+        }
+        let aliceDataset = try files(under: shared + "/dataset/daily/person=alice", skipping: [])
         // Without --yes: says what it would remove, removes nothing, exits 64.
         let aliceBefore = try files(under: shared + "/people/alice", skipping: [])
         let dry = try healthetl(["people", "remove", "bob", "--out", shared])
@@ -78,6 +84,11 @@ final class PeopleTests: XCTestCase {
         XCTAssertEqual(removed.status, 0, removed.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shared + "/people"), ["alice"])
         XCTAssertEqual(try files(under: shared + "/people/alice", skipping: []), aliceBefore, "alice untouched")
+        XCTAssertEqual(try files(under: shared + "/dataset/daily/person=alice", skipping: []), aliceDataset)
+        for table in ["daily", "weekly", "monthly", "yearly", "sleep", "workouts", "activity_summaries", "samples"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: shared + "/dataset/\(table)/person=bob"), table)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: shared + "/dataset/\(table)/person=alice"), table)
+        }
         let after = try healthetl(["people", "--out", shared, "--json"])
         XCTAssertEqual(try JSONDecoder.snakeCase.decode([PersonFacts].self, from: Data(after.stdout.utf8)).map(\.id), ["alice"])
     }

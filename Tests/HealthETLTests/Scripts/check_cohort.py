@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Checks the Spark cohort job end to end (tooling: it reads what healthetl and Spark wrote).
+
+    check_cohort.py HEALTHETL REPO WORKDIR
+
+Four generated exports of different people (zones, seeds, one a zip) and a broken fifth go
+through spark/cohort_job.py in local mode. Each person's daily partition must be byte for byte
+the daily.parquet (and their daily.csv the daily.csv) of a plain single-person import; DuckDB
+over the dataset must give the cohort tables Spark gave; the broken export is a failed status
+row that changes nothing else; a re-run skips unchanged exports and --force replaces partitions
+instead of appending; a job killed half-way and run again leaves every person whole.
+Prints one line per check and exits non-zero on the first failure.
+"""
+import glob, math, os, shutil, signal, subprocess, sys, time
+
+import duckdb
+import pyarrow.parquet as pq
+
+healthetl, repo, work = sys.argv[1], sys.argv[2], sys.argv[3]
+python = sys.executable
+job = os.path.join(repo, "spark", "cohort_job.py")
+generator = os.path.join(repo, "sample-data", "generate_export.py")
+exports, out, plain = os.path.join(work, "exports"), os.path.join(work, "out"), os.path.join(work, "plain")
+PEOPLE = {"anna": ("Europe/Berlin", 3, "xml", 24), "ben": ("America/New_York", 4, "zip", 18),
+          "chen": ("Asia/Shanghai", 5, "xml", 20), "dora": ("Australia/Sydney", 6, "xml", 16)}
+TABLES = ["daily", "weekly", "monthly", "yearly", "sleep", "workouts", "activity_summaries", "samples"]
+
+
+def fail(message):
+    print("FAIL: " + message)
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+    print("ok: " + message)
+
+
+def run_job(*extra):
+    r = subprocess.run([python, job, "--exports", exports, "--out", out, "--healthetl", healthetl, "--master", "local[2]"]
+                       + list(extra), capture_output=True, text=True)
+    if r.returncode != 0:
+        fail("the job exited %d: %s" % (r.returncode, r.stderr[-3000:]))
+    return {row["person"]: row for row in pq.read_table(os.path.join(out, "status")).to_pylist()}
+
+
+def partition_bytes():
+    return {p: open(p, "rb").read() for p in sorted(glob.glob(os.path.join(out, "dataset", "*", "person=*", "**", "*.parquet"),
+                                                              recursive=True))}
+
+
+os.makedirs(exports)
+for person, (zone, seed, layout, days) in PEOPLE.items():
+    path = os.path.join(exports, person + (".zip" if layout == "zip" else ".xml"))
+    subprocess.run([python, generator, "--out", path, "--layout", layout, "--zone", zone, "--seed", str(seed), "--days",
+                    str(days), "--start", "2024-05-0%d" % seed], check=True, capture_output=True)
+    # The plain single-person import to compare with.
+    subprocess.run([healthetl, "import", path, "--out", os.path.join(plain, person), "--quiet"], check=True)
+with open(os.path.join(exports, "broken.xml"), "w") as f:
+    f.write("<HealthData locale=\"en_US\">\n<Record type=\"HKQuantityTypeIdentifierStepCount\"")
+
+status = run_job()
+check(sorted(status) == sorted(list(PEOPLE) + ["broken"]), "a status row per export")
+check(all(status[p]["status"] == "ok" and status[p]["exit_code"] == 0 for p in PEOPLE), "four people imported")
+check(status["broken"]["status"] == "failed" and status["broken"]["exit_code"] == 65 and "broken.xml" in status["broken"]["message"],
+      "the broken export is a failed row naming the file: " + status["broken"]["message"])
+check(not glob.glob(os.path.join(out, "dataset", "*", "person=broken")), "the broken export wrote no partition")
+for person in PEOPLE:
+    mine = open(os.path.join(out, "dataset", "daily", "person=" + person, "part-0.parquet"), "rb").read()
+    theirs = open(os.path.join(plain, person, "parquet", "daily.parquet"), "rb").read()
+    check(mine == theirs, person + ": daily partition = the plain import's daily.parquet, byte for byte")
+    csv_mine = glob.glob(os.path.join(out, ".scratch", "people", "people", person, "csv", "daily.csv"))
+    check(csv_mine and open(csv_mine[0], "rb").read() == open(os.path.join(plain, person, "csv", "daily.csv"), "rb").read(),
+          person + ": daily.csv = the plain import's daily.csv, byte for byte")
+    check(status[person]["days"] == pq.read_metadata(os.path.join(plain, person, "parquet", "daily.parquet")).num_rows,
+          person + ": days in the status row")
+
+# DuckDB over the dataset: the same cohort tables (its own SQL, an independent computation).
+db = duckdb.connect()
+ds = os.path.join(out, "dataset")
+db.execute("CREATE VIEW daily AS SELECT * FROM read_parquet('%s/daily/*/*.parquet', hive_partitioning = true)" % ds)
+db.execute("CREATE VIEW weekly AS SELECT * FROM read_parquet('%s/weekly/*/*.parquet', hive_partitioning = true)" % ds)
+db.execute("CREATE VIEW samples AS SELECT * FROM read_parquet('%s/samples/*/*/*.parquet', hive_partitioning = true)" % ds)
+duck = {
+    "person_percentiles": """SELECT person, quantile_cont(steps, 0.1), quantile_cont(steps, 0.5), quantile_cont(steps, 0.9),
+        quantile_cont(sleep_total_minutes, 0.1), quantile_cont(sleep_total_minutes, 0.5), quantile_cont(sleep_total_minutes, 0.9)
+        FROM daily GROUP BY person ORDER BY person""",
+    "cohort_weekly": """SELECT week_start, count(DISTINCT person), avg(steps / days_with_data), avg(sleep_total_minutes / days_with_data)
+        FROM weekly WHERE days_with_data > 0 GROUP BY week_start ORDER BY week_start""",
+    "days_with_data": "SELECT person, count(*), min(date), max(date) FROM daily GROUP BY person ORDER BY person",
+    "data_quality": """SELECT d.person,
+          count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM samples s WHERE s.person = d.person AND s.local_date = d.date
+                                              AND s.device_model LIKE '%Watch%')),
+          count(*) FILTER (WHERE d.date - (SELECT max(e.date) FROM daily e WHERE e.person = d.person AND e.date < d.date) > 7)
+        FROM daily d GROUP BY d.person ORDER BY d.person""",
+}
+
+
+def same(a, b):
+    if isinstance(a, float) or isinstance(b, float):
+        return (a is None and b is None) or (a is not None and b is not None and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9))
+    return a == b
+
+
+for name, sql in duck.items():
+    spark_rows = sorted(tuple(r.values()) for r in pq.read_table(os.path.join(out, "cohort", name)).to_pylist())
+    duck_rows = sorted(db.execute(sql).fetchall())
+    check(len(spark_rows) == len(duck_rows) and all(len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+                                                    for a, b in zip(spark_rows, duck_rows)),
+          "cohort table %s: Spark = DuckDB (%d rows)" % (name, len(spark_rows)))
+check(len(db.execute("SELECT DISTINCT person FROM daily").fetchall()) == 4, "DuckDB reads person as a column")
+
+# A re-run skips what did not change; --force replaces partitions instead of appending.
+before = partition_bytes()
+again = run_job()
+check(all(again[p]["status"] == "skipped" for p in PEOPLE) and again["broken"]["status"] == "failed",
+      "a re-run skips the unchanged exports and reports the broken one again")
+check(partition_bytes() == before, "a re-run changes nothing in the dataset")
+forced = run_job("--force")
+check(all(forced[p]["status"] == "ok" for p in PEOPLE), "--force imports everyone again")
+counts = dict(db.execute("SELECT person, count(*) FROM daily GROUP BY person").fetchall())
+check(all(counts[p] == pq.read_metadata(os.path.join(plain, p, "parquet", "daily.parquet")).num_rows for p in PEOPLE),
+      "--force replaced the partitions: no duplicated days")
+
+# A job killed half-way, then run again: every person whole.
+shutil.rmtree(os.path.join(out, "dataset"))
+proc = subprocess.Popen([python, job, "--exports", exports, "--out", out, "--healthetl", healthetl, "--master", "local[2]",
+                         "--force"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+deadline = time.time() + 120
+while time.time() < deadline and not glob.glob(os.path.join(out, "dataset", "daily", "person=*")):
+    time.sleep(0.05)
+os.killpg(proc.pid, signal.SIGKILL)
+proc.wait()
+for table in TABLES:
+    for part in glob.glob(os.path.join(out, "dataset", table, "*")):
+        check(os.path.basename(part).startswith("person="), "after the kill, %s holds only whole partitions" % table)
+for table in TABLES:
+    for part in glob.glob(os.path.join(out, "dataset", table, "person=*")):
+        person = os.path.basename(part)[7:]
+        rows = sum(pq.read_table(f).num_rows for f in glob.glob(os.path.join(part, "**", "*.parquet"), recursive=True))
+        if table != "samples":
+            expected = pq.read_metadata(os.path.join(plain, person, "parquet", table + ".parquet")).num_rows
+            check(rows == expected, "after the kill, %s of %s is whole (%d rows)" % (table, person, rows))
+final = run_job()
+check(all(final[p]["status"] in ("ok", "skipped") for p in PEOPLE),
+      "the re-run after the kill imports everyone (or skips who was published whole): "
+      + ", ".join("%s %s" % (p, final[p]["status"]) for p in sorted(PEOPLE)))
+for person in PEOPLE:
+    check(all(os.path.isdir(os.path.join(out, "dataset", t, "person=" + person)) for t in TABLES), person + " is whole")
+    check(open(os.path.join(out, "dataset", "daily", "person=" + person, "part-0.parquet"), "rb").read()
+          == open(os.path.join(plain, person, "parquet", "daily.parquet"), "rb").read(), person + "'s daily partition is right")
+check(not os.path.exists(os.path.join(out, "dataset", ".staging")) and not os.path.exists(os.path.join(out, "dataset", ".trash")),
+      "no leftovers")
+print("cohort checks passed")
