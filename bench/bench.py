@@ -321,6 +321,39 @@ def run_size(size: str, args, bins: Path, peer: Path | None, bench_dir: Path) ->
             "ratios": ratios, "targets": targets, "rounds": rounds, "peer_rounds": peer_rounds if peer else 0}
 
 
+def cohort_bench(bins: Path, bench_dir: Path) -> dict | None:
+    """8 exports (60 days each, different seeds and zones) through the Spark cohort job in local
+    mode with 2 workers, against importing them one after another with healthetl. Needs the
+    project's venv with pyspark (make venv) and Java; skipped (said so) without them."""
+    python = ROOT / ".venv" / "bin" / "python"
+    if not python.exists() or subprocess.run([str(python), "-c", "import pyspark"], capture_output=True).returncode != 0 \
+            or shutil.which("java") is None:
+        log("cohort: skipped (needs make venv with pyspark, and Java)")
+        return None
+    exports = bench_dir / "cohort-exports"
+    zones = ["Europe/Berlin", "America/New_York", "Asia/Seoul", "Australia/Sydney"]
+    if not (exports / "p8.xml").exists():
+        exports.mkdir(parents=True, exist_ok=True)
+        for i in range(1, 9):
+            subprocess.run([sys.executable, str(GENERATOR), "--out", str(exports / f"p{i}.xml"), "--days", "60", "--scale", "3",
+                            "--seed", str(i), "--zone", zones[i % 4]], check=True, capture_output=True)
+    healthetl = bins / "healthetl"
+    for folder in ("cohort-seq", "cohort-spark"):
+        shutil.rmtree(bench_dir / folder, ignore_errors=True)
+    for f in sorted(exports.iterdir()):
+        warm(f)
+    t0 = time.monotonic()
+    for f in sorted(exports.iterdir()):
+        subprocess.run([str(healthetl), "import", str(f), "--out", str(bench_dir / "cohort-seq"), "--person", f.stem, "--quiet"],
+                       check=True)
+    sequential = time.monotonic() - t0
+    spark = measure([str(python), str(ROOT / "spark" / "cohort_job.py"), "--exports", str(exports), "--out",
+                     str(bench_dir / "cohort-spark"), "--healthetl", str(healthetl), "--master", "local[2]"])
+    n = len(list(exports.iterdir()))
+    return {"exports": n, "sequential_seconds": sequential, "spark_seconds": spark["seconds"],
+            "sequential_per_minute": n / sequential * 60, "spark_per_minute": n / spark["seconds"] * 60}
+
+
 def markdown(results: dict) -> str:
     m = results["machine"]
     lines = [f"# HealthETL bench — {results['date']}, commit {results['commit']}", "",
@@ -355,6 +388,12 @@ def markdown(results: dict) -> str:
         for t in r["targets"]:
             lines.append(f"| {t['target']} | {t['value']} | {'PASS' if t['pass'] else 'FAIL'} |")
         lines.append("")
+    c = results.get("cohort")
+    if c:
+        lines += ["## Cohort: 8 exports (60 days each) through the Spark job", "",
+                  f"Spark local mode, 2 workers (the whole job: JVM start, status, cohort tables): "
+                  f"{c['spark_seconds']:.1f} s, {c['spark_per_minute']:.1f} exports/min; one after another with "
+                  f"`healthetl import --person`: {c['sequential_seconds']:.1f} s, {c['sequential_per_minute']:.1f} exports/min.", ""]
     return "\n".join(lines)
 
 
@@ -367,6 +406,7 @@ def main() -> int:
                     help="rounds of floor/import/nightly (default: 5 at 1y, 3 at 4y); the best time counts")
     ap.add_argument("--no-peer", action="store_true", help=f"skip {PEER_PACKAGE}")
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--no-cohort", action="store_true", help="skip the Spark cohort line")
     args = ap.parse_args()
     bench_dir = ROOT / ".build" / "bench"
     bench_dir.mkdir(parents=True, exist_ok=True)
@@ -384,6 +424,8 @@ def main() -> int:
                "peer": f"{PEER_PACKAGE} {peer_version(peer)}" if peer else None, "sizes": []}
     for s in sizes:
         results["sizes"].append(run_size(s, args, bins, peer, bench_dir))
+    if not args.no_cohort:
+        results["cohort"] = cohort_bench(bins, bench_dir)
     md = markdown(results)
     (bench_dir / "results.md").write_text(md)
     (bench_dir / "results.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
