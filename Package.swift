@@ -10,7 +10,8 @@
 //   HealthEmit ─→ HealthStore, Parquet, SQLite, PrivateFiles   (a store into files)
 //   HealthStore ─→ HealthCore, SQLite, PrivateFiles            (everything that reads or writes a store)
 //   stages ─→ HealthCore                       (a stage knows its input and output types only)
-//   Parquet ─→ PrivateFiles, CZlib;  SQLite ─→ CSQLite;  PrivateFiles ─→ libc
+//   HealthWorkbook ─→ HealthStore, Spreadsheet  (health.xlsx)
+//   Parquet, Spreadsheet ─→ PrivateFiles, CZlib;  SQLite ─→ CSQLite;  PrivateFiles ─→ libc
 //                                              (general libraries: no health knowledge, no HealthCore)
 import PackageDescription
 
@@ -53,6 +54,9 @@ let package = Package(
         // An Apache Parquet writer: schema, encoders, Thrift footer, statistics, gzip, row groups.
         .target(name: "Parquet", dependencies: ["PrivateFiles", "CZlib"], swiftSettings: strict),
 
+        // An Office Open XML (.xlsx) writer: sheets streamed into a zip, frozen header, autofilter, formats.
+        .target(name: "Spreadsheet", dependencies: ["PrivateFiles", "CZlib"], swiftSettings: strict),
+
         // Core: the typed model, the channel, shared utilities. No C libraries.
         .target(name: "HealthCore", swiftSettings: strict),
         // Stages.
@@ -70,10 +74,13 @@ let package = Package(
         // Wiring, checkpoints, lock, progress.
         .target(name: "HealthPipeline",
                 dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate",
-                               "HealthStore", "HealthEmit", "HealthReport", "SQLite", "PrivateFiles"],
+                               "HealthStore", "HealthEmit", "HealthReport", "HealthWorkbook", "SQLite", "PrivateFiles"],
                 swiftSettings: strict),
         // The trends report: one self-contained HTML page from the store (SVG charts, insights).
         .target(name: "HealthReport", dependencies: ["HealthCore", "HealthStore", "SQLite", "PrivateFiles"],
+                swiftSettings: strict),
+        // The spreadsheet workbook (health.xlsx), from the store, in the person's units.
+        .target(name: "HealthWorkbook", dependencies: ["HealthCore", "HealthStore", "SQLite", "Spreadsheet", "PrivateFiles"],
                 swiftSettings: strict),
         // The cohort dataset: people's tables as Hive-partitioned Parquet (Spark, DuckDB).
         .target(name: "HealthDataset", dependencies: ["HealthCore", "HealthStore", "HealthEmit", "SQLite"],
@@ -91,7 +98,7 @@ let package = Package(
 
         .testTarget(name: "HealthETLTests",
                     dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",
-                                   "HealthAggregate", "HealthStore", "HealthEmit", "HealthPipeline", "HealthPeople", "HealthReport", "HealthDataset",
+                                   "HealthAggregate", "HealthStore", "HealthEmit", "HealthPipeline", "HealthPeople", "HealthReport", "HealthDataset", "HealthWorkbook", "Spreadsheet",
                                    "SQLite", "Parquet", "PrivateFiles"],
                     exclude: ["Scripts"],   // Python checkers the tests run (tooling only)
                     swiftSettings: strict),
@@ -100,6 +107,7 @@ let package = Package(
                     swiftSettings: strict),
         // The general libraries' own tests: no health types.
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "CSQLite"], swiftSettings: strict),
+        .testTarget(name: "SpreadsheetTests", dependencies: ["Spreadsheet", "PrivateFiles", "CZlib"], swiftSettings: strict),
         .testTarget(name: "ParquetTests", dependencies: ["Parquet", "PrivateFiles", "CZlib"], swiftSettings: strict),
     ]
 )

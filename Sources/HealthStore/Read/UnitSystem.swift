@@ -1,0 +1,66 @@
+/// The units a person reads: the store stays canonical (m, kg, °C, kcal, minutes); CSV, the
+/// workbook and the report show values in these. Pipeline (or person) key `units`.
+public enum UnitSystem: String, Codable, Sendable, CaseIterable {
+    case metric, imperial
+}
+
+/// How one output column is shown: its CSV name and spreadsheet header (both name the unit),
+/// and the conversion of its stored value.
+public struct ShownColumn: Sendable, Equatable {
+    /// The CSV header: the store's name, its unit suffix changed where the unit is
+    /// (`walking_distance_m` → `walking_distance_mi`).
+    public var csvName: String
+    /// The spreadsheet header: words and the unit (`Walking distance (km)`).
+    public var title: String
+    public var scale = 1.0
+    public var offset = 0.0
+    /// Decimals shown, where the unit changes them (distances in km or mi: 2).
+    public var places: Int?
+
+    public func convert(_ value: Double) -> Double { value * scale + offset }
+}
+
+extension UnitSystem {
+    /// How `column` is shown: in CSV (`spreadsheet` false, where metric keeps the store's units
+    /// and names, so today's files stay as they are) or in the workbook and the report (where
+    /// distances read in km).
+    public func show(_ column: String, spreadsheet: Bool) -> ShownColumn {
+        let (stem, unit) = Self.split(column)
+        var shown = ShownColumn(csvName: column, title: Self.words(stem) + (Self.unitText[unit ?? ""].map { " (\($0))" } ?? ""))
+        switch (unit, self) {
+        case ("m", .metric) where spreadsheet:
+            shown.title = Self.words(stem) + " (km)"; shown.scale = 0.001; shown.places = 2
+        case ("m", .imperial):
+            shown.csvName = stem + "_mi"; shown.title = Self.words(stem) + " (mi)"; shown.scale = 1 / 1609.344; shown.places = 2
+        case ("kg", .imperial):
+            shown.csvName = stem + "_lb"; shown.title = Self.words(stem) + " (lb)"; shown.scale = 2.204_622_621_848_776; shown.places = 1
+        case ("degc", .imperial):
+            shown.csvName = stem + "_degf"; shown.title = Self.words(stem) + " (°F)"; shown.scale = 1.8; shown.offset = 32; shown.places = 1
+        default:
+            break
+        }
+        return shown
+    }
+
+    /// The unit suffixes of the store's column names.
+    static let unitText = ["m": "m", "kcal": "kcal", "minutes": "min", "min": "min", "kg": "kg", "degc": "°C",
+                           "hours": "h", "heart_rate": "bpm", "goal_kcal": "kcal", "goal_min": "min"]
+
+    /// (`walking_distance`, `m`) for `walking_distance_m`; heart rates have the unit bpm.
+    static func split(_ column: String) -> (stem: String, unit: String?) {
+        if column.hasSuffix("heart_rate") { return (column, "heart_rate") }
+        for suffix in ["_goal_kcal", "_goal_min", "_minutes", "_hours", "_kcal", "_min", "_degc", "_kg", "_m"] where column.hasSuffix(suffix) {
+            let unit = String(suffix.dropFirst())
+            // A goal keeps its word: `active_energy_goal_kcal` reads "Active energy goal (kcal)".
+            if unit.hasPrefix("goal_") { return (String(column.dropLast(suffix.count - 5)), String(unit.dropFirst(5))) }
+            return (String(column.dropLast(suffix.count)), unit)
+        }
+        return (column, nil)
+    }
+
+    /// `Walking distance` for `walking_distance`.
+    static func words(_ stem: String) -> String {
+        let text = stem.replacingOccurrences(of: "_", with: " ")
+        return text.prefix(1).uppercased() + text.dropFirst()
+    }
+}

@@ -1,0 +1,65 @@
+import HealthCore
+import HealthStore
+import SQLite
+import Spreadsheet
+
+/// `health.xlsx`: one sheet each for Daily, Weekly, Monthly, Yearly, Sleep, Workouts and
+/// Activity rings, from the store's output tables, in the person's units. Headers name their
+/// unit ("Walking distance (km)"), dates are date cells, numbers have a fixed format per column.
+/// Samples stay in Parquet: a sheet holds at most 1,048,576 rows.
+public enum HealthWorkbook {
+    public static let sheets: [(title: String, table: OutputTable)] = [
+        ("Daily", .daily), ("Weekly", .weekly), ("Monthly", .monthly), ("Yearly", .yearly), ("Sleep", .sleep),
+        ("Workouts", .workouts), ("Activity rings", .activitySummaries),
+    ]
+
+    /// Writes the workbook of `database` to `path` (published on success only).
+    public static func write(from database: Database, to path: String, units: UnitSystem) throws {
+        let writer = try WorkbookWriter(path: path)
+        do {
+            for (title, table) in sheets {
+                let shown = table.columns.map { units.show($0.name, spreadsheet: true) }
+                let columns = zip(table.columns, shown).map { column, s in SheetColumn(s.title, kind(column.kind, s)) }
+                let stmt = try database.prepare(table.sql)
+                try writer.addSheet(title, columns: columns) { emit in
+                    var row = [SheetValue](repeating: .empty, count: columns.count)
+                    while try stmt.step() {
+                        for (index, column) in table.columns.enumerated() {
+                            row[index] = value(stmt, Int32(index), column.kind, shown[index])
+                        }
+                        try emit(row)
+                    }
+                }
+            }
+            try writer.close()
+        } catch {
+            writer.abort()
+            throw error
+        }
+    }
+
+    static func kind(_ kind: OutputTable.Kind, _ shown: ShownColumn) -> SheetColumn.Kind {
+        switch kind {
+        case .text: .text
+        case .integer: .number(places: 0)
+        case .real(let places): .number(places: shown.places ?? places)
+        case .date: .date
+        case .timestamp: .dateTime
+        }
+    }
+
+    static func value(_ stmt: Statement, _ i: Int32, _ kind: OutputTable.Kind, _ shown: ShownColumn) -> SheetValue {
+        if stmt.isNull(i) { return .empty }
+        switch kind {
+        case .text: return .text(stmt.text(i) ?? "")
+        case .integer: return .number(Double(stmt.int64(i)))
+        case .real: return .number(shown.convert(stmt.double(i)))
+        case .date:
+            if stmt.isInteger(i) { return .date(Int(stmt.int64(i))) }
+            return stmt.text(i).flatMap { CivilDate(iso: $0) }.map { .date($0.daysSinceEpoch) } ?? .empty
+        case .timestamp:
+            if stmt.isInteger(i) { return .dateTime(Double(stmt.int64(i)) / 1_000_000) }
+            return stmt.text(i).flatMap(Timestamp.init(iso8601:)).map { .dateTime($0.seconds) } ?? .empty
+        }
+    }
+}
