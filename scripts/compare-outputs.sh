@@ -25,12 +25,14 @@ for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table' AND
         print(repr(row))
 PY
 }
+# The outputs both binaries know (the pipeline of the repository may name newer ones).
+echo '{"outputs": ["sqlite", "csv", "parquet"]}' > "$work/pipeline.json"
 for side in old new; do
   bin=${!side}
-  TZ=Europe/Berlin "$bin" import "$root/sample-data/export.xml" --out "$work/$side" --quiet
+  TZ=Europe/Berlin "$bin" import "$root/sample-data/export.xml" --out "$work/$side" --quiet --pipeline "$work/pipeline.json"
   dump "$work/$side/health.sqlite" > "$work/$side-full.dump"
   (cd "$work/$side" && find csv parquet -type f | sort | xargs sha256sum) > "$work/$side-full.sums"
-  TZ=Europe/Berlin "$bin" import "$work/later.xml" --out "$work/$side" --quiet
+  TZ=Europe/Berlin "$bin" import "$work/later.xml" --out "$work/$side" --quiet --pipeline "$work/pipeline.json"
   dump "$work/$side/health.sqlite" > "$work/$side-incr.dump"
   (cd "$work/$side" && find csv parquet -type f | sort | xargs sha256sum) > "$work/$side-incr.sums"
 done

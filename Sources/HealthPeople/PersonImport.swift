@@ -14,6 +14,7 @@ extension People {
         var config = pipeline
         if let zone = settings.timezone { config.timezone = zone }
         if let priority = settings.sourcePriority { config.sourcePriority = priority }
+        if let units = settings.units { config.units = units }
         config.out = outputFolder(of: id).path
         return config
     }

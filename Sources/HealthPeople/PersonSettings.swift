@@ -11,6 +11,8 @@ public struct PersonSettings: Codable, Sendable, Equatable {
     public var timezone: String?
     /// The order of sources for the person's daily totals (see the pipeline's `sourcePriority`).
     public var sourcePriority: [String]?
+    /// `metric` or `imperial`: what the person's CSV, workbook and report show.
+    public var units: String?
 
     public init(name: String? = nil, birthDate: String? = nil, timezone: String? = nil, sourcePriority: [String]? = nil) {
         self.name = name; self.birthDate = birthDate; self.timezone = timezone; self.sourcePriority = sourcePriority
@@ -24,6 +26,9 @@ public struct PersonSettings: Codable, Sendable, Equatable {
             guard let day = CivilDate(iso: birthDate), CivilDate(daysSinceEpoch: day.daysSinceEpoch).iso8601 == birthDate else {
                 throw HealthETLError.usage("birth date '\(birthDate)' is not a day in the form YYYY-MM-DD")
             }
+        }
+        if let units, units != "metric" && units != "imperial" {
+            throw HealthETLError.usage("units '\(units)' is neither metric nor imperial")
         }
         if let timezone, TimeZone(identifier: timezone) == nil {
             throw HealthETLError.usage("unknown time zone '\(timezone)' (expected an IANA name such as Europe/Berlin)")

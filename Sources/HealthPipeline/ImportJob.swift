@@ -49,7 +49,8 @@ public struct ImportJob: Sendable {
             ?? TimeZoneChoice.unconfigured(source: source, publishedStore: options.full ? nil : folder.databasePath)
         let settings = try AnalyticsSettings(options.config, timeZone: zone.zone)
         let files = try OutputFiles(folder: folder, outputs: options.config.outputs ?? PipelineConfig.allOutputs,
-                                    goals: options.config.goals)
+                                    goals: options.config.goals, units: try options.config.unitSystem(),
+                                    dialect: try options.config.dialect())
         try folder.prepare()
         let lock = try RunLock(folder: folder)
         defer { withExtendedLifetime(lock) {} }

@@ -2,6 +2,7 @@ import Foundation
 import HealthCore
 import HealthEmit
 import HealthReport
+import HealthWorkbook
 import SQLite
 import HealthStore
 
@@ -15,21 +16,30 @@ struct OutputFiles {
     let parquet: Bool
     /// `report/index.html`, with these goals (nil: no report).
     let report: ReportGoals?
+    /// `health.xlsx`.
+    let workbook: Bool
+    /// What CSV, the workbook and the report show (the store and Parquet stay canonical).
+    let units: UnitSystem
+    let dialect: CSVDialect
     let staging: String
 
-    init(folder: OutputFolder, outputs: [String], goals: ReportGoals? = nil) throws {
-        let known: Set = ["sqlite", "csv", "parquet", "report"]
+    init(folder: OutputFolder, outputs: [String], goals: ReportGoals? = nil, units: UnitSystem = .metric,
+         dialect: CSVDialect = .rfc4180) throws {
+        let known: Set = ["sqlite", "csv", "parquet", "report", "xlsx"]
         if let unknown = outputs.first(where: { !known.contains($0) }) {
-            throw HealthETLError.usage("unknown output '\(unknown)' (expected sqlite, csv, parquet or report)")
+            throw HealthETLError.usage("unknown output '\(unknown)' (expected sqlite, csv, parquet, report or xlsx)")
         }
         self.folder = folder
         csv = outputs.contains("csv")
         parquet = outputs.contains("parquet")
         report = outputs.contains("report") ? goals ?? ReportGoals() : nil
+        workbook = outputs.contains("xlsx")
+        self.units = units
+        self.dialect = dialect
         staging = (folder.stateFolder as NSString).appendingPathComponent("staging-\(getpid())")
     }
 
-    var isEmpty: Bool { !csv && !parquet && report == nil }
+    var isEmpty: Bool { !csv && !parquet && report == nil && !workbook }
 
     /// Whether this run writes `table` in some format.
     func writes(_ table: OutputTable) -> Bool { csv && table.inCSV || parquet && table.inParquet }
@@ -37,7 +47,8 @@ struct OutputFiles {
     /// Whether a file this run should have is not published (so an unchanged store still
     /// gets its outputs, e.g. after `csv` was added to the pipeline).
     var missing: Bool {
-        report != nil && !exists("report", "index.html") || OutputTable.all.contains { table in
+        report != nil && !exists("report", "index.html") || workbook && !exists(".", Self.workbookName)
+            || OutputTable.all.contains { table in
             (csv && table.inCSV && !exists("csv", table.name + ".csv"))
                 || (parquet && table.inParquet && !exists("parquet", table.name + ".parquet"))
         }
@@ -59,12 +70,16 @@ struct OutputFiles {
             let csvPath = csv && table.inCSV ? staged("csv", table.name + ".csv") : nil
             let parquetPath = parquet && table.inParquet ? staged("parquet", table.name + ".parquet") : nil
             try progress(table.name)
-            rows[table.name] = try exporter.export(table, csv: csvPath, parquet: parquetPath)
+            rows[table.name] = try exporter.export(table, csv: csvPath, parquet: parquetPath, units: units, dialect: dialect)
+        }
+        if workbook {
+            try progress("workbook")
+            try HealthWorkbook.write(from: database, to: (staging as NSString).appendingPathComponent(Self.workbookName), units: units)
         }
         if let goals = report {
             try progress("report")
             try OutputFolder.makePrivateFolder((staging as NSString).appendingPathComponent("report"))
-            try ReportWriter.write(from: database, to: staged("report", "index.html"), goals: goals)
+            try ReportWriter.write(from: database, to: staged("report", "index.html"), goals: goals, units: units)
         }
         return rows
     }
@@ -100,6 +115,10 @@ struct OutputFiles {
     func publish(into publication: Publication) throws {
         guard !isEmpty else { return }
         let fm = FileManager.default
+        let stagedWorkbook = (staging as NSString).appendingPathComponent(Self.workbookName)
+        if fm.fileExists(atPath: stagedWorkbook) {
+            try publication.move(stagedWorkbook, to: (folder.path as NSString).appendingPathComponent(Self.workbookName))
+        }
         for sub in ["csv", "parquet", "report"] {
             let from = (staging as NSString).appendingPathComponent(sub)
             let names = (try? fm.contentsOfDirectory(atPath: from))?.filter { !$0.hasPrefix(".") } ?? []
@@ -113,6 +132,8 @@ struct OutputFiles {
     }
 
     func discard() { try? FileManager.default.removeItem(atPath: staging) }
+
+    static let workbookName = "health.xlsx"
 
     private func staged(_ sub: String, _ name: String) -> String {
         ((staging as NSString).appendingPathComponent(sub) as NSString).appendingPathComponent(name)

@@ -1,6 +1,8 @@
 import Foundation
 import HealthCore
+import HealthEmit
 import HealthReport
+import HealthStore
 
 /// A pipeline definition (`pipelines/default.json`, `pipelines/nightly.json`): SPEC "Pipelines".
 public struct PipelineConfig: Codable, Sendable, Equatable {
@@ -17,11 +19,33 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
     public var checkpointRecords: Int?
     /// The report's daily goals (steps, activeEnergyKcal, exerciseMinutes, standHours, sleepHours).
     public var goals: ReportGoals?
+    /// `metric` (the default) or `imperial`: what CSV, the workbook and the report show.
+    public var units: String?
+    /// `rfc4180` (the default) or `excel-semicolon` (`;`, decimal comma, UTF-8 BOM).
+    public var csvDialect: String?
 
     public init() {}
 
     /// What a pipeline without `outputs` writes.
-    public static let allOutputs = ["sqlite", "csv", "parquet", "report"]
+    public static let allOutputs = ["sqlite", "csv", "parquet", "report", "xlsx"]
+
+    /// The `units` setting (a usage error when it is neither name).
+    public func unitSystem() throws -> UnitSystem {
+        guard let name = units else { return .metric }
+        guard let system = UnitSystem(rawValue: name) else {
+            throw HealthETLError.usage("units '\(name)' is neither metric nor imperial")
+        }
+        return system
+    }
+
+    /// The `csvDialect` setting (a usage error when unknown).
+    public func dialect() throws -> CSVDialect {
+        guard let name = csvDialect else { return .rfc4180 }
+        guard let dialect = CSVDialect(name: name) else {
+            throw HealthETLError.usage("csvDialect '\(name)' is neither rfc4180 nor excel-semicolon")
+        }
+        return dialect
+    }
 
     public static func load(_ path: String) throws -> PipelineConfig {
         guard let data = FileManager.default.contents(atPath: path) else {

@@ -1,4 +1,5 @@
 import HealthCore
+import HealthStore
 
 /// The report as one self-contained HTML page: inline CSS, inline SVG, a few lines of script
 /// for the month and year pickers and the tooltips, and a Content-Security-Policy that lets
@@ -6,11 +7,13 @@ import HealthCore
 public struct ReportPage: Sendable {
     public let data: ReportData
     public let goals: ReportGoals
+    /// Distances in km or mi (the store's metres either way).
+    public let units: UnitSystem
 
-    /// The page depends on the data and the goals only (no "generated at"): an import rewrites
-    /// it when the data changed, and the same store always gives the same bytes.
-    public init(data: ReportData, goals: ReportGoals) {
-        self.data = data; self.goals = goals
+    /// The page depends on the data, the goals and the units only (no "generated at"): an
+    /// import rewrites it when the data changed, and the same store always gives the same bytes.
+    public init(data: ReportData, goals: ReportGoals, units: UnitSystem = .metric) {
+        self.data = data; self.goals = goals; self.units = units
     }
 
     static let calendarMetrics: [ReportMetric] = [.steps, .activeEnergy, .exercise, .sleep]
@@ -177,13 +180,14 @@ public struct ReportPage: Sendable {
         }
         s += #"<div class="card wide"><h3>Workout energy per week (kcal)</h3>"# + SVGCharts.bars(bars, unit: "kcal", width: 720,
                                                                                                title: "Workout energy per week") + "</div>"
-        s += #"<table><thead><tr><th>Week</th><th>Type</th><th>Workouts</th><th>Minutes</th><th>Distance (km)</th><th>Energy (kcal)</th></tr></thead><tbody>"#
+        let distance = units.show("distance_m", spreadsheet: true)
+        s += #"<table><thead><tr><th>Week</th><th>Type</th><th>Workouts</th><th>Minutes</th><th>\#(Format.html(distance.title))</th><th>Energy (kcal)</th></tr></thead><tbody>"#
         for w in (0..<weekCount).reversed() {
             let start = firstWeek.adding(days: 7 * w)
             let week = recent.filter { $0.date >= start && $0.date < start.adding(days: 7) }
             for type in Array(Set(week.map(\.type))).sorted() {
                 let these = week.filter { $0.type == type }
-                let km = these.compactMap(\.distanceMeters).reduce(0, +) / 1000
+                let km = distance.convert(these.compactMap(\.distanceMeters).reduce(0, +))
                 s += "<tr><td>\(Format.day(start))</td><td>\(Format.html(type))</td><td>\(these.count)</td>"
                     + "<td>\(Format.count(these.compactMap(\.minutes).reduce(0, +)))</td>"
                     + "<td>\(km > 0 ? Format.number(km, places: 1) : "–")</td>"

@@ -86,7 +86,9 @@ public final class WorkbookWriter {
                 switch value {
                 case .empty: continue
                 case .text(let t): line += #"<c r="\#(ref)" t="inlineStr"><is><t>\#(Self.xml(t))</t></is></c>"#
-                case .number(let v) where v.isFinite: line += #"<c r="\#(ref)" s="\#(styles[i])"><v>\#(v)</v></c>"#
+                case .number(let v) where v.isFinite:
+                    let text = v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+                    line += #"<c r="\#(ref)" s="\#(styles[i])"><v>\#(text)</v></c>"#
                 case .number: continue
                 case .date(let days): line += #"<c r="\#(ref)" s="\#(styles[i])"><v>\#(days + 25_569)</v></c>"#
                 case .dateTime(let seconds):
@@ -164,7 +166,7 @@ public final class WorkbookWriter {
             + #"<cellXfs count="\#(2 + styleFormats.count)"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>"#
             + #"<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>"#
             + styleFormats.map { #"<xf numFmtId="\#($0)" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>"# }.joined()
-            + "</cellXfs></styleSheet>"
+            + #"</cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>"#
         return s
     }
 

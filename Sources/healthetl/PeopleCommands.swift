@@ -7,9 +7,9 @@ import HealthPipeline
 /// the people of an output folder.
 enum PeopleCommand: Command {
     static let name = "people"
-    static let usage = "healthetl people [list | show ID | set ID [--name N] [--birthdate YYYY-MM-DD] [--timezone ZONE]"
+    static let usage = "healthetl people [list | show ID | set ID [--name N] [--birthdate YYYY-MM-DD] [--timezone ZONE] [--units metric|imperial]"
         + " | remove ID [--yes]] [--out DIR] [--json]"
-    static let spec = ArgumentSpec(flags: ["json", "yes"], options: ["out", "name", "birthdate", "timezone"],
+    static let spec = ArgumentSpec(flags: ["json", "yes"], options: ["out", "name", "birthdate", "timezone", "units"],
                                    optionalPositionals: ["list|show|set|remove", "ID"])
 
     static func run(_ args: ParsedArguments) throws {
@@ -25,10 +25,11 @@ enum PeopleCommand: Command {
             let facts = try people.facts(of: id)
             print(args.flag("json") ? try json(facts) : zip(PersonFacts.header, facts.cells).map { "\($0): \($1)" }.joined(separator: "\n"))
         case ("set", let id?):
-            guard args.option("name") != nil || args.option("birthdate") != nil || args.option("timezone") != nil else {
-                throw HealthETLError.usage("people set \(id): nothing to set (--name, --birthdate or --timezone)")
+            guard ["name", "birthdate", "timezone", "units"].contains(where: { args.option($0) != nil }) else {
+                throw HealthETLError.usage("people set \(id): nothing to set (--name, --birthdate, --timezone or --units)")
             }
-            try people.update(id, name: args.option("name"), birthDate: args.option("birthdate"), timezone: args.option("timezone"))
+            try people.update(id, name: args.option("name"), birthDate: args.option("birthdate"), timezone: args.option("timezone"),
+                              units: args.option("units"))
             print(args.flag("json") ? try json(try people.facts(of: id)) : "updated \(id)")
         case ("remove", let id?):
             guard people.exists(id) else { throw HealthETLError.inputMissing("no person '\(id)' in \(people.root)") }
@@ -52,7 +53,7 @@ enum PeopleCommand: Command {
 
     /// Options that only one action takes are refused elsewhere, rather than ignored.
     private static func refuseOptions(for action: String, _ args: ParsedArguments) throws {
-        if action != "set", let option = ["name", "birthdate", "timezone"].first(where: { args.option($0) != nil }) {
+        if action != "set", let option = ["name", "birthdate", "timezone", "units"].first(where: { args.option($0) != nil }) {
             throw HealthETLError.usage("people \(action): --\(option) is for people set")
         }
         if action != "remove", args.flag("yes") { throw HealthETLError.usage("people \(action): --yes is for people remove") }

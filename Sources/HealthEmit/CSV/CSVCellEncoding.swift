@@ -193,17 +193,18 @@ enum CSVCellEncoding {
 
     // MARK: Text
 
-    /// Whether RFC 4180 requires quotes: the field holds a comma, a double quote, CR or LF.
+    /// Whether RFC 4180 requires quotes: the field holds the separator (a comma), a double
+    /// quote, CR or LF.
     @inline(__always)
-    static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for b in bytes where b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D { return true }
+    static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8 = 0x2C) -> Bool {
+        for b in bytes where b == separator || b == 0x22 || b == 0x0A || b == 0x0D { return true }
         return false
     }
 
     /// The field as RFC 4180 wants it; `out` needs room for `2 * bytes.count + 2`.
-    static func writeField(_ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    static func writeField(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8 = 0x2C, to out: UnsafeMutablePointer<UInt8>) -> Int {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
-        guard needsQuotes(bytes) else {
+        guard needsQuotes(bytes, separator: separator) else {
             out.update(from: base, count: bytes.count)
             return bytes.count
         }

@@ -61,6 +61,32 @@ public struct CSVColumn: Sendable, Hashable {
 /// into reused buffers: nothing is allocated per row (except for dates outside years 0…9999).
 ///
 /// Not thread-safe: use one writer from one thread at a time.
+/// How cells are separated and numbers written: RFC 4180 (`,`, decimal point, no BOM; the
+/// default, and what LibreOffice and pandas read everywhere) or the dialect Excel expects in
+/// German, French, Spanish, Italian or Dutch settings (`;`, decimal comma, a UTF-8 BOM so that
+/// it reads UTF-8).
+public struct CSVDialect: Sendable, Hashable {
+    public var separator: UInt8
+    public var decimalComma: Bool
+    public var byteOrderMark: Bool
+
+    public static let rfc4180 = CSVDialect(separator: 0x2C, decimalComma: false, byteOrderMark: false)
+    public static let excelSemicolon = CSVDialect(separator: 0x3B, decimalComma: true, byteOrderMark: true)
+
+    /// The dialect of the pipeline key `csvDialect` (`rfc4180`, `excel-semicolon`).
+    public init?(name: String) {
+        switch name {
+        case "rfc4180": self = .rfc4180
+        case "excel-semicolon": self = .excelSemicolon
+        default: return nil
+        }
+    }
+
+    public init(separator: UInt8, decimalComma: Bool, byteOrderMark: Bool) {
+        self.separator = separator; self.decimalComma = decimalComma; self.byteOrderMark = byteOrderMark
+    }
+}
+
 public final class CSVWriter {
     public let path: String
     public let columns: [CSVColumn]
@@ -78,7 +104,7 @@ public final class CSVWriter {
 
     /// Creates the temporary file beside `path` and writes the header row.
     /// Throws `cannotCreateOutput` when the file can't be created, `internal` for a bad column list.
-    public init(path: String, columns: [CSVColumn], bufferSize: Int = 256 << 10) throws {
+    public init(path: String, columns: [CSVColumn], dialect: CSVDialect = .rfc4180, bufferSize: Int = 256 << 10) throws {
         guard !columns.isEmpty else { throw HealthETLError.internal("csv: \(path) has no columns") }
         for c in columns {
             if case .decimal(let places) = c.format, !(0...CSVCellEncoding.maxPlaces).contains(places) {
@@ -88,8 +114,9 @@ public final class CSVWriter {
         }
         self.path = path
         self.columns = columns
-        self.cells = CSVRowCells(columns: columns)
+        self.cells = CSVRowCells(columns: columns, dialect: dialect)
         self.file = try AtomicOutputFile(path: path, bufferSize: bufferSize)
+        if dialect.byteOrderMark { try file.write([0xEF, 0xBB, 0xBF]) }
         try appendRow { r in
             for i in columns.indices { r.header(i, columns[i].name) }
         }
@@ -162,7 +189,7 @@ public final class CSVWriter {
             let out = try file.reserve(total)
             var n = 0
             for i in 0..<count {
-                if i > 0 { out[n] = 0x2C; n += 1 }
+                if i > 0 { out[n] = cells.dialect.separator; n += 1 }
                 if cells.serials[i] == serial {
                     let len = cells.ends[i] - cells.starts[i]
                     (out + n).update(from: bytes + cells.starts[i], count: len)
@@ -174,7 +201,7 @@ public final class CSVWriter {
             file.advance(by: n + 2)
         } else {
             for i in 0..<count {
-                if i > 0 { try file.writeByte(0x2C) }
+                if i > 0 { try file.writeByte(cells.dialect.separator) }
                 if cells.serials[i] == serial {
                     try file.write(UnsafeRawBufferPointer(start: bytes + cells.starts[i],
                                                           count: cells.ends[i] - cells.starts[i]))
@@ -234,7 +261,7 @@ public struct CSVRow: ~Copyable {
         }
         guard let value else { return cells.setEmpty(column) }
         let out = cells.begin(column, reserving: CSVCellEncoding.maxIntegerBytes + 1 + places)
-        cells.end(column, CSVCellEncoding.writeInteger(value, places: places, to: out))
+        cells.endNumber(column, CSVCellEncoding.writeInteger(value, places: places, to: out))
     }
 
     public mutating func integer(_ column: Int, _ value: Int?) {
@@ -252,7 +279,7 @@ public struct CSVRow: ~Copyable {
         }
         guard let value else { return cells.setEmpty(column) }
         let out = cells.begin(column, reserving: CSVCellEncoding.maxDecimalBytes)
-        cells.end(column, CSVCellEncoding.writeDecimal(value, places: places, to: out))
+        cells.endNumber(column, CSVCellEncoding.writeDecimal(value, places: places, to: out))
     }
 
     public mutating func date(_ column: Int, _ value: CivilDate?) {
@@ -330,8 +357,11 @@ final class CSVRowCells {
     private var capacity: Int
     var used = 0
 
-    init(columns: [CSVColumn]) {
+    let dialect: CSVDialect
+
+    init(columns: [CSVColumn], dialect: CSVDialect) {
         self.columns = columns
+        self.dialect = dialect
         columnCount = columns.count
         serials = .allocate(capacity: columnCount)
         serials.initialize(repeating: 0, count: columnCount)
@@ -364,6 +394,15 @@ final class CSVRowCells {
         ends[column] = used
     }
 
+    /// Ends a number's cell: in a decimal-comma dialect its point becomes a comma.
+    @inline(__always)
+    func endNumber(_ column: Int, _ n: Int) {
+        if dialect.decimalComma {
+            for i in used..<(used + n) where bytes[i] == UInt8(ascii: ".") { bytes[i] = UInt8(ascii: ",") }
+        }
+        end(column, n)
+    }
+
     @inline(__always)
     func setEmpty(_ column: Int) {
         starts[column] = used
@@ -372,7 +411,7 @@ final class CSVRowCells {
 
     func setField(_ column: Int, _ field: UnsafeBufferPointer<UInt8>) {
         let out = begin(column, reserving: 2 * field.count + 2)
-        end(column, CSVCellEncoding.writeField(field, to: out))
+        end(column, CSVCellEncoding.writeField(field, separator: dialect.separator, to: out))
     }
 
     /// A cell from a String made by a slow path (dates out of the fast range).

@@ -11,11 +11,18 @@ public struct TableExporter {
     public init(database: Database) { self.database = database }
 
     /// Writes the table; the files appear at their paths only when complete (each writer
-    /// renames its temporary on close). Returns the row count.
+    /// renames its temporary on close). Returns the row count. The CSV file is in `units`
+    /// (its headers name them) and `dialect`; Parquet keeps the store's units, for analysis.
     @discardableResult
     public func export(_ table: OutputTable, csv csvPath: String?, parquet parquetPath: String?,
-                       parquetCompression: ParquetCompression = .gzip) throws -> Int {
-        let csv = try csvPath.map { try CSVWriter(path: $0, columns: table.columns.map(Self.csvColumn)) }
+                       parquetCompression: ParquetCompression = .gzip, units: UnitSystem = .metric,
+                       dialect: CSVDialect = .rfc4180) throws -> Int {
+        let shown = table.columns.map { units.show($0.name, spreadsheet: false) }
+        // Metric CSV is the store's own units: no conversion at all (today's files, byte for byte).
+        let conversions = units == .metric ? nil : shown
+        let csv = try csvPath.map {
+            try CSVWriter(path: $0, columns: zip(table.columns, shown).map { Self.csvColumn($0, $1) }, dialect: dialect)
+        }
         let parquet = try parquetPath.map {
             try ParquetWriter(path: $0, columns: table.columns.map(Self.parquetColumn), compression: parquetCompression)
         }
@@ -23,8 +30,8 @@ public struct TableExporter {
             let stmt = try database.prepare(table.sql)
             var rows = 0
             while try stmt.step() {
-                if let csv { try csv.appendRow { r in Self.fill(&r, from: stmt, table.columns) } }
-                if let parquet { try parquet.appendRow { r in Self.fill(&r, from: stmt, table.columns) } }
+                if let csv { try csv.appendRow { r in Self.fill(&r, from: stmt, table.columns, conversions) } }
+                if let parquet { try parquet.appendRow { r in Self.fill(&r, from: stmt, table.columns, nil) } }
                 rows += 1
             }
             try csv?.close()
@@ -37,13 +44,13 @@ public struct TableExporter {
         }
     }
 
-    static func csvColumn(_ c: OutputTable.Column) -> CSVColumn {
+    static func csvColumn(_ c: OutputTable.Column, _ shown: ShownColumn) -> CSVColumn {
         switch c.kind {
-        case .text: CSVColumn(c.name, .text)
-        case .integer: CSVColumn(c.name, .integer)
-        case .real(let places): CSVColumn(c.name, .decimal(places: places))
-        case .date: CSVColumn(c.name, .date)
-        case .timestamp: CSVColumn(c.name, .timestamp)
+        case .text: CSVColumn(shown.csvName, .text)
+        case .integer: CSVColumn(shown.csvName, .integer)
+        case .real(let places): CSVColumn(shown.csvName, .decimal(places: max(places, shown.places ?? 0)))
+        case .date: CSVColumn(shown.csvName, .date)
+        case .timestamp: CSVColumn(shown.csvName, .timestamp)
         }
     }
 
@@ -70,14 +77,15 @@ public struct TableExporter {
     }
 
     /// One row of the query into either writer's row: both formats get the same cells.
-    private static func fill<Row: OutputRow & ~Copyable>(_ r: inout Row, from stmt: Statement, _ columns: [OutputTable.Column]) {
+    private static func fill<Row: OutputRow & ~Copyable>(_ r: inout Row, from stmt: Statement, _ columns: [OutputTable.Column],
+                                                        _ conversions: [ShownColumn]?) {
         for (index, column) in columns.enumerated() {
             let i = Int32(index)
             if stmt.isNull(i) { r.setNull(index); continue }
             switch column.kind {
             case .text: stmt.withText(i) { r.setText(index, $0) }
             case .integer: r.setInteger(index, stmt.int64(i))
-            case .real: r.setReal(index, stmt.double(i))
+            case .real: r.setReal(index, conversions.map { $0[index].convert(stmt.double(i)) } ?? stmt.double(i))
             case .date: r.setDate(index, date(stmt, i))
             case .timestamp: r.setTimestamp(index, timestamp(stmt, i))
             }

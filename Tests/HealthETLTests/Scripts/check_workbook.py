@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Checks health.xlsx and the CSV dialects with real readers (tooling only).
+
+    check_workbook.py METRIC_OUT IMPERIAL_OUT SEMICOLON_OUT WORKDIR
+
+METRIC_OUT, IMPERIAL_OUT: the same export imported with units metric and imperial; SEMICOLON_OUT
+with csvDialect excel-semicolon. openpyxl reads every sheet: every value equals the store's
+(converted for imperial), dates are date cells, the header row is frozen and filtered;
+LibreOffice converts the workbook back to CSV without error and with the same values; the
+semicolon CSV opened by LibreOffice with a German locale gives numbers; imperial shows miles
+where metric shows kilometres, over the same store. One line per check; non-zero on failure.
+"""
+import csv, datetime, glob, math, os, sqlite3, subprocess, sys
+import openpyxl
+
+metric, imperial, semicolon, work = sys.argv[1:5]
+MILE = 1609.344
+SHEETS = {"Daily": "SELECT date, {} FROM daily_analytics ORDER BY date",
+          "Weekly": "SELECT week_start, week_end, {}, days_with_data FROM weekly_analytics ORDER BY week_start"}
+
+
+def check(ok, message):
+    print(("ok: " if ok else "FAIL: ") + message)
+    if not ok:
+        sys.exit(1)
+
+
+def close(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-9)
+
+
+def store_rows(out, sheet):
+    db = sqlite3.connect(os.path.join(out, "health.sqlite"))
+    metrics = [r[1] for r in db.execute("PRAGMA table_info(daily_analytics)") if r[1] not in ("id", "date", "recorded_at")]
+    rows = db.execute(SHEETS[sheet].format(", ".join(metrics))).fetchall()
+    names = [d[0] for d in db.execute(SHEETS[sheet].format(", ".join(metrics)) + " LIMIT 0").description]
+    return names, rows
+
+
+for out, factor, unit in [(metric, 1000.0, "km"), (imperial, MILE, "mi")]:
+    path = os.path.join(out, "health.xlsx")
+    check(oct(os.stat(path).st_mode & 0o777) == "0o600", path + " is 0600")
+    wb = openpyxl.load_workbook(path)
+    check(wb.sheetnames == ["Daily", "Weekly", "Monthly", "Yearly", "Sleep", "Workouts", "Activity rings"], "the seven sheets")
+    for name in wb.sheetnames:
+        ws = wb[name]
+        check(ws.freeze_panes == "A2" and ws.auto_filter.ref and ws.auto_filter.ref.startswith("A1:"),
+              "%s: header frozen, autofilter %s" % (name, ws.auto_filter.ref))
+    for sheet in SHEETS:
+        ws = wb[sheet]
+        names, rows = store_rows(out, sheet)
+        header = [c.value for c in ws[1]]
+        check(len(rows) == ws.max_row - 1, "%s: a row per stored period (%d)" % (sheet, len(rows)))
+        for col, name in enumerate(names):
+            if name.endswith("_m"):
+                check(header[col].endswith("(%s)" % unit), "%s: %s is shown in %s: %s" % (sheet, name, unit, header[col]))
+        for r, row in enumerate(rows):
+            cells = [c.value for c in ws[r + 2]]
+            for col, (name, stored) in enumerate(zip(names, row)):
+                cell = cells[col]
+                if name in ("date", "week_start", "week_end"):
+                    if not (isinstance(cell, datetime.datetime) and cell.date().isoformat() == stored):
+                        check(False, "%s row %d: %s is the date cell %s, not %r" % (sheet, r + 2, name, stored, cell))
+                    continue
+                expected = stored / factor if name.endswith("_m") and stored is not None else stored
+                if not close(cell, expected):
+                    check(False, "%s row %d %s: %r in the sheet, %r in the store" % (sheet, r + 2, name, cell, expected))
+        check(True, "%s: every value equals the store's (%s), dates are date cells" % (sheet, unit))
+
+# The same store under both settings; the CSV header names its unit and holds the converted value.
+same = [sqlite3.connect(os.path.join(o, "health.sqlite")).execute("SELECT * FROM daily_analytics ORDER BY date").fetchall()
+        for o in (metric, imperial)]
+check([r[:-1] for r in same[0]] == [r[:-1] for r in same[1]], "metric and imperial runs have the same store")
+mrows = list(csv.DictReader(open(os.path.join(metric, "csv", "daily.csv"), newline="")))
+irows = list(csv.DictReader(open(os.path.join(imperial, "csv", "daily.csv"), newline="")))
+check("walking_distance_m" in mrows[0] and "walking_distance_mi" in irows[0] and "walking_distance_m" not in irows[0],
+      "the CSV headers name their units: walking_distance_m / walking_distance_mi")
+check(all(close(round(float(m["walking_distance_m"]) / MILE, 2), float(i["walking_distance_mi"])) for m, i in zip(mrows, irows)
+          if m["walking_distance_m"]), "imperial CSV holds miles where metric holds metres")
+
+# LibreOffice converts the workbook back to CSV (its first sheet, Daily) with the same values.
+soffice = next((p for p in ("/usr/bin/soffice", "/usr/bin/libreoffice") if os.path.exists(p)), None)
+check(soffice is not None, "LibreOffice is installed (apt-get install libreoffice-calc-nogui)")
+env = dict(os.environ, HOME=work)
+r = subprocess.run([soffice, "--headless", "--convert-to", "csv", "--outdir", os.path.join(work, "lo"), os.path.join(metric, "health.xlsx")],
+                   capture_output=True, text=True, env=env, timeout=180)
+converted = os.path.join(work, "lo", "health.csv")
+check(r.returncode == 0 and os.path.exists(converted), "LibreOffice converts health.xlsx to CSV: " + r.stderr[-300:])
+lo = list(csv.reader(open(converted, newline="", encoding="utf-8")))
+names, rows = store_rows(metric, "Daily")
+check(len(lo) == len(rows) + 1, "LibreOffice's CSV has a row per day")
+for r_i, row in enumerate(rows):
+    for col, (name, stored) in enumerate(zip(names, row)):
+        text = lo[r_i + 1][col]
+        if name == "date":
+            ok = text == stored
+        elif stored is None:
+            ok = text == ""
+        else:
+            expected = stored / 1000 if name.endswith("_m") else stored
+            # LibreOffice writes the value itself, or the value as its format shows it (rounded).
+            ok = close(float(text), expected) or abs(float(text) - expected) <= 0.0051 * (10 if not name.endswith("_m") else 1)
+        if not ok:
+            check(False, "LibreOffice row %d %s: %r, store %r" % (r_i + 2, name, text, stored))
+check(True, "LibreOffice reads the same values as the store (as formatted)")
+
+# The excel-semicolon CSV in a German LibreOffice: numbers, not text.
+raw = open(os.path.join(semicolon, "csv", "daily.csv"), "rb").read()
+check(raw.startswith(b"\xef\xbb\xbf") and b";" in raw.splitlines()[0] and b"," in raw.splitlines()[1],
+      "excel-semicolon: a BOM, ';' between cells, decimal commas")
+r = subprocess.run([soffice, "--headless", "--infilter=CSV:59,34,76,1,,1031", "--convert-to", "xlsx", "--outdir",
+                    os.path.join(work, "de"), os.path.join(semicolon, "csv", "daily.csv")], capture_output=True, text=True,
+                   env=env, timeout=180)
+check(r.returncode == 0, "LibreOffice (German locale filter) opens the semicolon CSV")
+ws = openpyxl.load_workbook(os.path.join(work, "de", "daily.xlsx")).active
+header = [c.value for c in ws[1]]
+walking = header.index("walking_distance_m")
+numbers = [ws.cell(row=r, column=walking + 1).value for r in range(2, ws.max_row + 1)]
+check(all(isinstance(v, (int, float)) for v in numbers if v is not None) and any(isinstance(v, float) for v in numbers),
+      "a German LibreOffice reads the decimal-comma cells as numbers")
+check(close(numbers[0], float(mrows[0]["walking_distance_m"])), "with the same value as the RFC 4180 file (%s)" % numbers[0])
+print("workbook checks passed")
