@@ -21,7 +21,7 @@ problems = []
 for target in ("SQLite", "Parquet", "PrivateFiles", "HealthStore", "HealthEmit"):
     if target not in deps:
         problems.append(f"no target {target}")
-for general in ("SQLite", "Parquet", "PrivateFiles"):
+for general in ("SQLite", "Parquet", "PrivateFiles", "Spreadsheet"):
     health = sorted(d for d in closure(general) if d.startswith("Health"))
     if health:
         problems.append(f"{general} depends on {', '.join(health)}")
@@ -30,7 +30,7 @@ if "HealthEmit" in closure("HealthQL"):
 if "HealthStore" not in deps.get("HealthQL", ()):
     problems.append("HealthQL does not read the store through HealthStore")
 # A feature reads the store; it is no appendix to the emitters or the pipeline.
-for feature in ("HealthReport",):
+for feature in ("HealthReport", "HealthWorkbook"):
     wrong = sorted(d for d in closure(feature) if d in ("HealthEmit", "HealthPipeline"))
     if wrong:
         problems.append(f"feature {feature} depends on {', '.join(wrong)}")
