@@ -120,7 +120,10 @@ public struct RunSummary: Codable, Sendable {
             for missing in routeFilesMissing { lines.append("  route file not found: \(missing)") }
         }
         lines.append("  analytics: \(days) days, \(sleepNights) sleep nights; local days in \(timeZone) (\(timeZoneReason))")
-        lines.append("  → \(out)/health.sqlite" + (outputRows.isEmpty ? "" : ", \(out)/csv, \(out)/parquet"))
+        let files = ["csv", "parquet", "report/index.html", "health.xlsx"].filter {
+            FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent($0))
+        }
+        lines.append("  → " + (["health.sqlite"] + files).map { "\(out)/\($0)" }.joined(separator: ", "))
         return lines.joined(separator: "\n")
     }
 }
