@@ -78,7 +78,8 @@ public struct ImportJob: Sendable {
         let workingCopy = (folder.stateFolder as NSString).appendingPathComponent("next-store-\(getpid()).sqlite")
         defer { for suffix in ["", "-journal"] { unlink(workingCopy + suffix) } }
         let previous = options.full ? nil
-            : try PublishedStore.openIfCompatible(folder.databasePath, settings: settings, workingCopy: workingCopy)
+            : try PublishedStore.openIfCompatible(folder.databasePath, settings: settings, workingCopy: workingCopy,
+                                                  trusted: StoreFingerprint.unchangedSincePublished(folder))
         let checkpoints = CheckpointFiles(folder: folder, incremental: previous != nil)
         let job = "\(previous.map { "incremental after run \($0.nextRunID - 1)" } ?? "full");\(settings.fingerprint)"
         let input = try InputFingerprint(path: source.kind == .zip ? source.path : source.xmlName)
@@ -174,6 +175,7 @@ public struct ImportJob: Sendable {
             throw error
         }
         publication.commit()
+        StoreFingerprint.record(folder)
         progress.done()
         return summary
     }

@@ -4,6 +4,7 @@ import HealthDedupe
 import HealthEmit
 import SQLite
 import HealthStore
+import PrivateFiles
 
 /// The store of earlier runs, when an incremental run can build on it: same schema, same
 /// analytics settings, at least one finished run.
@@ -18,7 +19,10 @@ struct PublishedStore {
     let anchors: Anchors
     let nextRunID: Int64
 
-    static func openIfCompatible(_ path: String, settings: AnalyticsSettings, workingCopy: String) throws -> PublishedStore? {
+    /// `trusted`: the store is as this program published it (`StoreFingerprint`), so the
+    /// whole-file check is skipped.
+    static func openIfCompatible(_ path: String, settings: AnalyticsSettings, workingCopy: String,
+                                 trusted: Bool = false) throws -> PublishedStore? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         // Not through a link: a `health.sqlite` replaced by one is refused, naming it.
@@ -28,12 +32,17 @@ struct PublishedStore {
         let published = try Database(path: path, mode: .readOnly, followLinks: false)
         // Checked before anything is built on it: a damaged store is named, with the way out,
         // instead of failing half-way (or, worse, not at all).
-        if let problem = StoreCheck.problem(in: published) { throw StoreCheck.damaged(path, problem) }
+        if !trusted, let problem = StoreCheck.problem(in: published) { throw StoreCheck.damaged(path, problem) }
         guard try published.scalar("PRAGMA user_version").int == Int64(StoreSchema.version),
               try AnalyticsSettings.stored(in: published) == settings.fingerprint,
               let lastRun = try published.scalar("SELECT max(id) FROM runs").int else { return nil }
         unlink(workingCopy)
-        try published.backup(to: workingCopy)
+        if FileManager.default.fileExists(atPath: path + "-wal") {
+            // A store of an earlier version may hold part of its data in a write-ahead log.
+            try published.backup(to: workingCopy)
+        } else {
+            try copyPrivateFile(from: path, to: workingCopy)   // in the kernel: a third of the backup's time
+        }
         let database = try Database(path: workingCopy, mode: .readWrite)
         // Private until it is published: a rollback journal (a store of an earlier version may
         // carry a write-ahead log's mode), committed once.

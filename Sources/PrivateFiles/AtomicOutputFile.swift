@@ -196,3 +196,37 @@ public enum AtomicFile {
         try file.commit()
     }
 }
+
+/// Copies the file at `source` to a new private file at `target` (0600, replacing a leftover),
+/// in the kernel where it can (`sendfile`: no copy through user space), and syncs it to disk.
+public func copyPrivateFile(from source: String, to target: String) throws {
+    let input = open(source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard input >= 0 else { throw FileError(.io, "cannot read \(source): \(errnoText())") }
+    defer { close(input) }
+    let output = createPrivateFile(target, access: O_WRONLY)
+    guard output >= 0 else { throw FileError(.cannotCreate, "cannot create \(target): \(errnoText())") }
+    defer { close(output) }
+    var info = stat()
+    guard fstat(input, &info) == 0 else { throw FileError(.io, "cannot read \(source): \(errnoText())") }
+    var left = Int(info.st_size)
+    #if os(Linux)
+    while left > 0 {
+        let n = sendfile(output, input, nil, min(left, 1 << 30))
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }   // not supported here, or the file shrank: the loop below finishes
+        left -= n
+    }
+    #endif
+    if left > 0 {
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = read(input, buffer, 1 << 20)
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw FileError(.io, "cannot read \(source): \(errnoText())") }
+            if n == 0 { break }
+            if let error = writeFully(output, buffer, n) { throw FileError(.io, "cannot write \(target): \(error)") }
+        }
+    }
+    guard fsync(output) == 0 else { throw FileError(.io, "cannot sync \(target): \(errnoText())") }
+}
