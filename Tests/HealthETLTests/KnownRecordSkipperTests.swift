@@ -184,7 +184,7 @@ final class KnownRecordSkipperTests: XCTestCase {
 
             """
         let path = try write(xml, to: "export.xml", in: try temporaryFolder(self))
-        let cutoff = try XCTUnwrap(DateParser.parse(ByteSpan(cString: "2024-03-01 00:00:00 +0100"))).timestamp.microseconds
+        let cutoff = try Self.instant("2024-03-01 00:00:00 +0100")
         let prefilter = SkipperTestPrefilter(cutoffs: ["T\u{1}W": cutoff, "T\u{1}A & B": cutoff, "T\u{1}W\tX": cutoff])
         let off = try parse(path, prefilter, skipper: false, batchSize: 1)
         XCTAssertEqual(off.items.filter { $0.hasPrefix("record") }.map { $0.split(separator: " ").dropLast(2).last! }, ["5", "7", "8", "13"])
@@ -209,7 +209,7 @@ final class KnownRecordSkipperTests: XCTestCase {
     /// An export declaring another encoding than UTF-8 is left to the SAX-level check.
     func testOtherEncodingIsPassedOn() throws {
         let old = "2024-01-01 10:00:00 +0100"
-        let cutoff = try XCTUnwrap(DateParser.parse(ByteSpan(cString: "2024-03-01 00:00:00 +0100"))).timestamp.microseconds
+        let cutoff = try Self.instant("2024-03-01 00:00:00 +0100")
         let prefilter = SkipperTestPrefilter(cutoffs: ["T\u{1}W": cutoff])
         let folder = try temporaryFolder(self)
         for (k, declaration) in [#"<?xml version="1.0" encoding="ISO-8859-1"?>"#, #"<?xml version='1.0' encoding='utf-8'?>"#,
@@ -226,7 +226,7 @@ final class KnownRecordSkipperTests: XCTestCase {
     /// A known record that is not well-formed fails the import with the skipper as without it.
     func testMalformedKnownRecordsStillFail() throws {
         let old = "2024-01-01 10:00:00 +0100"
-        let cutoff = try XCTUnwrap(DateParser.parse(ByteSpan(cString: "2024-03-01 00:00:00 +0100"))).timestamp.microseconds
+        let cutoff = try Self.instant("2024-03-01 00:00:00 +0100")
         let prefilter = SkipperTestPrefilter(cutoffs: ["T\u{1}W": cutoff])
         let bad = [
             #"<Record type="T" sourceName="W" creationDate="\#(old)" device="&bogus;"/>"#,
@@ -315,5 +315,16 @@ final class KilledNightlyRunTests: XCTestCase {
         XCTAssertEqual(counts[0].description, "\(read.summary.elements)")
         XCTAssertEqual(counts[1].description, "\(read.batches.reduce(0) { $0 + $1.records.count })")
         XCTAssertGreaterThan(Int(counts[2].description) ?? 0, 10_000)
+    }
+}
+
+extension KnownRecordSkipperTests {
+    /// The instant of an export date (parsed from a buffer that outlives the parse: a string
+    /// literal passed as a C string lives only for the call that makes the pointer).
+    static func instant(_ text: String) throws -> Int64 {
+        var text = text
+        return try text.withUTF8 { bytes in
+            try XCTUnwrap(DateParser.parse(ByteSpan(start: bytes.baseAddress!, count: bytes.count))).timestamp.microseconds
+        }
     }
 }
