@@ -69,6 +69,34 @@ for out, factor, unit in [(metric, 1000.0, "km"), (imperial, MILE, "mi")]:
                     check(False, "%s row %d %s: %r in the sheet, %r in the store" % (sheet, r + 2, name, cell, expected))
         check(True, "%s: every value equals the store's (%s), dates are date cells" % (sheet, unit))
 
+# Every sheet, every value: against the metric run's CSV files (the store's values, each to its
+# column's fixed decimals), distances in km in the sheet.
+wb = openpyxl.load_workbook(os.path.join(metric, "health.xlsx"))
+for sheet, name in [("Daily", "daily"), ("Weekly", "weekly"), ("Monthly", "monthly"), ("Yearly", "yearly"), ("Sleep", "sleep"),
+                    ("Workouts", "workouts"), ("Activity rings", "activity_summaries")]:
+    rows = list(csv.reader(open(os.path.join(metric, "csv", name + ".csv"), newline="")))
+    ws = wb[sheet]
+    check(ws.max_row == len(rows), "%s: as many rows as %s.csv (%d)" % (sheet, name, len(rows) - 1))
+    header = rows[0]
+    for r, row in enumerate(rows[1:]):
+        cells = [c.value for c in ws[r + 2]]
+        for col, text in enumerate(row):
+            cell = cells[col] if col < len(cells) else None
+            column = header[col]
+            if text == "":
+                ok = cell is None
+            elif isinstance(cell, datetime.datetime):
+                ok = cell.strftime("%Y-%m-%dT%H:%M:%SZ") == text or cell.date().isoformat() == text
+            elif isinstance(cell, (int, float)):
+                value = cell * 1000 if column.endswith("_m") else cell
+                places = len(text.split(".")[1]) if "." in text else 0
+                ok = abs(value - float(text)) <= 0.5 * 10 ** -places + 1e-9 * abs(value)
+            else:
+                ok = str(cell) == text
+            if not ok:
+                check(False, "%s row %d %s: sheet %r, CSV %r" % (sheet, r + 2, column, cell, text))
+    check(True, "%s: every value equals %s.csv (the store's, to its decimals)" % (sheet, name))
+
 # The same store under both settings; the CSV header names its unit and holds the converted value.
 same = [sqlite3.connect(os.path.join(o, "health.sqlite")).execute("SELECT * FROM daily_analytics ORDER BY date").fetchall()
         for o in (metric, imperial)]
