@@ -42,11 +42,14 @@ public struct ExportSource: Sendable {
         }
         if try Self.startsWithZipMagic(path) {
             let archive = try ZipArchive(path: path)
-            let candidates = archive.entries.filter { !$0.isDirectory && !$0.isJunk && $0.name.lowercased().hasSuffix(".xml") }
+            let named = archive.entries.filter { !$0.isDirectory && !$0.isJunk && $0.name.lowercased().hasSuffix(".xml") }
+            let candidates = named.filter { !$0.isSymbolicLink }
             let exports = try candidates.sorted(by: { $0.uncompressedSize > $1.uncompressedSize })
                 .filter { Self.isHealthExportPrefix(try archive.readPrefix($0, maxBytes: 64 * 1024)) }
             guard let found = exports.first else {
-                throw HealthETLError.dataUnusable("\(path): the zip holds no Apple Health export XML (root element HealthData)")
+                let links = named.filter(\.isSymbolicLink).map { "'\($0.name)'" }
+                throw HealthETLError.dataUnusable("\(path): the zip holds no Apple Health export XML (root element HealthData)"
+                    + (links.isEmpty ? "" : "; symbolic links are never followed: \(links.joined(separator: ", "))"))
             }
             if exports.count > 1 {
                 notes.append("\(path) holds \(exports.count) Health exports: imported \(found.name) "
@@ -111,6 +114,7 @@ public struct ExportSource: Sendable {
             let wanted = folder.isEmpty ? relative : folder + "/" + relative
             guard let entry = zip.entries.first(where: { $0.name == wanted })
                 ?? zip.entries.first(where: { !$0.isJunk && $0.name.hasSuffix("/" + relative) }),
+                  !entry.isSymbolicLink, !entry.isEncrypted,
                   entry.uncompressedSize <= UInt64(Self.maximumReferencedFileBytes) else { return false }
             try zip.read(entry, chunkSize: 1 << 20, compressedProgress: { _ in }, body)
             return true

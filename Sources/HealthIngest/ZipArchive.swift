@@ -36,10 +36,13 @@ public final class ZipArchive: @unchecked Sendable {
         /// prepended to the archive).
         public let localHeaderOffset: UInt64
         public let isDirectory: Bool
+        /// A Unix symbolic link (the zip stores the link's target as the entry's data). Never
+        /// followed and never read as the export or a file it references.
+        public let isSymbolicLink: Bool
 
         public init(name: String, method: UInt16, flags: UInt16, crc32: UInt32,
                     compressedSize: UInt64, uncompressedSize: UInt64,
-                    localHeaderOffset: UInt64, isDirectory: Bool) {
+                    localHeaderOffset: UInt64, isDirectory: Bool, isSymbolicLink: Bool = false) {
             self.name = name
             self.method = method
             self.flags = flags
@@ -48,6 +51,7 @@ public final class ZipArchive: @unchecked Sendable {
             self.uncompressedSize = uncompressedSize
             self.localHeaderOffset = localHeaderOffset
             self.isDirectory = isDirectory
+            self.isSymbolicLink = isSymbolicLink
         }
 
         /// The last path component (without a trailing slash for directories).
@@ -204,6 +208,9 @@ public final class ZipArchive: @unchecked Sendable {
         if entry.isEncrypted {
             throw fail(entry, "is encrypted, which is not supported")
         }
+        if entry.isSymbolicLink {
+            throw fail(entry, "is a symbolic link, which is never followed")
+        }
         guard entry.method == 0 || entry.method == 8 else {
             throw fail(entry, "unsupported compression method \(entry.method) (only 0 = stored and 8 = deflate)")
         }
@@ -269,6 +276,7 @@ public final class ZipArchive: @unchecked Sendable {
                 if produced > entry.uncompressedSize {
                     throw fail(entry, "inflates to more than the declared \(entry.uncompressedSize) bytes (corrupt data)")
                 }
+                try checkRatio(entry, produced: produced, consumed: entry.compressedSize - data.remaining - UInt64(zs.avail_in))
                 crc = CZlib.crc32(crc, output, uInt(count))
                 if try !body(UnsafeRawBufferPointer(start: output, count: count)) { return }
             }
@@ -323,6 +331,19 @@ public final class ZipArchive: @unchecked Sendable {
             progress(consumed)
             return got
         }
+    }
+
+    /// Past `bombFloor` inflated bytes, an entry may inflate to at most `maximumRatio` times
+    /// the compressed bytes read so far. Real exports compress 5 to 70 times (XML, GPX, the
+    /// CDA copy); deflate's limit is about 1,030. A zip of zeros or spaces would otherwise keep
+    /// the parser busy for minutes per megabyte of zip (a 1 MB zip of spaces is 1 GiB of XML).
+    public static let maximumRatio: UInt64 = 500
+    public static let bombFloor: UInt64 = 64 << 20
+
+    private func checkRatio(_ entry: Entry, produced: UInt64, consumed: UInt64) throws {
+        guard produced > Self.bombFloor, produced / max(1, consumed) > Self.maximumRatio else { return }
+        throw fail(entry, "inflates more than \(Self.maximumRatio) times (\(consumed) bytes to over \(produced >> 20) MiB so far); "
+            + "a Health export compresses 5 to 70 times: refused as a zip bomb")
     }
 
     private func check(_ entry: Entry, crc: UInt32, size: UInt64) throws {
@@ -428,6 +449,7 @@ public final class ZipArchive: @unchecked Sendable {
             guard p + 46 <= cd.count, u32(cd, p) == 0x0201_4b50 else {
                 throw unusable("corrupt central directory: bad file header at directory offset \(p) (entry \(entries.count + 1))")
             }
+            let madeBy = u16(cd, p + 4) >> 8   // host system: 3 = Unix, 19 = macOS
             let flags = u16(cd, p + 8)
             let method = u16(cd, p + 10)
             let crc = u32(cd, p + 16)
@@ -437,6 +459,7 @@ public final class ZipArchive: @unchecked Sendable {
             let extraLength = Int(u16(cd, p + 30))
             let commentLength = Int(u16(cd, p + 32))
             let diskStart = u16(cd, p + 34)
+            let unixMode = u32(cd, p + 38) >> 16   // external attributes: st_mode on Unix hosts
             var localOffset = UInt64(u32(cd, p + 42))
             let nameStart = p + 46
             let extraStart = nameStart + nameLength
@@ -489,9 +512,11 @@ public final class ZipArchive: @unchecked Sendable {
                 throw unusable("corrupt central directory: entry '\(name)' has local header offset \(localOffset) beyond the entries' data")
             }
             let isDirectory = name.hasSuffix("/")
+            let isSymbolicLink = (madeBy == 3 || madeBy == 19) && unixMode & 0o170000 == 0o120000
             entries.append(Entry(name: name, method: method, flags: flags, crc32: crc,
                                  compressedSize: compressed, uncompressedSize: uncompressed,
-                                 localHeaderOffset: absoluteOffset, isDirectory: isDirectory))
+                                 localHeaderOffset: absoluteOffset, isDirectory: isDirectory,
+                                 isSymbolicLink: isSymbolicLink))
             p = next
         }
         let count = UInt64(entries.count)

@@ -9,24 +9,6 @@ final class FilesAndStateTests: XCTestCase {
     private static let sample = TestPaths.packageRoot.appendingPathComponent("sample-data/export.xml").path
     private static let zone = ["--timezone", "Europe/Berlin"]
 
-    /// Every published output, byte for byte (the state folder left out).
-    private func published(_ out: String) throws -> [String: Data] {
-        var all: [String: Data] = [:]
-        for case let relative as String in FileManager.default.enumerator(atPath: out)! where !relative.hasPrefix(".healthetl") {
-            var isFolder: ObjCBool = false
-            let path = out + "/" + relative
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
-                all[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
-            }
-        }
-        return all
-    }
-
-    private func assertSame(_ a: [String: Data], _ b: [String: Data], _ message: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(Set(a.keys), Set(b.keys), message, file: file, line: line)
-        for name in a.keys where a[name] != b[name] { XCTFail("\(name) changed: \(message)", file: file, line: line) }
-    }
-
     // MARK: 20.4 referenced files
 
     func testReferencedFilesAreReadOnlyFromInsideTheExport() throws {
@@ -65,7 +47,7 @@ final class FilesAndStateTests: XCTestCase {
         let dir = try temporaryFolder(self)
         let out = dir.appendingPathComponent("out").path
         XCTAssertEqual(try healthetl(["import", Self.sample, "--out", out, "--quiet"] + Self.zone).status, 0)
-        let before = try published(out)
+        let before = try publishedOutputs(out)
         // A later export; the last Parquet file cannot be replaced (a folder with a file in it
         // stands at its name: root ignores permissions, not this).
         let later = dir.appendingPathComponent("later.xml").path
@@ -79,9 +61,9 @@ final class FilesAndStateTests: XCTestCase {
             let r = try healthetl(["import", later, "--out", out, "--quiet"] + Self.zone + (full ? ["--full"] : []))
             XCTAssertEqual(r.status, 74, r.stderr)
             XCTAssertTrue(r.stderr.contains("yearly.parquet"), r.stderr)
-            var now = try published(out)
+            var now = try publishedOutputs(out)
             now["parquet/yearly.parquet/in-the-way"] = nil
-            assertSame(now, expected, "after a failed \(full ? "full" : "incremental") publish")
+            assertSamePublished(now, expected, "after a failed \(full ? "full" : "incremental") publish")
         }
         // Cleared: the next (incremental) run publishes every output, as if nothing had failed.
         try FileManager.default.removeItem(atPath: blocker)
@@ -90,7 +72,7 @@ final class FilesAndStateTests: XCTestCase {
         let control = dir.appendingPathComponent("control").path
         XCTAssertEqual(try healthetl(["import", Self.sample, "--out", control, "--quiet"] + Self.zone).status, 0)
         XCTAssertEqual(try healthetl(["import", later, "--out", control, "--quiet"] + Self.zone).status, 0)
-        let recovered = try published(out), expectedNow = try published(control)
+        let recovered = try publishedOutputs(out), expectedNow = try publishedOutputs(control)
         XCTAssertEqual(Set(recovered.keys), Set(expectedNow.keys))
         for name in expectedNow.keys where name.hasPrefix("csv/") || name.hasPrefix("parquet/") {
             XCTAssertEqual(recovered[name], expectedNow[name], name)
@@ -102,14 +84,14 @@ final class FilesAndStateTests: XCTestCase {
         let dir = try temporaryFolder(self)
         let out = dir.appendingPathComponent("out").path
         XCTAssertEqual(try healthetl(["import", Self.sample, "--out", out, "--quiet"] + Self.zone).status, 0)
-        let good = try published(out)
+        let good = try publishedOutputs(out)
         // As a run killed between two moves leaves it: its marker, and a file of another generation.
         try write("stale\r\n", to: "daily.csv", in: URL(fileURLWithPath: out + "/csv"))
         try write("1 0\n", to: "publishing", in: URL(fileURLWithPath: out + "/.healthetl"))
         let r = try healthetl(["import", Self.sample, "--out", out, "--json", "--quiet"] + Self.zone)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.contains("every output is rewritten"), r.stdout)
-        XCTAssertEqual(try published(out)["csv/daily.csv"], good["csv/daily.csv"])
+        XCTAssertEqual(try publishedOutputs(out)["csv/daily.csv"], good["csv/daily.csv"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/.healthetl/publishing"))
     }
 
@@ -153,14 +135,14 @@ final class FilesAndStateTests: XCTestCase {
         let modified = try FileManager.default.attributesOfItem(atPath: store)[.modificationDate] as? Date
         try garble(store, bytes: 4096)
         try FileManager.default.setAttributes([.modificationDate: try XCTUnwrap(modified)], ofItemAtPath: store)
-        let outputs = try published(out)
+        let outputs = try publishedOutputs(out)
         for command in [["import", Self.sample, "--out", out, "--quiet"] + Self.zone, ["status", "--out", out]] {
             let r = try healthetl(command)
             XCTAssertEqual(r.status, 74, "\(command[0]): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains(out + "/health.sqlite is damaged"), r.stderr)
             XCTAssertTrue(r.stderr.contains("import --full EXPORT"), r.stderr)
         }
-        assertSame(try published(out), outputs, "a refused run changes nothing")
+        assertSamePublished(try publishedOutputs(out), outputs, "a refused run changes nothing")
         XCTAssertEqual(try healthetl(["import", Self.sample, "--out", out, "--full", "--quiet"] + Self.zone).status, 0)
         XCTAssertEqual(try healthetl(["status", "--out", out]).status, 0)
         // A folder without a store, and a file that is no store, say so.

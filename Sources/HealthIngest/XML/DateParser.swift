@@ -41,7 +41,7 @@ enum DateParser {
         } else if let sign = p.sign() {
             guard let oh = p.digits(2) else { return nil }
             _ = p.skip(":")
-            guard let om = p.digits(2) else { return nil }
+            guard let om = p.digits(2), isOffset(hours: oh, minutes: om) else { return nil }
             offset = sign * (oh * 3600 + om * 60)
         } else if !p.atEnd {
             return nil
@@ -51,8 +51,20 @@ enum DateParser {
         }
         let days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
+        guard representableSeconds.contains(seconds) else { return nil }
         return Parsed(timestamp: Timestamp(microseconds: seconds * 1_000_000 + Int64(micros)), offsetSeconds: offset)
     }
+
+    /// Instants (seconds since 1970, UTC) whose local day is a date in every zone: 0001-01-02
+    /// to 9999-12-30. SQLite's date functions and ISO text stop at years 0 and 9999, so a record
+    /// of `9999-12-31 22:00:00 -1400` (year 10000 in UTC) once got a NULL start in `samples`.
+    static let representableSeconds: ClosedRange<Int64> =
+        Int64(CivilDate(year: 1, month: 1, day: 2).daysSinceEpoch) * 86_400
+        ... Int64(CivilDate(year: 9999, month: 12, day: 30).daysSinceEpoch) * 86_400 + 86_399
+
+    /// A UTC offset a clock can have: no zone is more than 14 hours from UTC; up to 18 (what
+    /// ISO 8601 readers accept) is let through, `+9999` is not a date.
+    @inline(__always) static func isOffset(hours: Int, minutes: Int) -> Bool { hours <= 18 && minutes < 60 }
 
     /// `2024-01-10 11:30:00 +0100`, the form of nearly every date in an export (three per
     /// record), read at fixed positions, with a fraction of `anyForm`'s work. Nil for
@@ -74,12 +86,15 @@ enum DateParser {
         }
         let (year, month, day) = (number(0, 4), number(5, 2), number(8, 2))
         let (hour, minute, second) = (number(11, 2), number(14, 2), number(17, 2))
-        let offset = (p[20] == 0x2D ? -1 : 1) * (number(21, 2) * 3600 + number(23, 2) * 60)
-        guard largest <= 9, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else {
+        let (offsetHours, offsetMinutes) = (number(21, 2), number(23, 2))
+        let offset = (p[20] == 0x2D ? -1 : 1) * (offsetHours * 3600 + offsetMinutes * 60)
+        guard largest <= 9, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61,
+              isOffset(hours: offsetHours, minutes: offsetMinutes) else {
             return nil
         }
         let days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
+        guard representableSeconds.contains(seconds) else { return nil }
         return Parsed(timestamp: Timestamp(microseconds: seconds * 1_000_000), offsetSeconds: offset)
     }
 
