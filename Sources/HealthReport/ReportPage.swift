@@ -46,8 +46,10 @@ public struct ReportPage: Sendable {
     private func dashboard(_ latest: ReportDay) -> String {
         var s = #"<section id="dashboard"><h2>\#(Format.day(latest.date))</h2><div class="cards">"#
         let ringParts: [(ReportMetric, String)] = [(.activeEnergy, "move"), (.exercise, "exercise"), (.stand, "stand")]
-        let rings = ringParts.compactMap { m, cls in latest.fraction(m, goals).map { (m.title, $0, cls) } }.filter { $0.1 > 0 }
-        s += #"<div class="card rings">"# + (rings.isEmpty ? "" : SVGCharts.rings(rings)) + "<ul>"
+        // Every ring keeps its place (move outside, stand inside) and its track, even at 0 or
+        // with no data, so the picture reads the same every day.
+        let rings = ringParts.map { m, cls in (m.title, latest.fraction(m, goals) ?? 0, cls) }
+        s += #"<div class="card rings">"# + SVGCharts.rings(rings) + "<ul>"
         for metric in ReportMetric.allCases {
             let goal = latest.goal(metric, goals)
             let places = metric == .sleep || metric == .stand ? 1 : 0

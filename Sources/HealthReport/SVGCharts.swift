@@ -49,6 +49,7 @@ enum SVGCharts {
             let length = 2 * Double.pi * r
             let shown = min(max(ring.fraction, 0), 1)
             s += #"<circle class="track" cx="\#(f(center))" cy="\#(f(center))" r="\#(f(r))" stroke-width="\#(f(stroke))"/>"#
+            guard shown > 0 else { continue }   // a round cap of length 0 would still draw a dot
             s += #"<circle class="ring \#(ring.cls)" cx="\#(f(center))" cy="\#(f(center))" r="\#(f(r))" stroke-width="\#(f(stroke))" stroke-dasharray="\#(f(length * shown)) \#(f(length))" transform="rotate(-90 \#(f(center)) \#(f(center)))"><title>\#(ring.name): \#(Int((ring.fraction * 100).rounded()))% of goal</title></circle>"#
         }
         return s + "</svg>"
@@ -94,13 +95,14 @@ enum SVGCharts {
         let top = 10.0, bottom = 10.0, plot = Double(height) - top - bottom
         let from = -240.0, to = 720.0   // 20:00 the evening before … 12:00
         func y(_ minutes: Double) -> Double { top + plot * (min(max(minutes, from), to) - from) / (to - from) }
-        let slot = Double(width) / Double(max(nights.count, 1))
+        let gutter = 44.0   // the clock labels' own column: spans never run over them
+        let slot = (Double(width) - gutter) / Double(max(nights.count, 1))
         var s = svgOpen(width, height, "Bedtime and wake time of the last \(nights.count) nights")
         for hour in stride(from: -240.0, through: 720, by: 240) {
             s += #"<line class="grid" x1="0" x2="\#(width)" y1="\#(f(y(hour)))" y2="\#(f(y(hour)))"/><text class="axis" x="2" y="\#(f(y(hour) - 2))">\#(Format.clock(hour))</text>"#
         }
         for (i, n) in nights.enumerated() {
-            let x = slot * Double(i) + slot / 2
+            let x = gutter + slot * Double(i) + slot / 2
             s += #"<line class="span" x1="\#(f(x))" x2="\#(f(x))" y1="\#(f(y(n.bedtimeMinutes)))" y2="\#(f(y(n.wakeMinutes)))"><title>\#(Format.day(n.date)): \#(Format.clock(n.bedtimeMinutes))–\#(Format.clock(n.wakeMinutes))</title></line>"#
         }
         return s + "</svg>"
