@@ -56,7 +56,6 @@ public struct ECGParser {
     private let fileName: String
     private var line: [UInt8] = []
     private var lineNumber = 0
-    private var atStart = true
     private var afterCR = false
     private var inSamples = false
     private var header = HeaderValues()
@@ -69,12 +68,6 @@ public struct ECGParser {
     }
 
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(ECGUnreadable) {
-        var bytes = bytes[...]
-        if atStart, !bytes.isEmpty {
-            // The byte order mark may be split across chunks only in a 1- or 2-byte first chunk.
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-            atStart = false
-        }
         for b in bytes {
             if b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") {
                 // CRLF is one line end; so are a lone CR (old Mac files) and a lone LF.
@@ -112,6 +105,8 @@ public struct ECGParser {
     private mutating func endLine() throws(ECGUnreadable) {
         lineNumber += 1
         defer { line.removeAll(keepingCapacity: true) }
+        // A UTF-8 byte order mark (spreadsheet programs write one) is not part of the first key.
+        if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
         let outcome: LineOutcome = line.withUnsafeBufferPointer { bytes in
             if ECGLine.isBlank(bytes) { return .blank }
             if let value = ECGLine.number(bytes) { return .voltage(value) }
