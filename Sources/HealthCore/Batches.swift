@@ -68,6 +68,8 @@ public struct IngestBatch: Sendable {
     public var audiograms: [ExportAudiogram] = []
     public var visionPrescriptions: [ExportVisionPrescription] = []
     public var routeFiles: [RouteFile] = []
+    /// Electrocardiograms from the export's `electrocardiograms/` files, read after the XML.
+    public var ecgRecordings: [ECGRecording] = []
     public var profile: ExportProfile?
     public var exportDate: Timestamp?
     public var locale: String?
@@ -83,7 +85,7 @@ public struct IngestBatch: Sendable {
     /// Number of items in the batch (what "records/s" counts).
     public var itemCount: Int {
         records.count + correlations.count + workouts.count + activitySummaries.count + clinicalRecords.count
-            + audiograms.count + visionPrescriptions.count + routeFiles.count
+            + audiograms.count + visionPrescriptions.count + routeFiles.count + ecgRecordings.count
     }
 }
 

@@ -29,7 +29,30 @@ public struct ExportReader: Sendable {
         public var repairedBytes = 0
         public var routeFilesRead = 0
         public var routeFilesMissing: [String] = []
+        /// ECG files read into recordings; those that could not be, each with its reason.
+        public var ecgFilesRead = 0
+        public var ecgFilesUnreadable: [String] = []
+        /// What the user should know about ECG files that were read (lines skipped).
+        public var ecgNotes: [String] = []
         public init() {}
+
+        enum CodingKeys: String, CodingKey {
+            case elements, removedDoctype, repairedBytes, routeFilesRead, routeFilesMissing, ecgFilesRead,
+                 ecgFilesUnreadable, ecgNotes
+        }
+
+        // A checkpoint written before the ECG counts existed still resumes.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            elements = try c.decode(Int64.self, forKey: .elements)
+            removedDoctype = try c.decode(Bool.self, forKey: .removedDoctype)
+            repairedBytes = try c.decode(Int.self, forKey: .repairedBytes)
+            routeFilesRead = try c.decode(Int.self, forKey: .routeFilesRead)
+            routeFilesMissing = try c.decode([String].self, forKey: .routeFilesMissing)
+            ecgFilesRead = try c.decodeIfPresent(Int.self, forKey: .ecgFilesRead) ?? 0
+            ecgFilesUnreadable = try c.decodeIfPresent([String].self, forKey: .ecgFilesUnreadable) ?? []
+            ecgNotes = try c.decodeIfPresent([String].self, forKey: .ecgNotes) ?? []
+        }
     }
 
     /// Streams the export. `resumingAt`: start after that point (a run resumed from its
@@ -83,8 +106,11 @@ public struct ExportReader: Sendable {
             (summary.elements, summary.removedDoctype, summary.repairedBytes) =
                 (handler.elementOrdinal, parser.removedDoctype, parser.repairedBytes)
         }
-        try routeFiles.readAll(from: source, summary: &summary, position: InputPosition(
-            bytesRead: total, totalBytes: total, elementOrdinal: summary.elements))
+        let afterXML = InputPosition(bytesRead: total, totalBytes: total, elementOrdinal: summary.elements)
+        try routeFiles.readAll(from: source, summary: &summary, position: afterXML)
+        // Read after the XML, like the routes, so a resumed run (whose checkpoints all lie
+        // in the XML) reads them again whole; the store keeps a recording once.
+        try ECGFileCollector.readAll(from: source, summary: &summary, position: afterXML, emit: emit)
         return summary
     }
 }

@@ -13,10 +13,10 @@ public struct ExportSource: Sendable {
     public let xmlName: String
     /// Bytes the progress bar counts (compressed size for a zip).
     public let totalBytes: Int64
-    private let zip: ZipArchive?
-    private let zipEntry: ZipArchive.Entry?
+    let zip: ZipArchive?
+    let zipEntry: ZipArchive.Entry?
     /// Folder that holds `workout-routes/` for xml and folder inputs.
-    private let baseFolder: String?
+    let baseFolder: String?
     /// What the user should know about how the export was found (a zip holding two exports).
     public private(set) var notes: [String] = []
 

@@ -20,6 +20,9 @@ public struct Normalizer: StageHandler {
         input.workouts = []
         out.rest = input
         out.rest.profile = out.rest.profile.map(ProfileValues.normalized)
+        for i in out.rest.ecgRecordings.indices {
+            out.rest.ecgRecordings[i].localDate = calendar.localDate(of: out.rest.ecgRecordings[i].recordedAt)
+        }
         // Handed over, not copied: the next stage then owns the only reference to the samples
         // and can move them on in turn (`consume out` is not supported here by Swift 6.3).
         var batch = NormalizedBatch()

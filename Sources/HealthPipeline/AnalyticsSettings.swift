@@ -29,7 +29,7 @@ struct AnalyticsSettings: Sendable, Equatable {
 
     /// One line that changes whenever the analytics would.
     var fingerprint: String {
-        "schema=\(StoreSchema.version);zone=\(timeZone.identifier);priority=\(priority.patterns.joined(separator: "|"));"
+        "schema=\(StoreSchema.analyticsVersion);zone=\(timeZone.identifier);priority=\(priority.patterns.joined(separator: "|"));"
             + "sleepDayStart=\(sleepDayStartHour);heartbeatGap=\(heartbeatMaxGapMinutes);weekStart=\(weekStart)"
     }
 

@@ -33,7 +33,8 @@ struct PublishedStore {
         // Checked before anything is built on it: a damaged store is named, with the way out,
         // instead of failing half-way (or, worse, not at all).
         if !trusted, let problem = StoreCheck.problem(in: published) { throw StoreCheck.damaged(path, problem) }
-        guard try published.scalar("PRAGMA user_version").int == Int64(StoreSchema.version),
+        guard let version = try published.scalar("PRAGMA user_version").int,
+              (Int64(StoreSchema.oldestUpgradable)...Int64(StoreSchema.version)).contains(version),
               try AnalyticsSettings.stored(in: published) == settings.fingerprint,
               let lastRun = try published.scalar("SELECT max(id) FROM runs").int else { return nil }
         unlink(workingCopy)
@@ -47,6 +48,9 @@ struct PublishedStore {
         // Private until it is published: a rollback journal (a store of an earlier version may
         // carry a write-ahead log's mode), committed once.
         try database.execute("PRAGMA journal_mode = DELETE")
+        // A store of an earlier version gets the newer tables in the copy, published with the
+        // rest of this run (the published file is never written).
+        if version < StoreSchema.version { try StoreSchema.upgrade(database) }
         try AnchorCeiling.repairAnchors(in: database, ceiling: try AnchorCeiling.of(store: database))
         var newest: [Anchors.Key: Timestamp] = [:]
         for row in try database.rows("SELECT type, source_name, newest_creation_us FROM anchors") {
@@ -70,6 +74,7 @@ struct PublishedStore {
             let merged = try merger.merge()
             summary.newSamples = merged.newSamples
             summary.newWorkouts = merged.newWorkouts
+            summary.newECGRecordings = merged.newECGRecordings
             // After `reset` the analytics are empty: every day is to be computed.
             let empty = try database.scalar("SELECT count(*) FROM daily_analytics").int == 0
             let days = empty ? nil : try touchedDays(since: merged.firstNewSampleID, workouts: merged.newWorkoutSpans,
@@ -78,7 +83,8 @@ struct PublishedStore {
             summary.samples = Int(try database.scalar("SELECT count(*) FROM sample_data").int ?? 0)
             guard days.map({ !$0.isEmpty }) ?? true else {
                 summary.phaseSeconds["merge_analytics"] = Date().timeIntervalSince(started)
-                return try finishing(false, &summary)
+                // New recordings change no day, but their files are to be rewritten.
+                return try finishing(merged.newECGRecordings > 0, &summary)
             }
             let result = try AnalyticsUpdate(database: database, settings: settings)
                 .run(days: days, recordedAt: recordedAt, progress: progress)

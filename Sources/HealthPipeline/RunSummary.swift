@@ -51,6 +51,12 @@ public struct RunSummary: Codable, Sendable {
     public var futureDated = 0
     /// Set when this run resumed a killed one: the top-level XML element it picked up after.
     public var resumedAtElement: Int64?
+    /// ECG recordings this run stored (an incremental run: in its delta; `newEcgRecordings`
+    /// says how many the published store did not hold), and the ECG files it could not read
+    /// (each named, with the reason, in `notes`).
+    public var ecgRecordings = 0
+    public var ecgFilesUnreadable = 0
+    public var newECGRecordings: Int?
 
     init(input: String, source: ExportSource, load: Loader.Result, timeZone: String, out: String) {
         status = "ok"; self.input = input; inputKind = "\(source.kind)"; xml = source.xmlName
@@ -60,6 +66,9 @@ public struct RunSummary: Codable, Sendable {
         correlations = load.counts.correlations; unknownElements = load.state.unknownElements
         futureDated = load.counts.futureDated
         notes = source.notes
+        ecgRecordings = load.counts.ecgRecordings
+        ecgFilesUnreadable = load.reader.ecgFilesUnreadable.count
+        notes += load.reader.ecgFilesUnreadable.map { "ECG file not readable, skipped: " + $0 } + load.reader.ecgNotes
         removedDoctype = load.reader.removedDoctype; repairedBytes = load.reader.repairedBytes
         routeFilesMissing = load.reader.routeFilesMissing; self.timeZone = timeZone; self.out = out
         skippedByAnchor = load.state.skippedByAnchor; phaseSeconds = load.phaseSeconds
@@ -103,7 +112,10 @@ public struct RunSummary: Codable, Sendable {
         }
         if mode == "incremental" {
             lines.append("  incremental: \(skippedByAnchor) records already imported (anchors), \(newSamples ?? 0) new samples, "
-                + "\(newWorkouts ?? 0) new workouts, \(touchedDays ?? 0) days recomputed")
+                + "\(newWorkouts ?? 0) new workouts, \(newECGRecordings ?? 0) new ECG recordings, \(touchedDays ?? 0) days recomputed")
+        }
+        if ecgRecordings > 0 || ecgFilesUnreadable > 0 {
+            lines.append("  ECG recordings \(ecgRecordings), ECG files not readable \(ecgFilesUnreadable)")
         }
         if futureDated > 0 {
             lines.append("  \(futureDated) samples created after the export date: kept, but not used to skip later records")

@@ -32,8 +32,10 @@ public struct StoreStatus {
                 + "\(row[5]) skipped by anchors, \(row[6]) quarantined, \(row[7]) s")
         }
         lines.append("Tables:")
+        // `ecg_recordings` came with schema 4: a store of version 3 lists it after its next import.
+        let hasECG = try db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'ecg_recordings'").int == 1
         for table in ["samples", "workouts", "workout_route_points", "activity_summaries", "daily_analytics", "sleep_sessions",
-                      "quarantine"] {
+                      "quarantine"] + (hasECG ? ["ecg_recordings"] : []) {
             lines.append("  \(table): \(try db.scalar("SELECT count(*) FROM \(table)"))")
         }
         let anchors = try db.rows("SELECT count(*), max(newest_creation_us) FROM anchors").first ?? []

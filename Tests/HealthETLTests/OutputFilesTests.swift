@@ -61,10 +61,11 @@ final class OutputFilesTests: XCTestCase {
         let result = try check(out)
         XCTAssertEqual(result.status, 0, "check_outputs.py \(out):\n\(result.stdout)\(result.stderr)", file: file, line: line)
         // Every file was really looked at, not just found.
-        for name in ["samples", "daily", "weekly", "monthly", "yearly", "workouts", "sleep", "activity_summaries"] {
+        for name in ["samples", "daily", "weekly", "monthly", "yearly", "workouts", "sleep", "activity_summaries",
+                     "ecg_recordings", "ecg_samples"] {
             XCTAssertTrue(result.stdout.contains("parquet/\(name).parquet: "), "\(name).parquet not checked:\n\(result.stdout)",
                           file: file, line: line)
-            if name != "samples" {
+            if !["samples", "ecg_samples"].contains(name) {
                 XCTAssertTrue(result.stdout.contains("csv/\(name).csv: "), "\(name).csv not checked:\n\(result.stdout)",
                               file: file, line: line)
             }

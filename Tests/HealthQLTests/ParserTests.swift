@@ -83,8 +83,8 @@ final class ParserTests: XCTestCase {
     static let errors: [(String, String?, String, Bool)] = [
         ("SELEC * FROM steps", "SELEC", "Expected SELECT but found 'SELEC'. Did you mean 'SELECT'?", false),
         ("SELECT * FORM steps", "FORM", "Expected FROM after the selected items but found 'FORM'. Did you mean 'FROM'?", false),
-        ("SELECT * FROM", nil, "Expected a source (a type such as steps, or sleep, workouts, activity, daily, weekly, monthly, yearly) but found end of input.", true),
-        ("SELECT * FROM 42", "42", "Expected a source (a type such as steps, or sleep, workouts, activity, daily, weekly, monthly, yearly) but found '42'.", false),
+        ("SELECT * FROM", nil, "Expected a source (a type such as steps, or sleep, workouts, activity, daily, weekly, monthly, yearly, ecg) but found end of input.", true),
+        ("SELECT * FROM 42", "42", "Expected a source (a type such as steps, or sleep, workouts, activity, daily, weekly, monthly, yearly, ecg) but found '42'.", false),
         ("SELECT * FROM sleep JOIN steps WHERE", "WHERE", "Expected ON after JOIN steps but found 'WHERE'.", false),
         ("SELECT * FROM steps GROUP day", "day", "Expected BY after GROUP but found 'day'.", false),
         ("SELECT * FROM steps ORDER value", "value", "Expected BY after ORDER but found 'value'.", false),

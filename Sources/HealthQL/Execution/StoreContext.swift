@@ -10,6 +10,8 @@ public final class StoreContext {
     /// 0 = Monday … 6 = Sunday.
     public let weekStart: Int
     let hasHourlyMetrics: Bool
+    /// Stores of schema 3 and older have no ECG tables until their next import.
+    let hasECGRecordings: Bool
     private var storedValueCache: [String: [String]] = [:]
 
     /// Opens `path` read-only; a missing store is the user's to fix (exit 66), not an internal error.
@@ -30,6 +32,8 @@ public final class StoreContext {
         weekStart = settings["weekStart"].flatMap(Int.init) ?? 0
         hasHourlyMetrics = try database.scalar(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'hourly_metrics'").int == 1
+        hasECGRecordings = try database.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'ecg_recordings'").int == 1
         SQLFunctions.register(on: database, timeZone: timeZone, weekStart: weekStart)
     }
 

@@ -105,7 +105,7 @@ public struct Parser {
 
     private mutating func sourceRef() throws(HealthQLError) -> SourceRef {
         guard case .identifier(let name) = current.kind else {
-            throw expected("a source (a type such as steps, or sleep, workouts, activity, daily, weekly, monthly, yearly)")
+            throw expected("a source (a type such as steps, or sleep, workouts, activity, daily, weekly, monthly, yearly, ecg)")
         }
         let at = Anchor(current.position)
         advance()

@@ -138,6 +138,10 @@ public struct Planner {
                           params: Parameters) throws(HealthQLError) -> Relation {
         switch kind {
         case .table(let table):
+            if table == .ecg, !store.hasECGRecordings {
+                throw HealthQLError("This store has no ECG recordings table (made by an older healthetl); "
+                                    + "the next import adds it", at: ref.at.position)
+            }
             return SourceCatalog.relation(ref, table: table)
         case .type(let type):
             return SourceCatalog.relation(ref, type: type, reading: try reading(type, query: query, aggregateMode: aggregateMode),

@@ -8,7 +8,7 @@ enum SourceKind: Equatable {
 
 /// The sources that are not HealthKit types.
 enum TableSource: String, CaseIterable {
-    case sleep, workouts, activity, daily, weekly, monthly, yearly
+    case sleep, workouts, activity, daily, weekly, monthly, yearly, ecg
 }
 
 /// How rows of a HealthKit type are read.
@@ -34,6 +34,7 @@ enum SourceCatalog {
         let lower = ref.name.lowercased()
         if let table = TableSource(rawValue: lower) { return .table(table) }
         if lower == "workout" { return .table(.workouts) }
+        if ["ecg_recordings", "ecgs", "electrocardiograms"].contains(lower) { return .table(.ecg) }
         if let type = TypeRegistry.lookup(ref.name) { return .type(type) }
         throw HealthQLError("Unknown type '\(ref.name)'." + Suggestion.hint(for: lower, in: allNames), at: ref.at.position)
     }
@@ -146,6 +147,20 @@ enum SourceCatalog {
                          Field("stand_hours", .number, "t.stand_hours"), Field("stand_hours_goal", .number, "t.stand_hours_goal"),
                          Field("value", .number, "t.active_energy_kcal", natural: false)],
                         "activity_summaries t", day: "t.date", "the activity summaries")
+        case .ecg:
+            let start = "unixepoch(t.recorded_utc) * 1000000"
+            return make([Field("date", .instant, start), Field("classification", .text, "t.classification"),
+                         Field("heart_rate", .number, "t.average_heart_rate"), Field("samples", .number, "t.sample_count"),
+                         Field("device", .text, "t.device"), Field("symptoms", .text, "t.symptoms", natural: false),
+                         Field("sample_rate", .number, "t.sample_rate_hz", natural: false),
+                         Field("duration", .number, "t.sample_count / t.sample_rate_hz / 60.0", natural: false),
+                         Field("lead", .text, "t.lead", natural: false), Field("unit", .text, "t.unit", natural: false),
+                         Field("software_version", .text, "t.software_version", natural: false),
+                         Field("file", .text, "t.source_file", natural: false), Field("id", .number, "t.id", natural: false),
+                         Field("start", .instant, start, natural: false),
+                         Field("value", .number, "t.average_heart_rate", natural: false)],
+                        "ecg_recordings t", day: "t.local_date", hour: "ql_hour(\(start))", date: .instant,
+                        "the ECG recordings (ecg_recordings)")
         case .daily:
             return make([Field("date", .date, "t.date")] + metrics, "daily_analytics t", day: "t.date", "daily_analytics")
         case .weekly:

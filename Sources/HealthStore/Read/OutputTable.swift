@@ -38,7 +38,8 @@ public struct OutputTable: Sendable {
 
 extension OutputTable {
     /// Every table of SPEC's outputs, in the order they are written.
-    public static let all: [OutputTable] = [samples, daily, weekly, monthly, yearly, workouts, sleep, activitySummaries]
+    public static let all: [OutputTable] = [samples, daily, weekly, monthly, yearly, workouts, sleep, activitySummaries,
+                                            ecgRecordings, ecgSamples]
 
     static func metricColumns() -> [Column] {
         DailyMetric.allCases.map { m in
@@ -125,4 +126,27 @@ extension OutputTable {
             SELECT date, active_energy_kcal, active_energy_goal_kcal, move_time_min, move_time_goal_min, exercise_min,
                    exercise_goal_min, stand_hours, stand_hours_goal FROM activity_summaries ORDER BY date
             """)
+
+    /// One row per electrocardiogram, in recording order.
+    public static let ecgRecordings = OutputTable(
+        name: "ecg_recordings",
+        columns: [Column("id", .integer, optional: false), Column("recorded_utc", .timestamp, optional: false),
+                  Column("local_date", .date), Column("classification", .text(dictionary: true)),
+                  Column("symptoms", .text(dictionary: true)), Column("software_version", .text(dictionary: true)),
+                  Column("device", .text(dictionary: true)), Column("sample_rate_hz", .real(places: 1)),
+                  Column("lead", .text(dictionary: true)), Column("unit", .text(dictionary: true)),
+                  Column("average_heart_rate", .real(places: 1)), Column("sample_count", .integer, optional: false),
+                  Column("source_file", .text(dictionary: false))],
+        sql: """
+            SELECT id, recorded_utc, local_date, classification, symptoms, software_version, device, sample_rate_hz, lead, unit,
+                   average_heart_rate, sample_count, source_file FROM ecg_recordings ORDER BY recorded_utc, id
+            """)
+
+    /// Every voltage of every recording (µV, in order); Parquet only: 15,360 rows a recording.
+    public static let ecgSamples = OutputTable(
+        name: "ecg_samples",
+        columns: [Column("recording_id", .integer, optional: false), Column("sample_index", .integer, optional: false),
+                  Column("microvolts", .real(places: 3), optional: false)],
+        sql: "SELECT recording_id, sample_index, microvolts FROM ecg_samples ORDER BY recording_id, sample_index",
+        inCSV: false)
 }

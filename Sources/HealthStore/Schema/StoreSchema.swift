@@ -5,7 +5,34 @@ import SQLite
 /// instants, type and source as ids) in `sample_data`; the `samples` view shows them with
 /// SPEC's column names, ISO 8601 instants and names instead of ids.
 public enum StoreSchema {
-    public static let version = 3
+    /// 4: the ECG tables. A store of version 3 is upgraded in place (`upgrade`).
+    public static let version = 4
+    /// The last version that changed what the analytics are: a store's analytics (and so an
+    /// incremental run on it) stay valid across later versions that only add tables.
+    public static let analyticsVersion = 3
+    /// The oldest version `upgrade` brings to `version`; an older store is rebuilt.
+    public static let oldestUpgradable = 3
+
+    /// Brings a store of `oldestUpgradable` or later to `version`, inside the caller's
+    /// transaction or outside any. Every step can run twice (a staged store of an earlier
+    /// version, resumed by this one).
+    public static func upgrade(_ database: Database) throws {
+        try database.execute(ecgTables)
+        try database.execute("PRAGMA user_version = \(version)")
+    }
+
+    /// Electrocardiograms (version 4). A recording is known by its instant and watch, so a
+    /// cumulative export's recordings are stored once however often they are imported.
+    public static let ecgTables = """
+    CREATE TABLE IF NOT EXISTS ecg_recordings (
+        id INTEGER PRIMARY KEY, recorded_utc TEXT NOT NULL, local_date TEXT, classification TEXT, symptoms TEXT,
+        software_version TEXT, device TEXT, sample_rate_hz REAL, lead TEXT, unit TEXT, average_heart_rate REAL,
+        sample_count INTEGER NOT NULL, source_file TEXT);
+    CREATE UNIQUE INDEX IF NOT EXISTS ecg_recording_identity ON ecg_recordings (recorded_utc, ifnull(device, ''));
+    CREATE TABLE IF NOT EXISTS ecg_samples (
+        recording_id INTEGER NOT NULL, sample_index INTEGER NOT NULL, microvolts REAL NOT NULL,
+        PRIMARY KEY (recording_id, sample_index)) WITHOUT ROWID;
+    """
 
     public static let tables = """
     PRAGMA user_version = \(version);
@@ -80,6 +107,7 @@ public enum StoreSchema {
         duplicates INTEGER, quarantined INTEGER, workouts INTEGER, route_points INTEGER,
         unknown_elements TEXT, repaired TEXT, seconds REAL, timezone TEXT, mode TEXT, new_samples INTEGER,
         skipped_by_anchor INTEGER);
+    \(ecgTables)
     \(analyticsTables)
     """
 

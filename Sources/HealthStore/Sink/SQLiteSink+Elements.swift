@@ -100,6 +100,29 @@ extension SQLiteSink {
                       text(v.attachments.isEmpty ? nil : "[" + v.attachments.compactMap(JSONText.object).joined(separator: ",") + "]")])
         }
         for file in batch.routeFiles { try writeRouteFile(file) }
+        for recording in batch.ecgRecordings { try write(recording) }
+    }
+
+    /// A recording and its voltages; nothing if the store holds it already (same instant and
+    /// watch: `ecg_recording_identity`).
+    private func write(_ r: ECGRecording) throws {
+        try database.rows("""
+            INSERT OR IGNORE INTO ecg_recordings (recorded_utc, local_date, classification, symptoms, software_version,
+              device, sample_rate_hz, lead, unit, average_heart_rate, sample_count, source_file)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+            """, [.text(r.recordedAt.iso8601), text(r.localDate?.iso8601), text(r.classification), text(r.symptoms),
+                  text(r.softwareVersion), text(r.device), real(r.sampleRateHz), text(r.lead), text(r.unit),
+                  real(r.averageHeartRate), .integer(Int64(r.microvolts.count)), .text(r.sourceFile)])
+        guard database.changes > 0 else { return }
+        let id = database.lastInsertRowID
+        let insert = try database.prepare("INSERT INTO ecg_samples (recording_id, sample_index, microvolts) VALUES (?,?,?)")
+        for (index, microvolts) in r.microvolts.enumerated() {
+            insert.bind(1, id)
+            insert.bind(2, Int64(index))
+            insert.bind(3, microvolts)
+            try insert.run()
+        }
+        countECGRecording()
     }
 
     private func write(_ c: ExportCorrelation) throws {

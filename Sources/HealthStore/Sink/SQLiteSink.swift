@@ -24,10 +24,13 @@ public final class SQLiteSink {
         /// Samples created after the export was made (its `ExportDate`, or now): kept, but they
         /// do not move their anchor (a record dated 2030 would hide every later record).
         public var futureDated = 0
+        /// ECG recordings written (one already in the store is not written again).
+        public var ecgRecordings = 0
         public init() {}
 
         enum CodingKeys: String, CodingKey {
             case samplesWritten, duplicatesDropped, quarantined, workouts, routePoints, correlations, futureDated
+            case ecgRecordings
         }
 
         // A checkpoint written before `futureDated` existed still resumes.
@@ -40,6 +43,7 @@ public final class SQLiteSink {
             routePoints = try c.decode(Int.self, forKey: .routePoints)
             correlations = try c.decode(Int.self, forKey: .correlations)
             futureDated = try c.decodeIfPresent(Int.self, forKey: .futureDated) ?? 0
+            ecgRecordings = try c.decodeIfPresent(Int.self, forKey: .ecgRecordings) ?? 0
         }
     }
 
@@ -94,6 +98,8 @@ public final class SQLiteSink {
         if let resuming {
             counts = resuming
             // The ExportDate was read before the kill; the profile row keeps it.
+            // Staged by an earlier version: give it the tables this one writes.
+            try StoreSchema.upgrade(database)
             if let text = try database.scalar("SELECT export_date_utc FROM profile WHERE id = 1").string,
                let exportDate = Timestamp(iso8601: text) {
                 anchorCeiling = AnchorCeiling.of(exportDate: exportDate)
@@ -392,6 +398,7 @@ public final class SQLiteSink {
     func firstTime(workout id: Int64) -> Bool { seenWorkouts.insert(id).inserted }
     func firstTime(correlation identity: UInt64) -> Bool { seenCorrelations.insert(identity).inserted }
     func countWorkout() { counts.workouts += 1 }
+    func countECGRecording() { counts.ecgRecordings += 1 }
     func countCorrelation() { counts.correlations += 1 }
 }
 

@@ -19,6 +19,8 @@ public struct StoreMerger {
         public var newWorkouts: Int
         /// Start and end (µs) of each new workout.
         public var newWorkoutSpans: [(Int64, Int64)]
+        /// ECG recordings the published store did not hold.
+        public var newECGRecordings = 0
     }
 
     /// SQLite attaches only outside a transaction: attach, then merge inside one, then detach.
@@ -70,7 +72,31 @@ public struct StoreMerger {
         try mergeCorrelations()
         try mergeRest()
         return Result(firstNewSampleID: sampleOffset + 1, newSamples: newSamples, newWorkouts: spans.count,
-                      newWorkoutSpans: spans)
+                      newWorkoutSpans: spans, newECGRecordings: try mergeECGRecordings())
+    }
+
+    /// Recordings are known by instant and watch (a cumulative export brings every one again);
+    /// the new ones keep their voltages through an id offset, like audiograms.
+    private func mergeECGRecordings() throws -> Int {
+        let offset = try maxID("ecg_recordings")
+        try database.execute("""
+            CREATE TEMP TABLE new_ecg_recordings AS
+              SELECT id FROM delta.ecg_recordings d WHERE NOT EXISTS (SELECT 1 FROM main.ecg_recordings m
+                WHERE m.recorded_utc = d.recorded_utc AND ifnull(m.device, '') = ifnull(d.device, ''));
+            INSERT INTO main.ecg_recordings (id, recorded_utc, local_date, classification, symptoms, software_version, device,
+              sample_rate_hz, lead, unit, average_heart_rate, sample_count, source_file)
+              SELECT id + \(offset), recorded_utc, local_date, classification, symptoms, software_version, device,
+                     sample_rate_hz, lead, unit, average_heart_rate, sample_count, source_file
+              FROM delta.ecg_recordings WHERE id IN (SELECT id FROM temp.new_ecg_recordings);
+            """)
+        let added = database.changes
+        try database.execute("""
+            INSERT INTO main.ecg_samples (recording_id, sample_index, microvolts)
+              SELECT recording_id + \(offset), sample_index, microvolts FROM delta.ecg_samples
+              WHERE recording_id IN (SELECT id FROM temp.new_ecg_recordings) ORDER BY recording_id, sample_index;
+            DROP TABLE temp.new_ecg_recordings;
+            """)
+        return added
     }
 
     private func maxID(_ table: String) throws -> Int64 {

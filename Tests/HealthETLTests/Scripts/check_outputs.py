@@ -9,7 +9,8 @@ SQLite store, reading every file with independent readers:
 
 The expected rows come from the store's tables as documented in SPEC "Outputs" (the analytics
 tables minus `id`/`recorded_at`, `sleep_sessions` minus `id`, `activity_summaries`, the
-`workouts` columns, the `samples` view), never from the exporter's own queries.
+`workouts` columns, the `samples` view, `ecg_recordings`, `ecg_samples`), never from the
+exporter's own queries.
 
 Usage: check_outputs.py OUT_DIR [--max-report N]
 Exit status: 0 all good; 1 mismatches (all listed on stderr); 2 usage or unreadable store;
@@ -84,6 +85,8 @@ SPECS = [
     Spec("workouts", "workouts", key=("id",), only=WORKOUT_COLUMNS, order=("start_utc", "id")),
     Spec("sleep", "sleep_sessions", key=("night_date",), drop=("id",)),
     Spec("activity_summaries", "activity_summaries", key=("date",)),
+    Spec("ecg_recordings", "ecg_recordings", key=("id",), order=("recorded_utc", "id")),
+    Spec("ecg_samples", "ecg_samples", key=("recording_id", "sample_index"), csv_file=False),
 ]
 
 
