@@ -19,7 +19,7 @@ import Synchronization
 /// the call it failed (`fault injected: …`), or at exit how many calls of the kind it saw, so a
 /// test knows whether its N was reached.
 public enum FaultInjection {
-    public enum Kind: String, Sendable {
+    enum Kind: String, Sendable {
         case write, fsync, rename
         case killAfterCheckpoint = "kill-after-checkpoint"
     }
