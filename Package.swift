@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "HealthWorkbook", dependencies: ["HealthCore", "HealthStore", "SQLite", "Spreadsheet", "PrivateFiles"],
                 swiftSettings: strict),
         // The cohort dataset: people's tables as Hive-partitioned Parquet (Spark, DuckDB).
-        .target(name: "HealthDataset", dependencies: ["HealthCore", "HealthStore", "HealthEmit", "SQLite"],
+        .target(name: "HealthDataset", dependencies: ["HealthCore", "HealthStore", "HealthEmit", "SQLite", "PrivateFiles"],
                 swiftSettings: strict),
         // People: several people in one output folder (their own folders, settings, imports).
         .target(name: "HealthPeople", dependencies: ["HealthCore", "HealthPipeline", "HealthStore", "HealthDataset", "SQLite",

@@ -2,6 +2,7 @@ import Foundation
 import HealthCore
 import HealthEmit
 import HealthStore
+import PrivateFiles
 import SQLite
 
 /// A Hive-partitioned Parquet dataset of many people (`OUT/dataset/`), which DuckDB's
@@ -70,7 +71,7 @@ public struct CohortDataset: Sendable {
         for name in Self.tableNames where FileManager.default.fileExists(atPath: partition(name, person)) {
             try makeFolder("\(root)/.trash")
             let aside = "\(root)/.trash/\(name)-person=\(person.rawValue)-\(getpid())"
-            guard rename(partition(name, person), aside) == 0 else {
+            guard FileCall.rename(partition(name, person), aside) == 0 else {
                 throw HealthETLError.io("cannot remove \(partition(name, person)): \(String(cString: strerror(errno)))")
             }
             try? FileManager.default.removeItem(atPath: aside)
@@ -83,10 +84,10 @@ public struct CohortDataset: Sendable {
         try makeFolder("\(root)/.trash")
         let old = "\(root)/.trash/\(table)-\((final as NSString).lastPathComponent)-\(getpid())"
         let hadOld = FileManager.default.fileExists(atPath: final)
-        if hadOld, rename(final, old) != 0 { throw failure(final) }
-        guard rename(staged, final) == 0 else {
+        if hadOld, FileCall.rename(final, old) != 0 { throw failure(final) }
+        guard FileCall.rename(staged, final) == 0 else {
             let error = failure(final)
-            if hadOld { rename(old, final) }
+            if hadOld { _ = FileCall.rename(old, final) }
             throw error
         }
         if hadOld { try? FileManager.default.removeItem(atPath: old) }

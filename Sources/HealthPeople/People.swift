@@ -105,7 +105,7 @@ public struct People: Sendable {
         // Renamed aside first: a reader never sees a half-removed person, and a crash
         // mid-way leaves a hidden folder the next remove of the same id clears.
         let doomed = (folder as NSString).appendingPathComponent(".removing-\(id.rawValue)-\(getpid())")
-        guard rename(output.path, doomed) == 0 else {
+        guard FileCall.rename(output.path, doomed) == 0 else {
             throw HealthETLError.io("cannot remove \(output.path): \(String(cString: strerror(errno)))")
         }
         withExtendedLifetime(lock) {}

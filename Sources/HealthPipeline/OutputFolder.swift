@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import PrivateFiles
 
 /// The output folder: private (0700/0600), with a lock so that one run at a time writes
 /// it, and atomic publishing (write beside, then rename) so that readers and a killed
@@ -42,7 +43,7 @@ public struct OutputFolder: Sendable {
         }
         defer { close(fd) }
         let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        _ = bytes.withUnsafeBytes { writeFully(fd, $0.baseAddress!, $0.count, file: path) }
     }
 
     /// Removes staging files a killed run left behind (their owner is gone: we hold the lock).
@@ -83,7 +84,7 @@ public final class RunLock {
         }
         ftruncate(fd, 0)
         let pid = "\(getpid())\n"
-        _ = pid.withCString { pwrite(fd, $0, strlen($0), 0) }
+        _ = pid.withCString { FileCall.pwrite(fd, $0, strlen($0), at: 0, file: path) }   // for people: best effort
     }
 
     deinit {

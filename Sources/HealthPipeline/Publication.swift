@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import PrivateFiles
 
 /// A run's outputs (the store, CSV and Parquet files) moved into place as one step: each
 /// file that is replaced is first moved aside, and if any move fails, every move already made
@@ -42,18 +43,24 @@ final class Publication {
             }
             try OutputFolder.makePrivateFolder(aside)
             let path = (aside as NSString).appendingPathComponent("\(moves.count)-" + (final as NSString).lastPathComponent)
-            guard rename(final, path) == 0 else { throw Self.failure(final) }
+            guard FileCall.rename(final, path) == 0 else { throw Self.failure(final) }
             replaced = path
         }
-        let fd = open(staged, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 { fsync(fd); close(fd) }
-        guard rename(staged, final) == 0 else {
-            let error = Self.failure(final)
-            if let replaced { rename(replaced, final) }
+        do {
+            // What is published must be on disk before its name is: a file that cannot be synced
+            // is not published.
+            try Self.sync(staged, publishing: final)
+            guard FileCall.rename(staged, final) == 0 else { throw Self.failure(final) }
+        } catch {
+            if let replaced { _ = FileCall.rename(replaced, final) }
             throw error
         }
         moves.append((staged, final, replaced))
-        Self.syncFolder(of: final)
+        // Only once the folder is synced is the rename durable; if it cannot be, the move is
+        // undone with the others.
+        guard Self.syncFolder(of: final) else {
+            throw HealthETLError.io("cannot publish \(final): cannot sync its folder (\(String(cString: strerror(errno))))")
+        }
     }
 
     /// Keeps the new outputs: removes the replaced ones and the marker.
@@ -68,9 +75,9 @@ final class Publication {
     func rollBack() {
         var complete = true
         for move in moves.reversed() {
-            if rename(move.final, move.staged) != 0 { complete = false }
-            if let replaced = move.replaced, rename(replaced, move.final) != 0 { complete = false }
-            Self.syncFolder(of: move.final)
+            if FileCall.rename(move.final, move.staged) != 0 { complete = false }
+            if let replaced = move.replaced, FileCall.rename(replaced, move.final) != 0 { complete = false }
+            _ = Self.syncFolder(of: move.final)
         }
         moves = []
         if complete {
@@ -79,23 +86,41 @@ final class Publication {
         }
     }
 
+    /// The marker must be on disk before the first move: it is what tells a later run that a
+    /// publication was cut short. (Its text, the pid and time, is for people.)
     private func writeMarker() throws {
         let path = Self.markerPath(folder)
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Self.failure(path) }
+        defer { close(fd) }
         let text = Array("\(getpid()) \(Date().timeIntervalSince1970)\n".utf8)
-        _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        fsync(fd)
-        close(fd)
-        Self.syncFolder(of: path)
+        if text.withUnsafeBytes({ writeFully(fd, $0.baseAddress!, $0.count, file: path) }) != nil
+            || FileCall.fsync(fd, file: path) != 0 || !Self.syncFolder(of: path) {
+            let error = Self.failure(path)
+            unlink(path)
+            throw error
+        }
     }
 
     private static func failure(_ path: String) -> HealthETLError {
         .io("cannot publish \(path): \(String(cString: strerror(errno)))")
     }
 
-    private static func syncFolder(of path: String) {
-        let dir = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_CLOEXEC)
-        if dir >= 0 { fsync(dir); close(dir) }
+    /// Syncs the file at `path` (staged to be published as `final`).
+    private static func sync(_ path: String, publishing final: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(final) }
+        defer { close(fd) }
+        guard FileCall.fsync(fd, file: path) == 0 else { throw failure(final) }
+    }
+
+    /// Syncs the folder holding `path` (its entries: a rename is durable once this returns true).
+    @discardableResult
+    private static func syncFolder(of path: String) -> Bool {
+        let folder = (path as NSString).deletingLastPathComponent
+        let dir = open(folder, O_RDONLY | O_CLOEXEC)
+        guard dir >= 0 else { return false }
+        defer { close(dir) }
+        return FileCall.fsync(dir, file: folder) == 0
     }
 }

@@ -106,11 +106,13 @@ public final class AtomicOutputFile {
         guard fd >= 0 else { throw FileError(.unexpected, "\(path) was already closed") }
         do {
             try flushBuffer()
-            guard fsync(fd) == 0 else { throw FileError(.io, "cannot fsync \(temporaryPath): \(errnoText())") }
+            guard FileCall.fsync(fd, file: temporaryPath) == 0 else {
+                throw FileError(.io, "cannot fsync \(temporaryPath): \(errnoText())")
+            }
             let rc = close(fd)
             fd = -1
             guard rc == 0 else { throw FileError(.io, "cannot close \(temporaryPath): \(errnoText())") }
-            guard rename(temporaryPath, path) == 0 else {
+            guard FileCall.rename(temporaryPath, path) == 0 else {
                 throw FileError(.io, "cannot rename \(temporaryPath) to \(path): \(errnoText())")
             }
         } catch {
@@ -124,7 +126,7 @@ public final class AtomicOutputFile {
         let dir = Self.splitPath(path).dir ?? "."
         let dfd = open(dir, O_RDONLY | O_CLOEXEC)
         if dfd >= 0 {
-            _ = fsync(dfd)
+            _ = FileCall.fsync(dfd, file: dir)
             close(dfd)
         }
     }
@@ -146,7 +148,7 @@ public final class AtomicOutputFile {
     }
 
     private func writeAll(_ start: UnsafeRawPointer, _ count: Int) throws {
-        if let error = writeFully(fd, start, count) {
+        if let error = writeFully(fd, start, count, file: temporaryPath) {
             throw FileError(.io, "cannot write \(temporaryPath) (for \(path)): \(error)")
         }
     }
@@ -168,13 +170,13 @@ public func createPrivateFile(_ path: String, access: Int32) -> Int32 {
     return open(path, access | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode_t(0o600))
 }
 
-/// `write(2)` until all `count` bytes are written, again after an interruption; nil when they
-/// are, else why not. (A free function: inside the file types, `write` names their methods.)
-public func writeFully(_ fd: Int32, _ start: UnsafeRawPointer, _ count: Int) -> String? {
+/// `write(2)` until all `count` bytes are written to `file`, again after an interruption; nil
+/// when they are, else why not.
+public func writeFully(_ fd: Int32, _ start: UnsafeRawPointer, _ count: Int, file: @autoclosure () -> String) -> String? {
     var p = start
     var left = count
     while left > 0 {
-        let n = write(fd, p, left)
+        let n = FileCall.write(fd, p, left, file: file())
         if n < 0 && errno == EINTR { continue }
         guard n > 0 else { return n < 0 ? errnoText() : "nothing written" }
         p += n
@@ -211,9 +213,11 @@ public func copyPrivateFile(from source: String, to target: String) throws {
     var left = Int(info.st_size)
     #if os(Linux)
     while left > 0 {
-        let n = sendfile(output, input, nil, min(left, 1 << 30))
+        let n = FileCall.sendfile(output, input, min(left, 1 << 30), file: target)
         if n < 0 && errno == EINTR { continue }
-        if n <= 0 { break }   // not supported here, or the file shrank: the loop below finishes
+        // Not supported here, the file shrank, or a write error: the loop below finishes (and
+        // reports the error if the write fails there too).
+        if n <= 0 { break }
         left -= n
     }
     #endif
@@ -225,8 +229,8 @@ public func copyPrivateFile(from source: String, to target: String) throws {
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else { throw FileError(.io, "cannot read \(source): \(errnoText())") }
             if n == 0 { break }
-            if let error = writeFully(output, buffer, n) { throw FileError(.io, "cannot write \(target): \(error)") }
+            if let error = writeFully(output, buffer, n, file: target) { throw FileError(.io, "cannot write \(target): \(error)") }
         }
     }
-    guard fsync(output) == 0 else { throw FileError(.io, "cannot sync \(target): \(errnoText())") }
+    guard FileCall.fsync(output, file: target) == 0 else { throw FileError(.io, "cannot sync \(target): \(errnoText())") }
 }

@@ -21,7 +21,7 @@ public final class SpillFile {
     deinit { close(descriptor) }
 
     public func append(_ bytes: [UInt8]) throws {
-        if let error = bytes.withUnsafeBytes({ writeFully(descriptor, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, $0.count) }) {
+        if let error = bytes.withUnsafeBytes({ writeFully(descriptor, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, $0.count, file: path) }) {
             throw FileError(.io, "\(path): cannot write a temporary file (\(error))")
         }
     }

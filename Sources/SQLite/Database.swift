@@ -19,7 +19,13 @@ public final class Database {
     public enum Mode { case readOnly, readWrite, create }
 
     /// Process-wide settings, made once before the first connection opens.
-    private static let configured: Bool = healthetl_sqlite3_disable_memory_statistics() == SQLITE_OK
+    private static let configured: Bool = {
+        let done = healthetl_sqlite3_disable_memory_statistics() == SQLITE_OK
+        #if DEBUG
+        FaultInjectingVFS.registerIfPlanned()   // after the configuration: registering initializes SQLite
+        #endif
+        return done
+    }()
 
     /// `followLinks: false` refuses a path whose last component is a symbolic link.
     public init(path: String, mode: Mode = .create, followLinks: Bool = true) throws {

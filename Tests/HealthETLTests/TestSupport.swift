@@ -45,6 +45,8 @@ struct ProcessResult {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// The process died of a signal (`status` is its number), not by exiting.
+    var killedBySignal = false
 }
 
 /// Runs a program to completion, with a time limit (a hang is a failure, not a stuck CI).
@@ -74,7 +76,8 @@ func runProcess(_ executable: String, _ arguments: [String], timeout: TimeInterv
     group.wait()
     return ProcessResult(status: process.terminationStatus,
                          stdout: String(decoding: outData.data, as: UTF8.self),
-                         stderr: String(decoding: errData.data, as: UTF8.self))
+                         stderr: String(decoding: errData.data, as: UTF8.self),
+                         killedBySignal: process.terminationReason == .uncaughtSignal)
 }
 
 private final class Handoff: @unchecked Sendable { var data = Data() }

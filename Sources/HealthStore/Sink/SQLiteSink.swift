@@ -1,4 +1,5 @@
 import HealthCore
+import PrivateFiles
 import SQLite
 
 /// The SQLite emit stage: bulk-loads normalized batches into a fresh store with prepared
@@ -166,6 +167,7 @@ public final class SQLiteSink {
         try saveAnchors()
         try saveCheckpoint(checkpoint)
         try database.execute("COMMIT; BEGIN")
+        FaultInjection.checkpointCommitted()
     }
 
     /// Raises the stored anchors to the newest creation instants written since the last
@@ -349,6 +351,7 @@ public final class SQLiteSink {
         try saveAnchors()
         if let reading { try saveCheckpoint(reading) }
         try database.execute("COMMIT; BEGIN")
+        if reading != nil { FaultInjection.checkpointCommitted() }
         seenSamples = IdentitySet()
         try database.execute(StoreSchema.indexes)
         try database.execute(StoreSchema.views)
@@ -357,8 +360,10 @@ public final class SQLiteSink {
             UPDATE workout_routes SET point_count =
               (SELECT count(*) FROM workout_route_points p WHERE p.route_id = workout_routes.id);
             """)
-        if let state = checkpoint(counts) { try saveCheckpoint(state) }
+        let state = checkpoint(counts)
+        if let state { try saveCheckpoint(state) }
         try database.execute("COMMIT")
+        if state != nil { FaultInjection.checkpointCommitted() }
         return counts
     }
 

@@ -1,0 +1,293 @@
+import Foundation
+import XCTest
+
+/// Issue 26: fault injection as a harness, the way SQLite tests its I/O errors. The debug
+/// `healthetl` fails the N-th write, fsync, rename or SQLite write/sync/truncate
+/// (`HEALTHETL_FAULT=KIND:N:ERRNO`), or is SIGKILLed right after the N-th checkpoint commit
+/// (`kill-after-checkpoint:N`), for N = 1, 2, … until a run no longer reaches its N. Every
+/// failed run must exit 74 (or 73) with a message naming a file, leave every published output
+/// byte for byte as it was, and leave the next plain run to finish with exactly what a run that
+/// never failed gives. A fault a run survives (exit 0) is allowed only at a file the program
+/// treats as best effort (listed in `bestEffort`), and that run's outputs must be right too.
+final class FaultInjectionTests: XCTestCase {
+    private static let zone = ["--timezone", "Europe/Berlin"]
+
+    func testEveryFailingWriteIsAnIOErrorThatChangesNothingPublished() throws {
+        let exports = try tinyExports()
+        for mode in Mode.allCases { try faultLoop("write", "ENOSPC", mode, exports) }
+    }
+
+    func testEveryFailingFsyncIsAnIOErrorThatChangesNothingPublished() throws {
+        let exports = try tinyExports()
+        try faultLoop("fsync", "EIO", .full, exports)
+        try faultLoop("fsync", "ENOSPC", .incremental, exports)
+    }
+
+    func testEveryFailingRenameIsAnIOErrorThatChangesNothingPublished() throws {
+        let exports = try tinyExports()
+        for mode in Mode.allCases { try faultLoop("rename", "ENOSPC", mode, exports) }
+    }
+
+    func testEveryFailingSQLiteWriteSyncOrTruncateIsAnIOErrorThatChangesNothingPublished() throws {
+        let exports = try tinyExports()
+        try faultLoop("sqlite-io", "ENOSPC", .full, exports)
+        try faultLoop("sqlite-io", "EIO", .incremental, exports)
+    }
+
+    func testAMalformedSwitchStopsTheRun() throws {
+        let exports = try tinyExports()
+        for value in ["write:0:ENOSPC", "fsync:3:EPERM", "sqlite-io:x:EIO", "rename:2"] {
+            let r = try runProcess(TestPaths.binary, ["import", exports.older, "--out", exports.dir + "/m", "--quiet"] + Self.zone,
+                                   environment: ["HEALTHETL_FAULT": value])
+            XCTAssertEqual(r.status, 70, "\(value): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("HEALTHETL_FAULT=\(value) is not"), r.stderr)
+        }
+    }
+
+    /// Killed right after each checkpoint commit in turn (N = 1, 2, … until a run is not
+    /// killed): nothing published changes, and the same command resumes and ends with what an
+    /// uninterrupted run gives. A first import (nothing published yet) and an incremental one
+    /// on top of published outputs; 20 + 20 days (~4,500 records each), a commit per batch.
+    /// (`--full` always starts over, so it has nothing to resume: not looped here.)
+    func testKilledAfterEachCheckpointCommitTheSameCommandResumesToTheSameResult() throws {
+        let dir = try temporaryFolder(self).path
+        let full = dir + "/full.xml", older = dir + "/older.xml", later = dir + "/later.xml"
+        try generateExport(["--out", full, "--days", "40", "--start", "2024-09-01", "--seed", "7"])
+        let split = try runProcess("/usr/bin/env", ["python3", TestPaths.packageRoot.path + "/Tests/HealthETLTests/Scripts/split_export.py",
+                                                    full, "2024-09-21 00:00:00 +0200", older, later])
+        XCTAssertEqual(split.status, 0, split.stderr)
+        let pipeline = try write(#"{"checkpointRecords": 1000}"#, to: "pipeline.json", in: URL(fileURLWithPath: dir))
+        let args = { (export: String, out: String) in
+            ["import", export, "--out", out, "--pipeline", pipeline, "--quiet"] + Self.zone
+        }
+        let published = dir + "/published"
+        XCTAssertEqual(try healthetl(args(older, published)).status, 0)
+        let exports = Exports(dir: dir, older: older, later: later, published: published)
+        for incremental in [false, true] {
+            let name = incremental ? "incremental" : "first"
+            let fresh = { (suffix: String) throws -> String in
+                if incremental { return try self.copyOfPublished(exports, "\(name)-\(suffix)") }
+                let path = dir + "/\(name)-\(suffix)"
+                try? FileManager.default.removeItem(atPath: path)
+                return path
+            }
+            let export = incremental ? later : older
+            let reference = try fresh("reference")
+            let probe = try runProcess(TestPaths.binary, args(export, reference),
+                                       environment: ["HEALTHETL_FAULT": "kill-after-checkpoint:1000000"])
+            XCTAssertEqual(probe.status, 0, probe.stderr)
+            let commits = try XCTUnwrap(Self.callCount(probe.stderr, "kill-after-checkpoint"), probe.stderr)
+            XCTAssertGreaterThanOrEqual(commits, 4, "\(name): checkpoints during the load and at its end")
+            let expected = try result(of: reference)
+            var n = 0
+            while true {
+                n += 1
+                let work = try fresh("work")
+                let before = try self.published(work)
+                let r = try runProcess(TestPaths.binary, args(export, work), environment: ["HEALTHETL_FAULT": "kill-after-checkpoint:\(n)"])
+                guard r.killedBySignal else {
+                    XCTAssertEqual(r.status, 0, "\(name) N=\(n): \(r.stderr)")
+                    XCTAssertEqual(n, commits + 1, "\(name): killed after every commit but the ones a clean run makes")
+                    try assertResult(of: work, equals: expected, "\(name) N=\(n), not killed")
+                    break
+                }
+                XCTAssertEqual(r.status, SIGKILL, "\(name) N=\(n)")
+                assertSame(try self.published(work), before, "\(name) N=\(n): killed after a checkpoint commit")
+                let staged = incremental ? "delta.sqlite" : "load.sqlite"
+                XCTAssertTrue(FileManager.default.fileExists(atPath: work + "/.healthetl/" + staged), "\(name) N=\(n)")
+                let next = try healthetl(args(export, work).filter { $0 != "--quiet" } + ["--json"])
+                XCTAssertEqual(next.status, 0, "\(name) N=\(n): the next run: \(next.stderr)")
+                XCTAssertTrue(next.stdout.contains("\"resumed_at_element\""), "\(name) N=\(n): not resumed: \(next.stdout)")
+                try assertResult(of: work, equals: expected, "\(name) N=\(n), resumed")
+            }
+            print("kill loop \(name): \(commits) checkpoint commits, killed after each (N = 1…\(commits))")
+        }
+    }
+
+    // MARK: the harness
+
+    enum Mode: String, CaseIterable {
+        /// `import LATER --full` into a folder that holds the outputs of an earlier import.
+        case full
+        /// `import LATER` on top of them.
+        case incremental
+    }
+
+    struct Exports {
+        var dir: String
+        var older: String
+        var later: String
+        /// A folder with the published outputs of `older`; every run starts from a copy of it.
+        var published: String
+    }
+
+    /// A 4-day export and a later one (a new day and a backfilled record; ~1,000 records), and
+    /// the folder of the older one's import.
+    func tinyExports() throws -> Exports {
+        let dir = try temporaryFolder(self).path
+        let full = dir + "/full.xml", older = dir + "/older.xml", later = dir + "/later.xml"
+        try generateExport(["--out", full, "--days", "4", "--start", "2024-10-10", "--seed", "5"])
+        let split = try runProcess("/usr/bin/env", ["python3", TestPaths.packageRoot.path + "/Tests/HealthETLTests/Scripts/split_export.py",
+                                                    full, "2024-10-13 00:00:00 +0200", older, later])
+        XCTAssertEqual(split.status, 0, split.stderr)
+        let published = dir + "/published"
+        let first = try healthetl(["import", older, "--out", published, "--quiet"] + Self.zone)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        return Exports(dir: dir, older: older, later: later, published: published)
+    }
+
+    /// Files a run may write only as best effort, so a fault there may be survived: the pid in
+    /// the lock, the run log, the readable checkpoint copy and the published store's record
+    /// (each documented as such), a sorted-run spill file (the analytics then read the store
+    /// instead), the working copy's in-kernel copy (finished by plain writes), and the syncs
+    /// of the state folder and of the staging folders (the publication syncs the folders it
+    /// publishes into, and fails if it cannot). Each with the kinds of call that may fail there.
+    static let bestEffort: [(kinds: Set<String>, file: String)] = [
+        (["write"], #"/\.healthetl/lock$"#), (["write"], #"/\.healthetl/runs\.log$"#),
+        (["write", "fsync", "rename"], #"/\.healthetl/\.?checkpoint\.json(\.tmp-\d+)?$"#),
+        (["write", "fsync", "rename"], #"/\.healthetl/\.?published-store\.json(\.tmp-\d+)?$"#),
+        (["write"], #"/\.healthetl/sample-run-\d+-\d+$"#), (["write"], #"/\.healthetl/next-store-\d+\.sqlite$"#),
+        (["fsync"], #"/\.healthetl$"#), (["fsync"], #"/\.healthetl/staging-\d+(/csv|/parquet|/report)?$"#),
+    ]
+
+    /// The last SQLite call of a full import: SQLite syncs the journal of the loaded store (in
+    /// exclusive locking mode, the journal stays, its header zeroed and synced at each commit)
+    /// once more when the connection closes, and ignores a failure there (the file is then
+    /// published, committed and synced; the journal, no longer hot, is removed with the state).
+    static func isClosingSyncOfTheLoadedStore(_ note: String) -> Bool {
+        note.contains("(sync) on ") && faultedFile(note).hasSuffix("/.healthetl/load.sqlite-journal")
+    }
+
+    /// What a failed run may leave in `.healthetl/`: the lock, the log, the published store's
+    /// record, and the staged store (with its journal) and checkpoint copy it resumes from.
+    static let stateAfterFailure: Set = ["lock", "runs.log", "published-store.json", "checkpoint.json", "load.sqlite",
+                                         "load.sqlite-journal", "delta.sqlite", "delta.sqlite-journal"]
+
+    /// Runs the later import in `mode` with the N-th call of `kind` failing with `error`, for
+    /// N = 1, 2, 3, 4, then every `stride`-th, then the last three calls a clean run makes,
+    /// and on until N is past the last call. (The stride keeps a kind with hundreds of calls,
+    /// sqlite-io, at a few seconds; it is odd, so that it hits both calls of a pair — a file's
+    /// fsync and its folder's — and a kind with fewer than ~20 calls is tried at every N.)
+    func faultLoop(_ kind: String, _ error: String, _ mode: Mode, _ exports: Exports,
+                   file: StaticString = #filePath, line: UInt = #line) throws {
+        let args = { (out: String) in
+            ["import", exports.later, "--out", out, "--quiet"] + Self.zone + (mode == .full ? ["--full"] : [])
+        }
+        // A clean run that counts the calls; its outputs are what every recovered run must give.
+        let reference = try copyOfPublished(exports, "reference-\(kind)-\(mode)")
+        let probe = try runProcess(TestPaths.binary, args(reference), environment: ["HEALTHETL_FAULT": "\(kind):1000000000:\(error)"])
+        XCTAssertEqual(probe.status, 0, probe.stderr, file: file, line: line)
+        let total = try XCTUnwrap(Self.callCount(probe.stderr, kind), "no call count in: \(probe.stderr)", file: file, line: line)
+        XCTAssertGreaterThan(total, 0, file: file, line: line)
+        let expected = try result(of: reference)
+
+        let stride = (total / 10) | 1
+        var planned = Array(1...min(4, total)) + Array(Swift.stride(from: 5, to: total - 2, by: stride)) + Array(max(5, total - 2)...max(5, total))
+        planned = Array(Set(planned)).sorted()
+        var n = 0, failures = 0, survived: [String] = []
+        while true {
+            n = planned.first { $0 > n } ?? n + 1
+            let context = "\(kind):\(n):\(error), \(mode) import (of \(total) calls)"
+            let work = try copyOfPublished(exports, "work")
+            let before = try published(work)
+            let r = try runProcess(TestPaths.binary, args(work), environment: ["HEALTHETL_FAULT": "\(kind):\(n):\(error)"])
+            let injected = r.stderr.components(separatedBy: "\n").first { $0.contains("fault injected: \(kind) #\(n) ") }
+            XCTAssertFalse(r.killedBySignal, "\(context): a crash, signal \(r.status): \(r.stderr)", file: file, line: line)
+            guard let injected else {
+                XCTAssertEqual(r.status, 0, "\(context): no fault, yet: \(r.stderr)", file: file, line: line)
+                XCTAssertGreaterThan(n, total, "\(context): a clean run made \(total) calls", file: file, line: line)
+                try assertResult(of: work, equals: expected, "\(context), no fault", file: file, line: line)
+                break
+            }
+            if r.status == 0 {
+                // Survived: only at a best-effort file, and with the right outputs.
+                let path = Self.faultedFile(injected)
+                XCTAssertTrue(Self.bestEffort.contains { $0.kinds.contains(kind) && path.range(of: $0.file, options: .regularExpression) != nil }
+                                || kind == "sqlite-io" && n == total && Self.isClosingSyncOfTheLoadedStore(injected),
+                              "\(context): the run ignored a failure at \(path)", file: file, line: line)
+                try assertResult(of: work, equals: expected, "\(context), survived", file: file, line: line)
+                survived.append("\(n)")
+                continue
+            }
+            failures += 1
+            XCTAssertTrue(r.status == 74 || r.status == 73, "\(context): exit \(r.status): \(r.stderr)", file: file, line: line)
+            let message = r.stderr.components(separatedBy: "\n").filter { !$0.isEmpty && !$0.contains("fault inject") }
+            XCTAssertTrue(message.contains { $0.contains(work + "/") }, "\(context): the message names no file: \(r.stderr)",
+                          file: file, line: line)
+            assertSame(try published(work), before, "\(context): the failed run changed a published output", file: file, line: line)
+            let state = Set(try FileManager.default.contentsOfDirectory(atPath: work + "/.healthetl"))
+            XCTAssertTrue(state.isSubset(of: Self.stateAfterFailure), "\(context): left \(state.subtracting(Self.stateAfterFailure))",
+                          file: file, line: line)
+            let next = try healthetl(args(work))
+            XCTAssertEqual(next.status, 0, "\(context): the next run: \(next.stderr)", file: file, line: line)
+            try assertResult(of: work, equals: expected, "\(context), then a clean run", file: file, line: line)
+        }
+        XCTAssertGreaterThan(failures, 0, "\(kind) \(mode): no run failed", file: file, line: line)
+        print("fault loop \(kind):\(error) \(mode): \(total) calls; N tried \(planned.first ?? 0)…\(n) stride \(stride); "
+              + "\(failures) failed cleanly, survived at N = \(survived.joined(separator: ","))")
+    }
+
+    // MARK: helpers
+
+    /// A fresh copy of the published folder at `dir/name`.
+    func copyOfPublished(_ exports: Exports, _ name: String) throws -> String {
+        let path = exports.dir + "/" + name
+        try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.copyItem(atPath: exports.published, toPath: path)
+        return path
+    }
+
+    /// Every published output, byte for byte: every file under `out` but the private state folder.
+    func published(_ out: String) throws -> [String: Data] {
+        var all: [String: Data] = [:]
+        guard let files = FileManager.default.enumerator(atPath: out) else { return all }
+        for case let relative as String in files where !relative.hasPrefix(".healthetl") {
+            var isFolder: ObjCBool = false
+            let path = out + "/" + relative
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+                all[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
+            }
+        }
+        return all
+    }
+
+    /// What a run produced, without its time stamps: every output file byte for byte but the
+    /// store (which logs the run's times), and the store's analytics and samples.
+    struct Result: Equatable {
+        var files: [String: Data]
+        var analytics: [String]
+    }
+
+    func result(of out: String) throws -> Result {
+        var files = try published(out)
+        XCTAssertNotNil(files.removeValue(forKey: "health.sqlite"), "\(out) has no store")
+        return Result(files: files, analytics: try analyticsSnapshot(out + "/health.sqlite"))
+    }
+
+    func assertResult(of out: String, equals expected: Result, _ message: String,
+                      file: StaticString = #filePath, line: UInt = #line) throws {
+        let got = try result(of: out)
+        assertSame(got.files, expected.files, message, file: file, line: line)
+        XCTAssertTrue(got.analytics == expected.analytics, "\(message): the analytics differ", file: file, line: line)
+    }
+
+    func assertSame(_ a: [String: Data], _ b: [String: Data], _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(Set(a.keys), Set(b.keys), message, file: file, line: line)
+        for name in a.keys.sorted() where b[name] != nil && a[name] != b[name] {
+            XCTFail("\(message): \(name) differs", file: file, line: line)
+        }
+    }
+
+    /// `N` of the exit note "fault injection: N KIND calls, none failed".
+    static func callCount(_ stderr: String, _ kind: String) -> Int? {
+        guard let line = stderr.components(separatedBy: "\n").first(where: { $0.hasSuffix(" \(kind) calls, none failed") }),
+              let words = line.components(separatedBy: "fault injection: ").last?.split(separator: " ") else { return nil }
+        return Int(words[0])
+    }
+
+    /// The file of a note "fault injected: KIND #N [(call)] on FILE (error text)".
+    static func faultedFile(_ note: String) -> String {
+        guard let on = note.range(of: " on "), let error = note.range(of: " (", options: .backwards) else { return note }
+        return String(note[on.upperBound..<error.lowerBound])
+    }
+}
