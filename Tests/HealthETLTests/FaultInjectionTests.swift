@@ -83,7 +83,7 @@ final class FaultInjectionTests: XCTestCase {
             while true {
                 n += 1
                 let work = try fresh("work")
-                let before = try self.published(work)
+                let before = try publishedOutputs(work)
                 let r = try runProcess(TestPaths.binary, args(export, work), environment: ["HEALTHETL_FAULT": "kill-after-checkpoint:\(n)"])
                 guard r.killedBySignal else {
                     XCTAssertEqual(r.status, 0, "\(name) N=\(n): \(r.stderr)")
@@ -92,7 +92,7 @@ final class FaultInjectionTests: XCTestCase {
                     break
                 }
                 XCTAssertEqual(r.status, SIGKILL, "\(name) N=\(n)")
-                assertSame(try self.published(work), before, "\(name) N=\(n): killed after a checkpoint commit")
+                assertSamePublished(try publishedOutputs(work), before, "\(name) N=\(n): killed after a checkpoint commit")
                 let staged = incremental ? "delta.sqlite" : "load.sqlite"
                 XCTAssertTrue(FileManager.default.fileExists(atPath: work + "/.healthetl/" + staged), "\(name) N=\(n)")
                 let next = try healthetl(args(export, work).filter { $0 != "--quiet" } + ["--json"])
@@ -189,7 +189,7 @@ final class FaultInjectionTests: XCTestCase {
             n = planned.first { $0 > n } ?? n + 1
             let context = "\(kind):\(n):\(error), \(mode) import (of \(total) calls)"
             let work = try copyOfPublished(exports, "work")
-            let before = try published(work)
+            let before = try publishedOutputs(work)
             let r = try runProcess(TestPaths.binary, args(work), environment: ["HEALTHETL_FAULT": "\(kind):\(n):\(error)"])
             let injected = r.stderr.components(separatedBy: "\n").first { $0.contains("fault injected: \(kind) #\(n) ") }
             XCTAssertFalse(r.killedBySignal, "\(context): a crash, signal \(r.status): \(r.stderr)", file: file, line: line)
@@ -214,7 +214,7 @@ final class FaultInjectionTests: XCTestCase {
             let message = r.stderr.components(separatedBy: "\n").filter { !$0.isEmpty && !$0.contains("fault inject") }
             XCTAssertTrue(message.contains { $0.contains(work + "/") }, "\(context): the message names no file: \(r.stderr)",
                           file: file, line: line)
-            assertSame(try published(work), before, "\(context): the failed run changed a published output", file: file, line: line)
+            assertSamePublished(try publishedOutputs(work), before, "\(context): the failed run changed a published output", file: file, line: line)
             let state = Set(try FileManager.default.contentsOfDirectory(atPath: work + "/.healthetl"))
             XCTAssertTrue(state.isSubset(of: Self.stateAfterFailure), "\(context): left \(state.subtracting(Self.stateAfterFailure))",
                           file: file, line: line)
@@ -237,20 +237,6 @@ final class FaultInjectionTests: XCTestCase {
         return path
     }
 
-    /// Every published output, byte for byte: every file under `out` but the private state folder.
-    func published(_ out: String) throws -> [String: Data] {
-        var all: [String: Data] = [:]
-        guard let files = FileManager.default.enumerator(atPath: out) else { return all }
-        for case let relative as String in files where !relative.hasPrefix(".healthetl") {
-            var isFolder: ObjCBool = false
-            let path = out + "/" + relative
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
-                all[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
-            }
-        }
-        return all
-    }
-
     /// What a run produced, without its time stamps: every output file byte for byte but the
     /// store (which logs the run's times), and the store's analytics and samples.
     struct Result: Equatable {
@@ -259,7 +245,7 @@ final class FaultInjectionTests: XCTestCase {
     }
 
     func result(of out: String) throws -> Result {
-        var files = try published(out)
+        var files = try publishedOutputs(out)
         XCTAssertNotNil(files.removeValue(forKey: "health.sqlite"), "\(out) has no store")
         return Result(files: files, analytics: try analyticsSnapshot(out + "/health.sqlite"))
     }
@@ -267,15 +253,8 @@ final class FaultInjectionTests: XCTestCase {
     func assertResult(of out: String, equals expected: Result, _ message: String,
                       file: StaticString = #filePath, line: UInt = #line) throws {
         let got = try result(of: out)
-        assertSame(got.files, expected.files, message, file: file, line: line)
+        assertSamePublished(got.files, expected.files, message, file: file, line: line)
         XCTAssertTrue(got.analytics == expected.analytics, "\(message): the analytics differ", file: file, line: line)
-    }
-
-    func assertSame(_ a: [String: Data], _ b: [String: Data], _ message: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(Set(a.keys), Set(b.keys), message, file: file, line: line)
-        for name in a.keys.sorted() where b[name] != nil && a[name] != b[name] {
-            XCTFail("\(message): \(name) differs", file: file, line: line)
-        }
     }
 
     /// `N` of the exit note "fault injection: N KIND calls, none failed".
