@@ -58,4 +58,14 @@ final class DateParserTests: XCTestCase {
         XCTAssertNil(instant("2024-01-10 24:30:00 +0100"))
         XCTAssertNil(instant("2024-01-10 11:30:00 *0100"))
     }
+
+    /// Found by fuzzing (`make fuzz TARGET=dates-numbers`): a time of day with a run of digits
+    /// longer than an Int holds stopped the process with an arithmetic overflow.
+    func testTimeOfDayWithEndlessDigitsIsRejected() throws {
+        let long = String(repeating: "4", count: 40)
+        XCTAssertNil(with("\u{0E}\n" + long) { DateParser.timeOfDay($0) })
+        XCTAssertNil(with("9:\(long):00") { DateParser.timeOfDay($0) })
+        XCTAssertNil(with("\(long):30") { DateParser.timeOfDay($0) })
+        XCTAssertEqual(try XCTUnwrap(with("9:58:41.42 PM") { DateParser.timeOfDay($0) }), 21 * 3600 + 58 * 60 + 41.42, accuracy: 1e-6)
+    }
 }
