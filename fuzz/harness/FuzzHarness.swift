@@ -4,12 +4,37 @@ import Glibc
 import Darwin
 #endif
 
-/// What the fuzz targets share: the replay of saved inputs in a plain build, control bytes read
-/// from the front of an input, and feeding a payload in chunks.
+#if FUZZING
+/// libFuzzer's driver, for a `main` of our own (see `FuzzHarness.main`).
+@_silgen_name("LLVMFuzzerRunDriver")
+private func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
+                                 _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+                                 _ test: FuzzHarness.TestOneInput) -> CInt
+#endif
+
+/// What the fuzz targets share: their `main`, control bytes read from the front of an input,
+/// and feeding a payload in chunks.
 public enum FuzzHarness {
-    /// A plain build's `main`: runs `body` on each file named on the command line, so that a
-    /// crash input `make fuzz` left behind reproduces without libFuzzer (and under a debugger).
-    public static func replay(_ body: (UnsafeRawBufferPointer) -> Void) {
+    /// A target's `LLVMFuzzerTestOneInput`.
+    public typealias TestOneInput = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+
+    /// Every target's `main`. Built with -DFUZZING (`make fuzz`), it hands over to libFuzzer's
+    /// driver. (libFuzzer's own `main` cannot be used: SwiftPM links an executable's `main` to
+    /// the `@main` of its module, and without SwiftPM's --sanitize=fuzzer, which fuzz/run.sh
+    /// cannot use, it insists on one.) A plain build replays the inputs named on the command
+    /// line, so that a crash input reproduces without libFuzzer (and under a debugger).
+    public static func main(_ test: TestOneInput) -> Never {
+        #if FUZZING
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv, test))
+        #else
+        replay { _ = test($0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count) }
+        exit(0)
+        #endif
+    }
+
+    private static func replay(_ body: (UnsafeRawBufferPointer) -> Void) {
         let paths = CommandLine.arguments.dropFirst()
         guard !paths.isEmpty else {
             printError("usage: \(CommandLine.arguments[0]) INPUT...  (runs the fuzz target on each input)")

@@ -36,8 +36,6 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
     return 0
 }
 
-#if !FUZZING
-@main enum Replay {
-    static func main() { FuzzHarness.replay(fuzzGPX) }
+@main enum Main {
+    static func main() { FuzzHarness.main(fuzzerTestOneInput) }
 }
-#endif
