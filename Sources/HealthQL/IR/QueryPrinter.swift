@@ -56,7 +56,21 @@ extension Expr {
         }
     }
 
+    /// `v` as the lexer reads numbers: digits and a fraction, never an exponent. Swift writes
+    /// 1e+16 and 1e-05, which read back as a number followed by a unit `e` (found by fuzzing:
+    /// a printed query did not parse), so its shortest digits are moved around the point instead.
     static func number(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+        if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
+        let text = String(v)
+        guard let e = text.firstIndex(of: "e"), let exponent = Int(text[text.index(after: e)...]) else { return text }
+        var mantissa = text[..<e]
+        let sign = mantissa.hasPrefix("-") ? "-" : ""
+        if !sign.isEmpty { mantissa.removeFirst() }
+        let whole = mantissa.prefix { $0 != "." }
+        let digits = whole + mantissa.dropFirst(whole.count + 1)
+        let point = whole.count + exponent   // digits before the decimal point
+        if point <= 0 { return sign + "0." + String(repeating: "0", count: -point) + digits }
+        if point >= digits.count { return sign + digits + String(repeating: "0", count: point - digits.count) }
+        return sign + digits.prefix(point) + "." + digits.dropFirst(point)
     }
 }
