@@ -66,6 +66,15 @@ final class ParserTests: XCTestCase {
         XCTAssertEqual(Expr.number(-2.5e-7), "-0.00000025")
     }
 
+    /// Found by fuzzing: a negated negative printed as `--x`, which reads back as a comment.
+    func testANegatedNegativePrintsWithoutStartingAComment() throws {
+        for text in ["SELECT sum(value) FROM steps WHERE date -  - -value > now() - 12h", "SELECT - -1, - - -value FROM steps"] {
+            let query = try Parser.parse(text)
+            XCTAssertFalse(query.description.contains("--"), query.description)
+            XCTAssertEqual(try Parser.parse(query.description), query, text)
+        }
+    }
+
     func testStructureOfAFullQuery() throws {
         let q = try Parser.parse("SELECT day, sum(value) AS total FROM steps JOIN sleep ON steps.date = sleep.date "
                                  + "WHERE date > '2024-01-01' GROUP BY day HAVING total > 5 ORDER BY total DESC LIMIT 3")

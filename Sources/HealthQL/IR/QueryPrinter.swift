@@ -41,7 +41,8 @@ extension Expr {
         case .time(let f, _): f.rawValue + "()"
         case .aggregate(let f, let e, _): "\(f.rawValue)(\(e?.text ?? "*"))"
         case .unary(.not, let e, _): "NOT \(e.nested)"
-        case .unary(.negate, let e, _): "-\(e.nested)"
+        // `--` starts a comment: a negated negative is printed `-(-x)` (found by fuzzing).
+        case .unary(.negate, let e, _): e.nested.hasPrefix("-") ? "-(\(e.nested))" : "-\(e.nested)"
         case .binary(let op, let l, let r, _): "\(l.nested) \(op.rawValue) \(r.nested)"
         case .isNull(let e, let negated, _): "\(e.nested) IS \(negated ? "NOT " : "")NULL"
         case .inList(let e, let list, let negated, _):
