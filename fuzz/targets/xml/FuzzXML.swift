@@ -37,7 +37,9 @@ func parse(_ document: UnsafeRawBufferPointer, lengths: [Int], skipper: Bool, pr
         seen += batch.clinicalRecords.map { String(reflecting: $0) }
         seen += batch.audiograms.map { String(reflecting: $0) }
         seen += batch.visionPrescriptions.map { String(reflecting: $0) }
-        seen.append("profile \(String(reflecting: batch.profile)) exported \(String(reflecting: batch.exportDate))")
+        // Sorted: two equal dictionaries may list their pairs in different orders.
+        let profile = batch.profile?.characteristics.sorted { $0.key < $1.key }
+        seen.append("profile \(String(reflecting: profile)) exported \(String(reflecting: batch.exportDate))")
         seen.append("skipped \(batch.skippedByAnchorSoFar) at \(String(reflecting: batch.position))")
     })
     do {
