@@ -96,6 +96,22 @@ let package = Package(
         // The parse floor for `make bench`: libxml2 only.
         .executableTarget(name: "xmlfloor", dependencies: ["CLibXML2"], swiftSettings: strict),
 
+        // Fuzz targets (`make fuzz`, issue 26): one libFuzzer entry point per parser of untrusted
+        // bytes. `make fuzz` builds them with -sanitize=fuzzer,address and -DFUZZING (libFuzzer
+        // supplies main); a plain build makes each a replayer of the inputs named on its command
+        // line, so a crashing input can be run under a debugger or after a fix.
+        .target(name: "FuzzHarness", path: "fuzz/harness", swiftSettings: strict),
+        .executableTarget(name: "fuzz-xml", dependencies: ["FuzzHarness", "HealthIngest", "HealthCore"],
+                          path: "fuzz/targets/xml", swiftSettings: strict),
+        .executableTarget(name: "fuzz-zip", dependencies: ["FuzzHarness", "HealthIngest", "HealthCore"],
+                          path: "fuzz/targets/zip", swiftSettings: strict),
+        .executableTarget(name: "fuzz-dates-numbers", dependencies: ["FuzzHarness", "HealthIngest", "HealthCore"],
+                          path: "fuzz/targets/dates-numbers", swiftSettings: strict),
+        .executableTarget(name: "fuzz-gpx", dependencies: ["FuzzHarness", "HealthIngest", "HealthCore"],
+                          path: "fuzz/targets/gpx", swiftSettings: strict),
+        .executableTarget(name: "fuzz-healthql", dependencies: ["FuzzHarness", "HealthQL", "HealthStore", "SQLite"],
+                          path: "fuzz/targets/healthql", swiftSettings: strict),
+
         .testTarget(name: "HealthETLTests",
                     dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",
                                    "HealthAggregate", "HealthStore", "HealthEmit", "HealthPipeline", "HealthPeople", "HealthReport", "HealthDataset", "HealthWorkbook", "Spreadsheet",

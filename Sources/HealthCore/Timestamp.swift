@@ -35,13 +35,16 @@ public struct Timestamp: Hashable, Comparable, Sendable {
               let date = CivilDate(iso: text[..<tIndex]) else { return nil }
         let clock = text[text.index(after: tIndex)..<text.index(before: text.endIndex)]
         let parts = clock.split(separator: ":")
-        guard parts.count == 3, let h = Int64(parts[0]), let m = Int64(parts[1]) else { return nil }
+        // Only the clock `iso8601` prints: out-of-range fields (a damaged text column) made the
+        // sum below overflow, and a seconds field of "." had no first part (found by fuzzing).
+        guard parts.count == 3, let h = Int64(parts[0]), let m = Int64(parts[1]), (0..<24).contains(h),
+              (0..<60).contains(m) else { return nil }
         let secParts = parts[2].split(separator: ".", maxSplits: 1)
-        guard let sec = Int64(secParts[0]) else { return nil }
+        guard let first = secParts.first, let sec = Int64(first), (0..<61).contains(sec) else { return nil }
         var micros: Int64 = 0
         if secParts.count == 2 {
             let digits = secParts[1].prefix(6)
-            guard let f = Int64(digits) else { return nil }
+            guard let f = Int64(digits), f >= 0 else { return nil }
             micros = f * Int64(pow10: 6 - digits.count)
         }
         self.init(microseconds: ((Int64(date.daysSinceEpoch) * 86_400) + h * 3600 + m * 60 + sec) * 1_000_000 + micros)
@@ -79,11 +82,12 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         year = yoe + era * 400 + (month <= 2 ? 1 : 0)
     }
 
-    /// Parses `YYYY-MM-DD`.
+    /// Parses `YYYY-MM-DD`. Years 0…9999 only (what `iso8601` prints for any date an export
+    /// holds): a year near Int.max overflowed `daysSinceEpoch` (found by fuzzing).
     public init?(iso string: some StringProtocol) {
         let parts = string.split(separator: "-")
         guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-              (1...12).contains(m), (1...31).contains(d) else { return nil }
+              (0...9999).contains(y), (1...12).contains(m), (1...31).contains(d) else { return nil }
         self.init(year: y, month: m, day: d)
     }
 

@@ -404,7 +404,9 @@ public final class ZipArchive: @unchecked Sendable {
                 var candidates: [UInt64] = [recordOffset]
                 if eocdOffset >= 20 + 56 { candidates.append(eocdOffset - 20 - 56) }
                 var found = false
-                for candidate in candidates where candidate + 56 <= eocdOffset {
+                // Compared by subtraction: a stated offset near 2^64 overflowed `candidate + 56`
+                // and stopped the process (seen while adding the fuzz targets).
+                for candidate in candidates where eocdOffset >= 56 && candidate <= eocdOffset - 56 {
                     let record = try readBytes(fd, 56, at: candidate, path: path)
                     if record.count == 56 && u32(record, 0) == 0x0606_4b50 {
                         if u32(record, 16) != 0 || u32(record, 20) != 0 {

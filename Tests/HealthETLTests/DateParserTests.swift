@@ -1,4 +1,5 @@
 import XCTest
+import HealthCore
 @testable import HealthIngest
 
 /// The fixed-position reader of the usual export date form must agree with the general
@@ -57,5 +58,27 @@ final class DateParserTests: XCTestCase {
         XCTAssertNil(instant("2024-01-32 11:30:00 +0100"))
         XCTAssertNil(instant("2024-01-10 24:30:00 +0100"))
         XCTAssertNil(instant("2024-01-10 11:30:00 *0100"))
+    }
+
+    /// Found by fuzzing (`make fuzz TARGET=dates-numbers`): a time of day with a run of digits
+    /// longer than an Int holds stopped the process with an arithmetic overflow.
+    func testTimeOfDayWithEndlessDigitsIsRejected() throws {
+        let long = String(repeating: "4", count: 40)
+        XCTAssertNil(with("\u{0E}\n" + long) { DateParser.timeOfDay($0) })
+        XCTAssertNil(with("9:\(long):00") { DateParser.timeOfDay($0) })
+        XCTAssertNil(with("\(long):30") { DateParser.timeOfDay($0) })
+        XCTAssertEqual(try XCTUnwrap(with("9:58:41.42 PM") { DateParser.timeOfDay($0) }), 21 * 3600 + 58 * 60 + 41.42, accuracy: 1e-6)
+    }
+
+    /// Found by fuzzing: the store's own date texts, read back by the exporters, trapped on a
+    /// damaged value (an overflowing year or clock, a seconds field of ".") instead of reading
+    /// as no date.
+    func testStoreDateTextsOutOfRangeAreNoDates() {
+        XCTAssertNil(Timestamp(iso8601: "8888882019-06-11T15:00:02Z"))
+        XCTAssertNil(Timestamp(iso8601: "2019-06-11T9999999999999999:00:02Z"))
+        XCTAssertNil(Timestamp(iso8601: "2019-06-11T15:00:.Z"))
+        XCTAssertNil(CivilDate(iso: "9223372036854775807-01-01"))
+        XCTAssertEqual(Timestamp(iso8601: "2024-01-10T10:30:00.5Z")?.microseconds, 1_704_882_600_500_000)
+        XCTAssertEqual(CivilDate(iso: "2024-01-10"), CivilDate(year: 2024, month: 1, day: 10))
     }
 }

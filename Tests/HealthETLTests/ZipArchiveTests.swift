@@ -451,6 +451,18 @@ final class ZipArchiveTests: XCTestCase {
         }
     }
 
+    /// A ZIP64 locator whose record offset is near 2^64 is a damaged archive, not an overflow
+    /// trap (the input the fuzz target `zip` replays: `.build/debug/fuzz-zip FILE`).
+    func testZip64LocatorWithAnOffsetNearTheEndOfUInt64() throws {
+        var bytes = [UInt8](repeating: 0x78, count: 100)
+        func le(_ v: UInt64, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        bytes += le(0x0706_4b50, 4) + le(0, 4) + le(0xFFFF_FFFF_FFFF_FFF0, 8) + le(1, 4)   // ZIP64 locator
+        bytes += le(0x0605_4b50, 4) + [UInt8](repeating: 0, count: 18)                       // empty end record
+        let file = path("zip64-offset.zip")
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        assertUnusable([file, "ZIP64 end-of-central-directory record not found"]) { _ = try ZipArchive(path: file) }
+    }
+
     func testNotAZipEmptyMissingAndDirectory() throws {
         let text = path("export.xml")
         try Data("<?xml version=\"1.0\"?><HealthData/>\n".utf8).write(to: URL(fileURLWithPath: text))

@@ -52,6 +52,29 @@ final class ParserTests: XCTestCase {
         }
     }
 
+    /// Found by fuzzing: numbers Swift prints with an exponent (8.9e+114, 1e-05) were printed
+    /// so, and the printed query did not parse (the lexer read `e` as a duration unit).
+    func testNumbersOfAnySizePrintWithoutAnExponentAndRoundTrip() throws {
+        let huge = "8888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888888420"
+        for literal in [huge, "0.00001", "1000000000000000000", "123456789012345.5", "0.000000000000123"] {
+            let query = try Parser.parse("SELECT * FROM sleep WHERE asleep > \(literal)")
+            XCTAssertFalse(query.description.contains("e+") || query.description.contains("e-"), query.description)
+            XCTAssertEqual(try Parser.parse(query.description), query, literal)
+        }
+        XCTAssertEqual(Expr.number(0.00001), "0.00001")
+        XCTAssertEqual(Expr.number(1e16), "10000000000000000")
+        XCTAssertEqual(Expr.number(-2.5e-7), "-0.00000025")
+    }
+
+    /// Found by fuzzing: a negated negative printed as `--x`, which reads back as a comment.
+    func testANegatedNegativePrintsWithoutStartingAComment() throws {
+        for text in ["SELECT sum(value) FROM steps WHERE date -  - -value > now() - 12h", "SELECT - -1, - - -value FROM steps"] {
+            let query = try Parser.parse(text)
+            XCTAssertFalse(query.description.contains("--"), query.description)
+            XCTAssertEqual(try Parser.parse(query.description), query, text)
+        }
+    }
+
     func testStructureOfAFullQuery() throws {
         let q = try Parser.parse("SELECT day, sum(value) AS total FROM steps JOIN sleep ON steps.date = sleep.date "
                                  + "WHERE date > '2024-01-01' GROUP BY day HAVING total > 5 ORDER BY total DESC LIMIT 3")

@@ -115,7 +115,9 @@ enum DateParser {
                     fraction += Double(b - 48) * fractionScale
                     fractionScale /= 10
                 } else {
-                    current = max(current, 0) * 10 + Int(b - 48)
+                    // Saturated: a run of digits as long as an attribute could overflow Int
+                    // (found by fuzzing); anything past 999 is rejected below all the same.
+                    current = min(max(current, 0) * 10 + Int(b - 48), 1000)
                 }
             } else {
                 if current >= 0 { numbers.append(current); current = -1 }

@@ -41,7 +41,8 @@ extension Expr {
         case .time(let f, _): f.rawValue + "()"
         case .aggregate(let f, let e, _): "\(f.rawValue)(\(e?.text ?? "*"))"
         case .unary(.not, let e, _): "NOT \(e.nested)"
-        case .unary(.negate, let e, _): "-\(e.nested)"
+        // `--` starts a comment: a negated negative is printed `-(-x)` (found by fuzzing).
+        case .unary(.negate, let e, _): e.nested.hasPrefix("-") ? "-(\(e.nested))" : "-\(e.nested)"
         case .binary(let op, let l, let r, _): "\(l.nested) \(op.rawValue) \(r.nested)"
         case .isNull(let e, let negated, _): "\(e.nested) IS \(negated ? "NOT " : "")NULL"
         case .inList(let e, let list, let negated, _):
@@ -56,7 +57,21 @@ extension Expr {
         }
     }
 
+    /// `v` as the lexer reads numbers: digits and a fraction, never an exponent. Swift writes
+    /// 1e+16 and 1e-05, which read back as a number followed by a unit `e` (found by fuzzing:
+    /// a printed query did not parse), so its shortest digits are moved around the point instead.
     static func number(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+        if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
+        let text = String(v)
+        guard let e = text.firstIndex(of: "e"), let exponent = Int(text[text.index(after: e)...]) else { return text }
+        var mantissa = text[..<e]
+        let sign = mantissa.hasPrefix("-") ? "-" : ""
+        if !sign.isEmpty { mantissa.removeFirst() }
+        let whole = mantissa.prefix { $0 != "." }
+        let digits = whole + mantissa.dropFirst(whole.count + 1)
+        let point = whole.count + exponent   // digits before the decimal point
+        if point <= 0 { return sign + "0." + String(repeating: "0", count: -point) + digits }
+        if point >= digits.count { return sign + digits + String(repeating: "0", count: point - digits.count) }
+        return sign + digits.prefix(point) + "." + digits.dropFirst(point)
     }
 }

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Seed corpora for the fuzz targets (tooling only; `make fuzz` runs it): small slices of the
+bundled sample and of the real exports in ../shared/realexports (when that folder is there),
+small zips built from them, GPX routes, dates and numbers, and the HealthQL queries of the
+tests. Written into OUT/<target>/ at make time; nothing from the real exports is committed.
+
+    fuzz/seeds.py OUT [TARGET...]
+"""
+import io, pathlib, re, sys, zipfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+REAL = ROOT.parent / "shared" / "realexports"
+if not REAL.is_dir():
+    REAL = pathlib.Path("/work/shared/realexports")
+
+# The xml and gpx targets read [mode][4 chunk lengths] (gpx: the lengths only) before the
+# document: whole, odd small chunks, and chunks around a device value's length.
+XML_HEADERS = [b"\x00\xff\xff\xff\xff", b"\x06\x00\x02\x0c\x3f", b"\x03\x10\xff\x07\x80", b"\x01\xff\xff\xff\xff"]
+GPX_HEADERS = [b"\xff\xff\xff\xff", b"\x00\x02\x0c\x3f"]
+
+
+def exports():
+    """The XML files (sample and real), each as its path."""
+    found = [ROOT / "sample-data" / "export.xml"]
+    if REAL.is_dir():
+        found += sorted(p for p in REAL.rglob("*.xml"))
+    return found
+
+
+def head(path, size):
+    """The first `size` bytes, cut after the last complete tag (a cut mid-record is fine too,
+    but whole records lead the fuzzer into the handler first)."""
+    data = path.read_bytes()[:size]
+    end = data.rfind(b">")
+    return data[: end + 1] if end > 0 else data
+
+
+def routes():
+    files = sorted(REAL.rglob("*.gpx")) if REAL.is_dir() else []
+    return sorted(files, key=lambda p: p.stat().st_size)[:12]
+
+
+def xml_seeds():
+    seeds = []
+    for i, path in enumerate(exports()):
+        body = head(path, 16 << 10)
+        seeds.append(XML_HEADERS[i % len(XML_HEADERS)] + body)
+        seeds.append(XML_HEADERS[(i + 1) % len(XML_HEADERS)] + head(path, 4 << 10))
+    seeds.append(XML_HEADERS[1] + b'<?xml version="1.0"?>\n<!DOCTYPE HealthData [\n<!ATTLIST X\n  y CDATA #REQUIRED\n<!ELEMENT Z EMPTY>\n]>\n'
+                 b'<HealthData locale="en_US">\n <Record type="HKQuantityTypeIdentifierStepCount" sourceName="W\x0batch \xff"'
+                 b' value="12" unit="count" startDate="2015-01-10 11:30:00 +0100" endDate="2015-01-10 11:31:00 +0100"/>\n</HealthData>\n')
+    seeds.append(XML_HEADERS[3] + b'<HealthData><Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" source="x" value="40"'
+                 b' startDate="20150603050217+0100" endDate="20150603050217+0100"><HeartRateVariabilityMetadataList>'
+                 b'<InstantaneousBeatsPerMinute bpm="61" time="9:58:41.42 PM"/></HeartRateVariabilityMetadataList></Record></HealthData>')
+    return seeds
+
+
+def gpx_seeds():
+    seeds = [GPX_HEADERS[i % 2] + head(p, 16 << 10) for i, p in enumerate(routes())]
+    seeds.append(GPX_HEADERS[1] + b'<gpx><trk><trkseg><trkpt lat="37.3" lon="-122.0"><ele>12.5</ele><time>2019-06-11T15:00:02Z</time>'
+                 b'<extensions><speed>1.2</speed><course>-1</course><hAcc>5</hAcc><vAcc>3</vAcc></extensions></trkpt></trkseg></trk></gpx>')
+    return seeds
+
+
+def small_zip(files, method=zipfile.ZIP_DEFLATED, zip64=False, comment=b"", streamed=False):
+    """A zip of `files` (name → bytes); `streamed` writes to an unseekable file, which makes
+    the writer use data descriptors (flag bit 3)."""
+    class Unseekable(io.RawIOBase):
+        def __init__(self): self.buffer = bytearray()
+        def writable(self): return True
+        def write(self, b): self.buffer += b; return len(b)
+    target = Unseekable() if streamed else io.BytesIO()
+    with zipfile.ZipFile(target, "w", method) as z:
+        z.comment = comment
+        for name, data in files.items():
+            with z.open(name, "w", force_zip64=zip64) as f:
+                f.write(data)
+    return bytes(target.buffer) if streamed else target.getvalue()
+
+
+def zip_seeds():
+    sample = head(ROOT / "sample-data" / "export.xml", 6 << 10)
+    route = gpx_seeds()[-1][len(GPX_HEADERS[1]):]
+    export = {"apple_health_export/export.xml": sample, "apple_health_export/workout-routes/route.gpx": route}
+    seeds = [small_zip(export), small_zip(export, zipfile.ZIP_STORED), small_zip(export, zip64=True),
+             small_zip(export, streamed=True), small_zip(export, comment=b"a comment"),
+             small_zip({"__MACOSX/._export.xml": b"junk", "apple_health_export/": b"", **export}),
+             small_zip({"a/export.xml": sample[:2000], "b/Exportieren.xml": sample}),
+             b"prepended bytes " + small_zip(export)]
+    if REAL.is_dir():
+        seeds += [p.read_bytes() for p in sorted(REAL.rglob("*.zip")) if p.stat().st_size <= 64 << 10]
+    return seeds
+
+
+def dates_numbers_seeds():
+    return [s.encode() for s in [
+        "2024-01-10 11:30:00 +0100", "2024-02-29 23:58:58 -0830", "20150603050217+0100", "2019-06-11T15:00:02Z",
+        "2019-06-11T15:00:02.123456+02:00", "2024-01-10T10:30:00.5Z", "1988-10-29", "19881029", "9:58:41.42 PM",
+        "17:07:00,29", "오후 9:58:41.42", "下午 9:58:41", "72", "-0.5", ".5", "1.23457e+06", "1e400", "0x10", "nan",
+        "12.5|km", "3|mi", "98.6|degF", "5.5|mmol<180.15588000005408>/L", "2000|kJ", "150|lb", "-3|count", "1e13|count"]]
+
+
+def healthql_seeds():
+    """Every quoted query in the HealthQL tests and the README's HealthQL section."""
+    seeds = set()
+    literal = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+    for path in sorted((ROOT / "Tests" / "HealthQLTests").glob("*.swift")):
+        for m in literal.finditer(path.read_text()):
+            if "\\(" in m.group(1):
+                continue   # Swift interpolation, not a query
+            text = re.sub(r'\\(.)', lambda e: {"n": "\n", "t": "\t"}.get(e.group(1), e.group(1)), m.group(1))
+            if re.match(r"\s*select\b", text, re.I):
+                seeds.add(text)
+    for line in (ROOT / "README.md").read_text().splitlines():
+        for m in re.finditer(r"(SELECT [^`]*)", line):
+            seeds.add(m.group(1).strip())
+    return [s.encode("utf-8", errors="ignore") for s in sorted(seeds)]
+
+
+TARGETS = {"xml": xml_seeds, "zip": zip_seeds, "dates-numbers": dates_numbers_seeds, "gpx": gpx_seeds,
+           "healthql": healthql_seeds}
+
+
+def main():
+    out = pathlib.Path(sys.argv[1])
+    for name in sys.argv[2:] or TARGETS:
+        folder = out / name
+        folder.mkdir(parents=True, exist_ok=True)
+        seeds = TARGETS[name]()
+        for i, seed in enumerate(seeds):
+            (folder / f"seed-{i:03d}").write_bytes(seed)
+        print(f"seeds: {len(seeds)} for {name} in {folder}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+import FuzzHarness
+import HealthCore
+@testable import HealthIngest
+
+// The export XML path of an import: byte sanitizer (+ the known-record skipper of nightly
+// runs) → libxml2's SAX2 push parser → `ExportSAXHandler` → typed batches with resume points.
+//
+// Input: [mode][4 chunk lengths][document]. The document is parsed twice and both reads must
+// agree whenever both succeed (a parse error is a fine answer to bad bytes; a trap or a
+// difference is a finding):
+// - plain mode: in the chunks the input chose, and whole: chunk boundaries must not matter,
+//   not even to the resume points (the sanitizer maps parser offsets back to the file);
+// - skipper mode (mode bit 0): chunked with the byte-level skipper dropping records older than
+//   a cutoff, and whole with the SAX handler dropping them instead (what KnownRecordSkipperTests
+//   checks on real exports).
+// Mode bits 1–2 pick the batch size (1, 2, 7 or 4096 items): small batches ask for a resume
+// point after nearly every element.
+
+/// Records of every type whose name has an even length (so that some types are skipped and
+/// some are not) created before 2016 are "known".
+struct FuzzPrefilter: RecordPrefilter {
+    func cutoff(type: String, source: String) -> Int64? {
+        type.utf8.count % 2 == 0 ? 1_451_606_400_000_000 : nil
+    }
+}
+
+/// What a read produced, as text to compare: items, skipped counts and resume points.
+func parse(_ document: UnsafeRawBufferPointer, lengths: [Int], skipper: Bool, prefilter: FuzzPrefilter?,
+           batchSize: Int) -> [String]? {
+    var seen: [String] = []
+    let handler = ExportSAXHandler(batchSize: batchSize, prefilter: prefilter, position: { InputPosition() },
+                                   emit: { batch in
+        seen += batch.records.map { String(reflecting: $0) }
+        seen += batch.correlations.map { String(reflecting: $0) }
+        seen += batch.workouts.map { String(reflecting: $0) }
+        seen += batch.activitySummaries.map { String(reflecting: $0) }
+        seen += batch.clinicalRecords.map { String(reflecting: $0) }
+        seen += batch.audiograms.map { String(reflecting: $0) }
+        seen += batch.visionPrescriptions.map { String(reflecting: $0) }
+        // Sorted: two equal dictionaries may list their pairs in different orders.
+        let profile = batch.profile?.characteristics.sorted { $0.key < $1.key }
+        seen.append("profile \(String(reflecting: profile)) exported \(String(reflecting: batch.exportDate))")
+        seen.append("skipped \(batch.skippedByAnchorSoFar) at \(String(reflecting: batch.position))")
+    })
+    do {
+        let parser = try SAXPushParser(handler: handler, fileName: "fuzz.xml", skippingKnown: skipper ? prefilter : nil)
+        handler.parser = parser
+        try FuzzHarness.feed(document, lengths: lengths) { try parser.feed($0) }
+        try parser.finish()
+        guard handler.sawRoot else { return nil }
+        try handler.flush(xmlComplete: true)
+        seen.append("repaired \(parser.repairedBytes) doctype \(parser.removedDoctype) elements \(handler.elementOrdinal)")
+        return seen
+    } catch {
+        return nil
+    }
+}
+
+func fuzzXML(_ input: UnsafeRawBufferPointer) {
+    guard input.count > 0 else { return }
+    let mode = input[0]
+    let (lengths, document) = FuzzHarness.chunks(UnsafeRawBufferPointer(rebasing: input[1...]), count: 4)
+    let batchSize = [1, 2, 7, 4096][Int(mode >> 1) & 3]
+    let skipping = mode & 1 != 0
+    let prefilter = skipping ? FuzzPrefilter() : nil
+    let chunked = parse(document, lengths: lengths, skipper: skipping, prefilter: prefilter, batchSize: batchSize)
+    let whole = parse(document, lengths: [Int.max], skipper: false, prefilter: prefilter, batchSize: batchSize)
+    guard let chunked, let whole, chunked != whole else { return }
+    let at = zip(chunked, whole).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(chunked.count, whole.count)
+    FuzzHarness.disagree("""
+        the \(skipping ? "skipper's" : "chunked") read and the whole read differ at item \(at) \
+        (\(chunked.count) vs \(whole.count) items):
+          \(at < chunked.count ? chunked[at] : "(none)")
+          \(at < whole.count ? whole[at] : "(none)")
+        """)
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fuzzXML(UnsafeRawBufferPointer(start: data, count: size))
+    return 0
+}
+
+@main enum Main {
+    static func main() { FuzzHarness.main(fuzzerTestOneInput) }
+}
