@@ -72,9 +72,7 @@ bench:
 # target at a time. `make fuzz` runs every target for FUZZ_SECONDS (CI); `make fuzz TARGET=xml
 # SECONDS=60` one. Fails if a target found a crash, hang, leak or disagreement; the input is
 # left in .build-fuzz/findings/TARGET/ (replay: .build/debug/fuzz-TARGET FILE). See fuzz/run.sh.
-# ecg: PENDING — the ECG CSV reader (ECGReader.parse, branch ecg) is not on this branch yet; its
-# target is written (fuzz/pending/ecg, with the steps to enable it): add ecg here once merged.
-FUZZ_TARGETS = dates-numbers healthql gpx zip xml
+FUZZ_TARGETS = dates-numbers healthql ecg gpx zip xml
 FUZZ_SECONDS ?= 30
 TARGET ?=
 fuzz:

@@ -109,6 +109,8 @@ let package = Package(
                           path: "fuzz/targets/dates-numbers", swiftSettings: strict),
         .executableTarget(name: "fuzz-gpx", dependencies: ["FuzzHarness", "HealthIngest", "HealthCore"],
                           path: "fuzz/targets/gpx", swiftSettings: strict),
+        .executableTarget(name: "fuzz-ecg", dependencies: ["FuzzHarness", "HealthIngest", "HealthCore"],
+                          path: "fuzz/targets/ecg", swiftSettings: strict),
         .executableTarget(name: "fuzz-healthql", dependencies: ["FuzzHarness", "HealthQL", "HealthStore", "SQLite"],
                           path: "fuzz/targets/healthql", swiftSettings: strict),
 

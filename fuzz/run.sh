@@ -31,12 +31,12 @@ for target in "$@"; do
   # given two -sanitize flags, the Swift 6.3 driver passes only one of them on to the compiler
   # (which one varies from build to build), so a module could be built without coverage and
   # the fuzzer would run blind. -DFUZZING leaves main to libFuzzer.
-  if ! "$SWIFT" build -c debug --product "$product" --scratch-path "$out" \
-       -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 | grep -v "Cannot export local symbol" | grep -E "error|warning:|Compiling fuzz|complete"; then
-    :
-  fi
-  binary=$out/debug/$product
-  [ -x "$binary" ] || { echo "fuzz $target: build failed"; failed+=("$target"); continue; }
+  "$SWIFT" build -c release --product "$product" --scratch-path "$out" \
+       -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -enable-testing 2>&1 | grep -v "Cannot export local symbol" | grep -E "error|warning:|Compiling fuzz|complete"
+  built=${PIPESTATUS[0]}
+  binary=$out/release/$product
+  # A failed build must not fuzz the binary an earlier build left.
+  [ "$built" -eq 0 ] && [ -x "$binary" ] || { echo "fuzz $target: build failed"; failed+=("$target"); continue; }
 
   seeds=$out/seeds/$target corpus=$out/corpus/$target findings=$out/findings/$target
   if [ ! -d "$seeds" ] || [ fuzz/seeds.py -nt "$seeds" ]; then

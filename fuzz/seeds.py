@@ -100,6 +100,23 @@ def dates_numbers_seeds():
         "12.5|km", "3|mi", "98.6|degF", "5.5|mmol<180.15588000005408>/L", "2000|kJ", "150|lb", "-3|count", "1e13|count"]]
 
 
+def ecg_seeds():
+    """ECG CSV files as the Watch writes them (English, German, decimal commas, CRLF, a BOM), each
+    behind the 4 chunk-length bytes the target reads first."""
+    header = ("Name,Jane Appleseed\nDate of Birth,\"Jan 1, 1980\"\nRecorded Date,2020-03-15 09:41:23 -0700\n"
+              "Classification,Sinus Rhythm\nSymptoms,\nSoftware Version,1.70\nDevice,\"Watch4,4\"\n"
+              "Sample Rate,512 hertz\n,\nLead,Lead I\nUnit,\u00b5V\n,\n,\n")
+    german = ("Name,Max Mustermann\nGeburtsdatum,1980-01-01\nAufnahmedatum,2021-01-12 14:16:12 +0100\n"
+              "Klassifizierung,Sinusrhythmus\nSymptome,\nSoftwareversion,1.90\nGer\u00e4t,\"Watch5,4\"\n"
+              "Abtastrate,512 Hertz\n,\nAbleitung,Ableitung I\nEinheit,\u00b5V\n,\n,\n")
+    volts = "\n".join(f"{(i * 37 % 400) - 200}.{i % 1000:03d}" for i in range(300)) + "\n"
+    comma = "\n".join(f"\"{(i * 13 % 90) - 45},{i % 100:02d}\"" for i in range(100)) + "\n"
+    files = [header + volts, (german + comma).replace("\n", "\r\n"), "\ufeff" + header.replace("\u00b5V", "mV") + volts,
+             header.replace("Average Heart Rate", "") + "Average Heart Rate,72 BPM\n" + volts[:400], header]
+    lengths = [b"\xff\xff\xff\xff", b"\x07\x40\x03\x81"]
+    return [lengths[i % 2] + text.encode() for i, text in enumerate(files)]
+
+
 def healthql_seeds():
     """Every quoted query in the HealthQL tests and the README's HealthQL section."""
     seeds = set()
@@ -118,7 +135,7 @@ def healthql_seeds():
 
 
 TARGETS = {"xml": xml_seeds, "zip": zip_seeds, "dates-numbers": dates_numbers_seeds, "gpx": gpx_seeds,
-           "healthql": healthql_seeds}
+           "healthql": healthql_seeds, "ecg": ecg_seeds}
 
 
 def main():

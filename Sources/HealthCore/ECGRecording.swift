@@ -3,7 +3,7 @@
 ///
 /// The name and birth date the file starts with are not kept: the store has the profile for
 /// that, and a recording needs neither.
-public struct ECGRecording: Sendable {
+public struct ECGRecording: Sendable, Equatable {
     /// The file's path inside the export (`electrocardiograms/ecg_2020-03-15.csv`).
     public var sourceFile: String
     /// The instant the recording started (its printed offset is the phone's at export time).

@@ -83,8 +83,8 @@ public enum FuzzHarness {
 
     /// Calls `body` with consecutive pieces of `payload`, cycling through `lengths`; an empty
     /// payload gives no call.
-    public static func feed(_ payload: UnsafeRawBufferPointer, lengths: [Int],
-                            _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    public static func feed<Failure: Error>(_ payload: UnsafeRawBufferPointer, lengths: [Int],
+                                            _ body: (UnsafeRawBufferPointer) throws(Failure) -> Void) throws(Failure) {
         var offset = 0, k = 0
         while offset < payload.count {
             let n = min(lengths[k % lengths.count], payload.count - offset)
