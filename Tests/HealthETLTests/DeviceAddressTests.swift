@@ -89,6 +89,22 @@ final class DeviceAddressTests: XCTestCase {
         XCTAssertEqual(sanitized.filter { $0 == "\n" }.count, xml.filter { $0 == "\n" }.count)
     }
 
+    /// Found by `make fuzz TARGET=xml`: a `device` attribute on `Me` kept its address when read
+    /// in small chunks and lost it in one chunk, so the profile depended on the read's chunking.
+    func testADeviceOnAnyElementIsTheSameWithAndWithoutTheCut() throws {
+        let xml = "<HealthData locale=\"en_US\">\n <Me HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSexMale\" "
+            + "device=\"&lt;&lt;HKDevice: 0x3008d6850&gt;, name:Apple Watch, model:Watch, software:10.2&gt;\"/>\n</HealthData>\n"
+        let path = try write(xml, to: "export.xml", in: try temporaryFolder(self))
+        func profile(chunk: Int) throws -> [String: String]? {
+            let box = BatchBox()
+            _ = try ExportReader(source: ExportSource(path: path), batchSize: 3, chunkSize: chunk).run { box.batches.append($0) }
+            return box.batches.compactMap(\.profile).first?.characteristics
+        }
+        let cut = try profile(chunk: 1 << 20)
+        XCTAssertEqual(try profile(chunk: 7), cut)
+        XCTAssertEqual(cut?["device"], "name:Apple Watch, model:Watch, software:10.2")
+    }
+
     /// Every cut is noted, to map parser offsets back to the file. With no resume point asked
     /// for (a nightly run skips nearly everything), the notes must still not pile up.
     func testNotesStayAboutAChunkLong() throws {

@@ -213,7 +213,12 @@ final class ExportSAXHandler: SAXHandler {
         }
         if name.equals("Me") {
             var characteristics: [String: String] = [:]
-            for i in 0..<attributes.count { characteristics[attributes.name(i).string] = text.plain(attributes.value(i)) }
+            for i in 0..<attributes.count {
+                // A `device` is read as on every element: the sanitizer may have cut its address
+                // already or not, by where a chunk ended, and both must give the same text.
+                let name = attributes.name(i)
+                characteristics[name.string] = name.equals("device") ? text.device(attributes.value(i)) : text.plain(attributes.value(i))
+            }
             batch.profile = ExportProfile(characteristics: characteristics)
             return .leaf
         }
