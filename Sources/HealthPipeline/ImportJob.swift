@@ -76,7 +76,14 @@ public struct ImportJob: Sendable {
         let progress = ProgressReporter(totalBytes: source.totalBytes, handler: options.progress, isCancelled: options.isCancelled)
 
         let workingCopy = (folder.stateFolder as NSString).appendingPathComponent("next-store-\(getpid()).sqlite")
-        defer { for suffix in ["", "-journal"] { unlink(workingCopy + suffix) } }
+        // The copy, its journal, and the super-journal (`-mj…`) SQLite leaves beside it when a
+        // transaction over it and an attached store fails part way (found by fault injection).
+        defer {
+            let name = (workingCopy as NSString).lastPathComponent
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder.stateFolder)) ?? [] where file.hasPrefix(name) {
+                unlink((folder.stateFolder as NSString).appendingPathComponent(file))
+            }
+        }
         let previous = options.full ? nil
             : try PublishedStore.openIfCompatible(folder.databasePath, settings: settings, workingCopy: workingCopy,
                                                   trusted: StoreFingerprint.unchangedSincePublished(folder))

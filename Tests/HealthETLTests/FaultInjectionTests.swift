@@ -150,12 +150,15 @@ final class FaultInjectionTests: XCTestCase {
         (["fsync"], #"/\.healthetl$"#), (["fsync"], #"/\.healthetl/staging-\d+(/csv|/parquet|/report)?$"#),
     ]
 
-    /// The last SQLite call of a full import: SQLite syncs the journal of the loaded store (in
-    /// exclusive locking mode, the journal stays, its header zeroed and synced at each commit)
-    /// once more when the connection closes, and ignores a failure there (the file is then
-    /// published, committed and synced; the journal, no longer hot, is removed with the state).
-    static func isClosingSyncOfTheLoadedStore(_ note: String) -> Bool {
-        note.contains("(sync) on ") && faultedFile(note).hasSuffix("/.healthetl/load.sqlite-journal")
+    /// The closing sync of a staged store's journal: the loaded store (a full import's last SQLite
+    /// call) and the delta (an incremental import's, once merged into the working copy) are kept
+    /// in exclusive locking mode, so the journal stays, its header zeroed and synced at each
+    /// commit, and SQLite syncs it once more when the connection closes and ignores a failure
+    /// there: every commit is already synced, and the journal, no longer hot, goes with the state.
+    static func isClosingSyncOfAStagedStore(_ note: String, at n: Int, of total: Int) -> Bool {
+        guard note.contains("(sync) on ") else { return false }
+        let file = faultedFile(note)
+        return file.hasSuffix("/.healthetl/load.sqlite-journal") && n == total || file.hasSuffix("/.healthetl/delta.sqlite-journal")
     }
 
     /// What a failed run may leave in `.healthetl/`: the lock, the log, the published store's
@@ -205,7 +208,7 @@ final class FaultInjectionTests: XCTestCase {
                 // Survived: only at a best-effort file, and with the right outputs.
                 let path = Self.faultedFile(injected)
                 XCTAssertTrue(Self.bestEffort.contains { $0.kinds.contains(kind) && path.range(of: $0.file, options: .regularExpression) != nil }
-                                || kind == "sqlite-io" && n == total && Self.isClosingSyncOfTheLoadedStore(injected),
+                                || kind == "sqlite-io" && Self.isClosingSyncOfAStagedStore(injected, at: n, of: total),
                               "\(context): the run ignored a failure at \(path)", file: file, line: line)
                 try assertResult(of: work, equals: expected, "\(context), survived", file: file, line: line)
                 survived.append("\(n)")

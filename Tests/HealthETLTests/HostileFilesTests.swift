@@ -208,7 +208,7 @@ final class HostileFilesTests: XCTestCase {
     func testDatesAndNumbersAtAndPastEveryLimit() throws {
         let dir = try temporaryFolder(self)
         let unreadableStarts = [
-            "0001-01-01 00:00:00 +0000", "9999-12-31 22:00:00 -1400", "10000-01-01 00:00:00 +0000", "-001-01-01 00:00:00 +0000",
+            "0001-01-01 00:00:00 +0000", "9999-12-30 10:00:00 +0000", "9999-12-31 22:00:00 -1400", "10000-01-01 00:00:00 +0000", "-001-01-01 00:00:00 +0000",
             "0000-00-00 00:00:00 +0000", "2024-13-01 10:00:00 +0000", "2024-02-32 10:00:00 +0000", "2024-02-13 24:00:00 +0000",
             "2024-02-13 10:00:00 +9999", "2024-02-13 10:00:00 +1960", "99991231235959-9999", "2024-02-13", "yesterday",
             "99999999999999999999-01-01 00:00:00 +0000",
@@ -221,7 +221,7 @@ final class HostileFilesTests: XCTestCase {
         // At the limits, and read.
         records += [
             HostileInputTests.record(value: "1", start: "0001-01-02 10:00:00 +0000", end: "0001-01-02 11:00:00 +0000"),
-            HostileInputTests.record(value: "2", start: "9999-12-30 10:00:00 +0000", end: "9999-12-30 11:00:00 +0000"),
+            HostileInputTests.record(value: "2", start: "9999-12-24 10:00:00 +0000", end: "9999-12-24 11:00:00 +0000"),
             HostileInputTests.record(value: "1000000", start: "2024-02-13 10:00:00 +1400", end: "2024-02-13 11:00:00 -1200"),
             HostileInputTests.record(value: "4.9e-324"),
         ]
@@ -242,7 +242,7 @@ final class HostileFilesTests: XCTestCase {
         XCTAssertEqual(try query(out + "/health.sqlite", "SELECT count(*) FROM samples WHERE start_utc IS NULL OR end_utc IS NULL "
             + "OR local_date IS NULL OR date(local_date) IS NULL"), ["0"])
         XCTAssertEqual(try query(out + "/health.sqlite", "SELECT local_date || ' ' || value FROM samples ORDER BY start_utc"),
-                       ["0001-01-01 1.0", "2024-02-13 1000000.0", "2024-02-14 4.94065645841247e-324", "9999-12-31 2.0"])
+                       ["0001-01-01 1.0", "2024-02-13 1000000.0", "2024-02-14 4.94065645841247e-324", "9999-12-25 2.0"])
     }
 
     // MARK: helpers

@@ -55,12 +55,14 @@ enum DateParser {
         return Parsed(timestamp: Timestamp(microseconds: seconds * 1_000_000 + Int64(micros)), offsetSeconds: offset)
     }
 
-    /// Instants (seconds since 1970, UTC) whose local day is a date in every zone: 0001-01-02
-    /// to 9999-12-30. SQLite's date functions and ISO text stop at years 0 and 9999, so a record
-    /// of `9999-12-31 22:00:00 -1400` (year 10000 in UTC) once got a NULL start in `samples`.
+    /// Instants (seconds since 1970, UTC) whose local day, and the week, month and year that
+    /// hold it, are dates in every zone: 0001-01-02 to 9999-12-24. SQLite's date functions and
+    /// ISO text stop at years 0 and 9999, so a record of `9999-12-31 22:00:00 -1400` (year
+    /// 10000 in UTC) once got a NULL start in `samples`, and one of 9999-12-30 a week ending in
+    /// year 10000, which no Parquet file could hold.
     static let representableSeconds: ClosedRange<Int64> =
         Int64(CivilDate(year: 1, month: 1, day: 2).daysSinceEpoch) * 86_400
-        ... Int64(CivilDate(year: 9999, month: 12, day: 30).daysSinceEpoch) * 86_400 + 86_399
+        ... Int64(CivilDate(year: 9999, month: 12, day: 24).daysSinceEpoch) * 86_400 + 86_399
 
     /// A UTC offset a clock can have: no zone is more than 14 hours from UTC; up to 18 (what
     /// ISO 8601 readers accept) is let through, `+9999` is not a date.
