@@ -75,8 +75,9 @@ bench:
 FUZZ_TARGETS = dates-numbers healthql ecg gpx zip xml
 FUZZ_SECONDS ?= 30
 TARGET ?=
+FUZZ_SEED ?=
 fuzz:
-	SWIFT="$(SWIFT)" fuzz/run.sh $(if $(SECONDS),$(SECONDS),$(FUZZ_SECONDS)) $(if $(TARGET),$(TARGET),$(FUZZ_TARGETS))
+	SWIFT="$(SWIFT)" FUZZ_SEED="$(FUZZ_SEED)" fuzz/run.sh $(if $(SECONDS),$(SECONDS),$(FUZZ_SECONDS)) $(if $(TARGET),$(TARGET),$(FUZZ_TARGETS))
 
 clean:
 	rm -rf .build $(OUT)

@@ -5,6 +5,8 @@
 # remade when the script changes), corpus/<target> (what the fuzzer found interesting; kept
 # between runs), findings/<target> (crash-*, timeout-*, oom-*, leak-* inputs), logs/<target>.log
 # (libFuzzer's whole output). Exit 1 if any target found something, after running all of them.
+# FUZZ_SEED=N fixes libFuzzer's random seed: from the same seeds, a run then tries the same
+# inputs in the same order on any machine (CI uses it, so what it runs was run here first).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=$1; shift
@@ -53,7 +55,7 @@ for target in "$@"; do
   # backtracer's reads of the crashed process's memory would trip ASan with a report of its own.
   SWIFT_BACKTRACE=enable=no "$binary" "$corpus" "$seeds" \
       -dict="fuzz/$target.dict" -max_len="$(max_len "$target")" -max_total_time="$seconds" \
-      -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 \
+      -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 ${FUZZ_SEED:+-seed=$FUZZ_SEED} \
       -artifact_prefix="$findings/" 2>&1 | tee "$log" | grep -vE "^#[0-9]+[[:space:]]+(NEW|REDUCE)|# Uses: "
   status=${PIPESTATUS[0]}
 
