@@ -110,8 +110,7 @@ public struct ExportSource: Sendable {
     func readReferencedFile(_ reference: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
         guard let relative = Self.insideRelativePath(reference) else { return false }
         if let zip, let zipEntry {
-            let folder = (zipEntry.name as NSString).deletingLastPathComponent
-            let wanted = folder.isEmpty ? relative : folder + "/" + relative
+            let wanted = Self.zipName(relative, besideXML: zipEntry)
             guard let entry = zip.entries.first(where: { $0.name == wanted })
                 ?? zip.entries.first(where: { !$0.isJunk && $0.name.hasSuffix("/" + relative) }),
                   !entry.isSymbolicLink, !entry.isEncrypted,
@@ -123,6 +122,13 @@ public struct ExportSource: Sendable {
         else { return false }
         try file.read(chunkSize: 1 << 20, body)
         return true
+    }
+
+    /// Where a file the export holds lies in its zip: `apple_health_export/workout-routes/r.gpx`
+    /// for `workout-routes/r.gpx` beside the XML `apple_health_export/export.xml`.
+    static func zipName(_ relative: String, besideXML xml: ZipArchive.Entry) -> String {
+        let folder = (xml.name as NSString).deletingLastPathComponent
+        return folder.isEmpty ? relative : folder + "/" + relative
     }
 
     /// The largest referenced file read (GPX routes are a few MB even for a day-long ride).

@@ -19,7 +19,7 @@ public struct StoreStatus {
         }
         let db = try Database(path: folder.databasePath, mode: .readOnly)
         if let problem = StoreCheck.problem(in: db) { throw StoreCheck.damaged(folder.databasePath, problem) }
-        guard try db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'runs'").int == 1 else {
+        guard try db.hasTable("runs") else {
             throw HealthETLError.dataUnusable("\(folder.databasePath) is not a HealthETL store (no runs table); "
                 + "`healthetl import EXPORT --out \(folder.path) --full` replaces it")
         }
@@ -33,7 +33,7 @@ public struct StoreStatus {
         }
         lines.append("Tables:")
         // `ecg_recordings` came with schema 4: a store of version 3 lists it after its next import.
-        let hasECG = try db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'ecg_recordings'").int == 1
+        let hasECG = try db.hasTable("ecg_recordings")
         for table in ["samples", "workouts", "workout_route_points", "activity_summaries", "daily_analytics", "sleep_sessions",
                       "quarantine"] + (hasECG ? ["ecg_recordings"] : []) {
             lines.append("  \(table): \(try db.scalar("SELECT count(*) FROM \(table)"))")

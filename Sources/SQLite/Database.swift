@@ -131,6 +131,11 @@ public final class Database {
         try rows(sql, bindings).first?.first ?? .null
     }
 
+    /// Whether the database holds a table called `name` (a store made by an older version may not).
+    public func hasTable(_ name: String) throws -> Bool {
+        try scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]).int == 1
+    }
+
     /// The raw connection, for registering application-defined SQL functions (HealthQL's local-time
     /// and statistics functions). Valid as long as this `Database` lives.
     public var sqliteHandle: OpaquePointer { handle }

@@ -37,6 +37,15 @@ final class StatementTests: XCTestCase {
 
     /// Parameterized `rows` reuse one prepared statement per SQL text, bounded in number;
     /// reused statements see schema changes and leave nothing open behind them.
+    func testHasTableSeesTablesOnly() throws {
+        let db = try Database(path: try temporaryFolder(self).appendingPathComponent("t.sqlite").path)
+        try db.execute("CREATE TABLE runs (id INTEGER); CREATE VIEW recent AS SELECT id FROM runs; CREATE INDEX settings ON runs (id)")
+        XCTAssertTrue(try db.hasTable("runs"))
+        XCTAssertFalse(try db.hasTable("recent"), "a view")
+        XCTAssertFalse(try db.hasTable("settings"), "an index")
+        XCTAssertFalse(try db.hasTable("runs' OR '1'='1"), "the name is bound, not spliced")
+    }
+
     func testCachedStatementsAreReusedBoundedAndClosed() throws {
         let path = try temporaryFolder(self).appendingPathComponent("t.sqlite").path
         do {

@@ -14,7 +14,7 @@ extension ExportSource {
     /// Paths inside the export (`electrocardiograms/ecg_2020-03-15.csv`), sorted.
     public func ecgFileNames() -> [String] {
         if let zip, let zipEntry {
-            let prefix = zipECGPrefix(zipEntry)
+            let prefix = Self.zipName(Self.ecgFolder + "/", besideXML: zipEntry)
             return zip.entries.filter { entry in
                 !entry.isDirectory && !entry.isJunk && entry.name.hasPrefix(prefix)
                     && !entry.name.dropFirst(prefix.count).contains("/") && Self.isCSVName(entry.baseName)
@@ -31,7 +31,7 @@ extension ExportSource {
     public func readECGFile(_ name: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let tooLarge = ECGUnreadable("not a regular file inside the export, or larger than \(Self.maximumECGFileBytes >> 20) MiB")
         if let zip, let zipEntry {
-            let wanted = zipECGPrefix(zipEntry) + (name as NSString).lastPathComponent
+            let wanted = Self.zipName(Self.ecgFolder + "/" + (name as NSString).lastPathComponent, besideXML: zipEntry)
             guard let entry = zip.entries.first(where: { $0.name == wanted && !$0.isDirectory }) else {
                 throw ECGUnreadable("not in the zip")
             }
@@ -42,12 +42,6 @@ extension ExportSource {
         guard let baseFolder, let relative = Self.insideRelativePath(name),
               let file = ReferencedFile(relative, in: baseFolder, maximumBytes: Self.maximumECGFileBytes) else { throw tooLarge }
         try file.read(chunkSize: 64 << 10, body)
-    }
-
-    /// `apple_health_export/electrocardiograms/` for the XML `apple_health_export/export.xml`.
-    private func zipECGPrefix(_ xml: ZipArchive.Entry) -> String {
-        let folder = (xml.name as NSString).deletingLastPathComponent
-        return (folder.isEmpty ? "" : folder + "/") + Self.ecgFolder + "/"
     }
 
     private static func isCSVName(_ name: String) -> Bool { name.lowercased().hasSuffix(".csv") }
@@ -81,17 +75,12 @@ enum ECGFileCollector {
         }
     }
 
+    /// The size limit is kept by `readECGFile`: a zip entry's declared size is checked before it
+    /// is read and the zip reader stops an entry that inflates past it; a file is read up to
+    /// the size it had when opened.
     private static func read(_ name: String, from source: ExportSource) throws -> ECGRecording {
         var parser = ECGParser(fileName: name)
-        var bytes = 0
-        try source.readECGFile(name) { chunk in
-            // A zip entry may inflate to more than it declares: the reader stops at the limit.
-            bytes += chunk.count
-            guard bytes <= ExportSource.maximumECGFileBytes else {
-                throw ECGUnreadable("larger than \(ExportSource.maximumECGFileBytes >> 20) MiB")
-            }
-            try parser.feed(chunk)
-        }
+        try source.readECGFile(name) { try parser.feed($0) }
         return try parser.finish()
     }
 }

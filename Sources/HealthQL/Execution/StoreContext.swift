@@ -30,17 +30,14 @@ public final class StoreContext {
             "SELECT timezone FROM runs WHERE timezone IS NOT NULL ORDER BY id DESC LIMIT 1").string) ?? nil
         timeZone = zoneName.flatMap(TimeZone.init(identifier:)) ?? .current
         weekStart = settings["weekStart"].flatMap(Int.init) ?? 0
-        hasHourlyMetrics = try database.scalar(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'hourly_metrics'").int == 1
-        hasECGRecordings = try database.scalar(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'ecg_recordings'").int == 1
+        hasHourlyMetrics = try database.hasTable("hourly_metrics")
+        hasECGRecordings = try database.hasTable("ecg_recordings")
         SQLFunctions.register(on: database, timeZone: timeZone, weekStart: weekStart)
     }
 
     /// `zone=Europe/Berlin;weekStart=0;…` as the import saved it (`settings.analytics`).
     private static func analyticsSettings(_ database: Database) throws -> [String: String] {
-        let exists = try database.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'settings'").int == 1
-        guard exists, let line = try database.scalar("SELECT value FROM settings WHERE key = 'analytics'").string else {
+        guard try database.hasTable("settings"), let line = try database.scalar("SELECT value FROM settings WHERE key = 'analytics'").string else {
             return [:]
         }
         var out: [String: String] = [:]
