@@ -5,8 +5,13 @@
 # remade when the script changes), corpus/<target> (what the fuzzer found interesting; kept
 # between runs), findings/<target> (crash-*, timeout-*, oom-*, leak-* inputs), logs/<target>.log
 # (libFuzzer's whole output). Exit 1 if any target found something, after running all of them.
-# FUZZ_SEED=N fixes libFuzzer's random seed: from the same seeds, a run then tries the same
-# inputs in the same order on any machine (CI uses it, so what it runs was run here first).
+# FUZZ_SEED=N makes a run reproducible: libFuzzer's random seed is fixed, the run starts from
+# the seeds alone (corpus-seed<N>/, emptied first), the corpus is not reloaded from disk
+# mid-run (that happens on a timer), Swift's hashing is deterministic and address-space
+# randomization is off (pointer values that libFuzzer sees compared become the same on every
+# run). Two runs then try the same inputs in the same order, on any machine with the same
+# toolchain: a faster machine only gets further. CI uses it, so what it tries was tried here
+# first (for at least as long).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=$1; shift
@@ -25,6 +30,16 @@ max_len() {
   esac
 }
 
+# Address-space randomization off for a seeded run, where the system lets us.
+fixed_addresses=()
+if [ -n "${FUZZ_SEED:-}" ]; then
+  if setarch "$(uname -m)" -R true 2>/dev/null; then
+    fixed_addresses=(setarch "$(uname -m)" -R)
+  else
+    echo "fuzz: setarch -R is not allowed here: addresses stay random, so this run may stray from CI's"
+  fi
+fi
+
 failed=()
 for target in "$@"; do
   product=fuzz-$target
@@ -41,6 +56,13 @@ for target in "$@"; do
   [ "$built" -eq 0 ] && [ -x "$binary" ] || { echo "fuzz $target: build failed"; failed+=("$target"); continue; }
 
   seeds=$out/seeds/$target corpus=$out/corpus/$target findings=$out/findings/$target
+  reproducible=() deterministic=()
+  if [ -n "${FUZZ_SEED:-}" ]; then
+    corpus=$out/corpus-seed$FUZZ_SEED/$target
+    rm -rf "$corpus"
+    reproducible=(-seed="$FUZZ_SEED" -reload=0)
+    deterministic=(SWIFT_DETERMINISTIC_HASHING=1)
+  fi
   if [ ! -d "$seeds" ] || [ fuzz/seeds.py -nt "$seeds" ]; then
     rm -rf "$seeds"
     python3 fuzz/seeds.py "$out/seeds" "$target"
@@ -53,9 +75,9 @@ for target in "$@"; do
   # line reach the terminal; the log has everything.
   # Swift's own backtracer is off: libFuzzer reports the trap (with ASan's stack trace), and the
   # backtracer's reads of the crashed process's memory would trip ASan with a report of its own.
-  SWIFT_BACKTRACE=enable=no "$binary" "$corpus" "$seeds" \
+  env SWIFT_BACKTRACE=enable=no "${deterministic[@]}" "${fixed_addresses[@]}" "$binary" "$corpus" "$seeds" \
       -dict="fuzz/$target.dict" -max_len="$(max_len "$target")" -max_total_time="$seconds" \
-      -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 ${FUZZ_SEED:+-seed=$FUZZ_SEED} \
+      -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 "${reproducible[@]}" \
       -artifact_prefix="$findings/" 2>&1 | tee "$log" | grep -vE "^#[0-9]+[[:space:]]+(NEW|REDUCE)|# Uses: "
   status=${PIPESTATUS[0]}
 
@@ -66,6 +88,8 @@ for target in "$@"; do
   echo "$line" | tee -a "$out/summary.txt"
   if [ "$status" -ne 0 ]; then
     echo "fuzz $target: FOUND something: $(ls -t "$findings" | head -1) in $findings/ (replay: $binary FILE)"
+    # What it was, again at the end (a CI log may show only its last lines).
+    grep -m1 -A2 -E "fuzz oracle:|ERROR: |Fatal error" "$log" | cut -c1-400 | sed "s/^/fuzz $target: /"
     failed+=("$target")
   fi
 done

@@ -84,6 +84,32 @@ final class SanitizerTests: XCTestCase {
         XCTAssertEqual(String(decoding: out, as: UTF8.self), "<a b=\"x??(?\"/>")
     }
 
+    /// Each maximal valid start of a sequence becomes one `?` and the byte that broke it is
+    /// looked at anew, wherever the chunk boundaries fall (a sequence cut by a boundary used
+    /// to become one `?` and the same bytes uncut one `?` each, so a source name read
+    /// differently depending on where a read ended: found by `make fuzz TARGET=xml`).
+    func testInvalidSequencesReadTheSameWhereverTheyAreCut() {
+        let cases: [(bytes: [UInt8], text: String)] = [
+            ([0xE0, 0x80, 0x80], "???"),        // overlong: E0 needs A0…BF next
+            ([0xED, 0xA0, 0x80], "???"),        // a UTF-16 surrogate
+            ([0xF4, 0x90, 0x80, 0x80], "????"), // past U+10FFFF
+            ([0xC0, 0xAF], "??"),               // C0 is never a lead
+            ([0xE2, 0x82], "?"),                // a valid start, broken by `y`
+            ([0xF0, 0x9F, 0x98], "?"),
+            ([0xE2, 0x82, 0xAC], "€"),
+            ([0xF5, 0x80], "??"),
+        ]
+        for (bytes, text) in cases {
+            let input = Array("<a b=\"x".utf8) + bytes + Array("y\"/>".utf8)
+            let expected = "<a b=\"x\(text)y\"/>"
+            for chunk in 1...input.count {
+                XCTAssertEqual(String(decoding: filter(input, chunk: chunk), as: UTF8.self), expected, "\(bytes), chunk \(chunk)")
+            }
+        }
+        // Cut at the very end of the input: the valid start left over is one `?`.
+        XCTAssertEqual(String(decoding: filter(Array("<a>x".utf8) + [0xF0, 0x9F], chunk: 5), as: UTF8.self), "<a>x?")
+    }
+
     func testParserAcceptsRepairedInput() throws {
         let dir = try temporaryFolder(self)
         let path = try write(brokenDTD, to: "export.xml", in: dir)

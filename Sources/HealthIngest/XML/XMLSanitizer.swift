@@ -77,11 +77,14 @@ struct XMLSanitizer {
         let count = input.count
         guard let src = input.baseAddress else { return 0 }
         if !pending.isEmpty {
-            // Complete the cut sequence from the new chunk's first bytes.
+            // Continue the cut sequence from the new chunk's first bytes, by the same rule as
+            // an uncut one (`validPrefix`): where bytes are cut must not change the text.
             let need = sequenceLength(pending[0])
-            while pending.count < need && i < count && isContinuation(src[i]) { pending.append(src[i]); i += 1 }
+            while pending.count < need && i < count && fits(src[i], at: pending.count, after: pending[0]) {
+                pending.append(src[i]); i += 1
+            }
             if pending.count < need && i == count { return 0 }   // still cut: wait for more
-            if pending.count == need && pending.withUnsafeBufferPointer({ isValidSequence($0.baseAddress!, need) }) {
+            if pending.count == need {
                 for b in pending { out[o] = b; o += 1 }
             } else {
                 repair(at: o, dropping: pending.count - 1)
@@ -171,19 +174,21 @@ struct XMLSanitizer {
                 continue
             }
             if b < 0x80 { out[o] = b; o += 1; i += 1; continue }
+            // A lead byte and as many bytes after it as can still make a valid sequence (the
+            // "maximal subpart" of Unicode's substitution practice): complete, it passes; cut
+            // by the chunk's end, it waits for the next chunk; broken, it becomes one `?` and
+            // the byte that broke it is looked at anew.
             let n = sequenceLength(b)
-            if n == 0 {
-                repair(at: o, dropping: 0)
-                out[o] = UInt8(ascii: "?"); o += 1; i += 1
-            } else if i + n > count && (i + 1..<count).allSatisfy({ isContinuation(src[$0]) }) {
-                pending = Array(UnsafeBufferPointer(start: src + i, count: count - i))
-                break
-            } else if i + n <= count && isValidSequence(src + i, n) {
+            let valid = validPrefix(src + i, available: count - i, length: n)
+            if valid == n && n > 0 {
                 for k in 0..<n { out[o + k] = src[i + k] }
                 o += n; i += n
+            } else if n > 0 && i + valid == count {
+                pending = Array(UnsafeBufferPointer(start: src + i, count: valid))
+                break
             } else {
-                repair(at: o, dropping: 0)
-                out[o] = UInt8(ascii: "?"); o += 1; i += 1
+                repair(at: o, dropping: max(valid, 1) - 1)
+                out[o] = UInt8(ascii: "?"); o += 1; i += max(valid, 1)
             }
         }
         return o
@@ -271,13 +276,25 @@ struct XMLSanitizer {
     default: 0
     }
 }
-@inline(__always) private func isValidSequence(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-    for k in 1..<n where !isContinuation(p[k]) { return false }
-    switch p[0] {
-    case 0xE0: return p[1] >= 0xA0
-    case 0xED: return p[1] < 0xA0        // no UTF-16 surrogates
-    case 0xF0: return p[1] >= 0x90
-    case 0xF4: return p[1] < 0x90
+/// Whether `byte` can stand at position `k` (1…3) of a sequence that starts with `lead`:
+/// a continuation byte, and after four leads only those that keep the scalar in range (no
+/// overlong forms, no UTF-16 surrogates, nothing past U+10FFFF).
+@inline(__always) private func fits(_ byte: UInt8, at k: Int, after lead: UInt8) -> Bool {
+    guard isContinuation(byte) else { return false }
+    guard k == 1 else { return true }
+    switch lead {
+    case 0xE0: return byte >= 0xA0
+    case 0xED: return byte < 0xA0
+    case 0xF0: return byte >= 0x90
+    case 0xF4: return byte < 0x90
     default: return true
     }
+}
+/// How many bytes from `p` (a lead byte of a `length`-byte sequence, 0 if it is none) form
+/// a valid start of that sequence, looking at no more than `available` bytes.
+@inline(__always) private func validPrefix(_ p: UnsafePointer<UInt8>, available: Int, length: Int) -> Int {
+    guard length > 0 else { return 0 }
+    var k = 1
+    while k < length && k < available && fits(p[k], at: k, after: p[0]) { k += 1 }
+    return k
 }
