@@ -14,11 +14,12 @@ import SQLite
 ///     dataset/samples/person=ID/year=YYYY/part-0.parquet    every sample, by local year
 ///
 /// Every person has the same schema in every table (the store's output tables; a column a
-/// person lacks is null). A person's partitions are written in `dataset/.staging/`, then
-/// swapped in table by table, each a rename; the old ones are first moved to `dataset/.trash/`
-/// and removed after. The table folders only ever hold whole `person=ID` partitions (DuckDB's
-/// glob reads hidden folders too, so nothing else may lie there): a reader never sees half of
-/// a person's table, nor a person twice.
+/// person lacks is null). A person's partitions are staged beside the rest of their import's
+/// outputs (`stage`) and moved in by that import's publication, each partition a rename, the
+/// old one moved aside first and removed once every output is in place; a failure anywhere
+/// puts the old ones back. The table folders only ever hold whole `person=ID` partitions
+/// (DuckDB's glob reads hidden folders too, so nothing else may lie there): a reader never
+/// sees half of a person's table, nor a person twice.
 public struct CohortDataset: Sendable {
     public let root: String
 
@@ -37,12 +38,9 @@ public struct CohortDataset: Sendable {
         Self.tableNames.allSatisfy { FileManager.default.fileExists(atPath: partition($0, person)) }
     }
 
-    /// Writes `person`'s partitions from their store and swaps them in.
-    public func replace(_ person: PersonKey, from database: Database) throws {
-        let staging = "\(root)/.staging/\(person.rawValue)-\(getpid())"
-        let fm = FileManager.default
-        try? fm.removeItem(atPath: staging)
-        defer { try? fm.removeItem(atPath: staging) }
+    /// Writes `person`'s partitions from their store into `staging`; returns each staged
+    /// partition with the path it replaces (whose table folder this creates).
+    public func stage(_ person: PersonKey, from database: Database, in staging: String) throws -> [(staged: String, final: String)] {
         let exporter = TableExporter(database: database)
         for table in Self.tables {
             let folder = "\(staging)/\(table.name)"
@@ -55,14 +53,9 @@ public struct CohortDataset: Sendable {
             try exporter.export(table, csv: nil, parquet: folder + "/part-0.parquet")
         }
         try makeFolder("\(staging)/\(OutputTable.samples.name)")
-        do {
-            for name in Self.tableNames {
-                try swap("\(staging)/\(name)", into: partition(name, person), table: name)
-            }
-        } catch {
-            // Some tables new, some old: rather none, which the next import writes anew.
-            try? remove(person)
-            throw error
+        return try Self.tableNames.map { name in
+            try makeFolder("\(root)/\(name)")
+            return (staged: "\(staging)/\(name)", final: partition(name, person))
         }
     }
 
@@ -76,21 +69,6 @@ public struct CohortDataset: Sendable {
             }
             try? FileManager.default.removeItem(atPath: aside)
         }
-    }
-
-    /// Moves `staged` to `final`: the old partition aside first, removed once the new one is in.
-    private func swap(_ staged: String, into final: String, table: String) throws {
-        try makeFolder("\(root)/\(table)")
-        try makeFolder("\(root)/.trash")
-        let old = "\(root)/.trash/\(table)-\((final as NSString).lastPathComponent)-\(getpid())"
-        let hadOld = FileManager.default.fileExists(atPath: final)
-        if hadOld, FileCall.rename(final, old) != 0 { throw failure(final) }
-        guard FileCall.rename(staged, final) == 0 else {
-            let error = failure(final)
-            if hadOld { _ = FileCall.rename(old, final) }
-            throw error
-        }
-        if hadOld { try? FileManager.default.removeItem(atPath: old) }
     }
 
     /// The samples query of each local year with samples.
@@ -116,10 +94,6 @@ public struct CohortDataset: Sendable {
         } catch {
             throw HealthETLError.cannotCreateOutput("\(path): cannot create a dataset folder (\(error.localizedDescription))")
         }
-    }
-
-    private func failure(_ path: String) -> HealthETLError {
-        .io("cannot publish \(path): \(String(cString: strerror(errno)))")
     }
 }
 

@@ -106,15 +106,18 @@ public struct ExportSource: Sendable {
     /// zip or folder and nowhere else: a `..` component, a link that leads out of the folder,
     /// anything but a regular file (a FIFO, a device such as `/dev/zero`, a folder) and a file
     /// over `maximumReferencedFileBytes` count as missing, so an export can never make the
-    /// import read (or hang on) a file it does not hold.
+    /// import read (or hang on) a file it does not hold. A zip entry that is there but cannot
+    /// be read (a symbolic link, encrypted, too large) throws, saying why.
     func readReferencedFile(_ reference: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
         guard let relative = Self.insideRelativePath(reference) else { return false }
         if let zip, let zipEntry {
             let wanted = Self.zipName(relative, besideXML: zipEntry)
             guard let entry = zip.entries.first(where: { $0.name == wanted })
-                ?? zip.entries.first(where: { !$0.isJunk && $0.name.hasSuffix("/" + relative) }),
-                  !entry.isSymbolicLink, !entry.isEncrypted,
-                  entry.uncompressedSize <= UInt64(Self.maximumReferencedFileBytes) else { return false }
+                ?? zip.entries.first(where: { !$0.isJunk && $0.name.hasSuffix("/" + relative) }) else { return false }
+            guard entry.uncompressedSize <= UInt64(Self.maximumReferencedFileBytes) else {
+                throw HealthETLError.dataUnusable("entry '\(entry.name)' is larger than \(Self.maximumReferencedFileBytes >> 20) MiB")
+            }
+            // The zip reader refuses symbolic links and encrypted entries, with the reason.
             try zip.read(entry, chunkSize: 1 << 20, compressedProgress: { _ in }, body)
             return true
         }

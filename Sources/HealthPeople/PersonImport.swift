@@ -23,26 +23,18 @@ extension People {
     /// `timezone` (the `--timezone` flag) wins over the person's and the pipeline's zone.
     public func importJob(_ export: String, for id: PersonID, pipeline: PipelineConfig = PipelineConfig(),
                           timezone: String? = nil, full: Bool = false, progress: ImportProgressHandler? = nil,
-                          isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> PersonImport {
+                          isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ImportJob {
         if !exists(id) { try create(id) }
         let config = try self.config(for: id, pipeline: pipeline)
         let zone = try config.configuredTimeZone(override: timezone)
-        let job = ImportJob(options: .init(export: export, out: outputFolder(of: id).path, timeZone: zone, config: config,
-                                           progress: progress, isCancelled: isCancelled, full: full))
-        return PersonImport(job: job, people: self, id: id)
+        // The person's dataset partitions are published with their store, all or nothing.
+        let partitions = DatasetPartitions(dataset: dataset, person: PersonKey(id.rawValue))
+        return ImportJob(options: .init(export: export, out: outputFolder(of: id).path, timeZone: zone, config: config,
+                                        progress: progress, isCancelled: isCancelled, full: full, companions: partitions))
     }
 
     /// The cohort dataset of the folder (`OUT/dataset`).
     public var dataset: CohortDataset { CohortDataset(root: (root as NSString).appendingPathComponent("dataset")) }
-
-    /// Replaces `id`'s partitions of the dataset when their store changed (or they are missing).
-    func refreshDataset(of id: PersonID, after summary: RunSummary) throws {
-        let key = PersonKey(id.rawValue)
-        let changed = summary.mode == "full" || (summary.newSamples ?? 0) > 0 || (summary.newWorkouts ?? 0) > 0
-        guard changed || !dataset.hasPartitions(of: key) else { return }
-        let store = try Database(path: outputFolder(of: id).databasePath, mode: .readOnly)
-        try dataset.replace(key, from: store)
-    }
 
     /// Imports `export` for `id`, full or incremental (as the person's folder decides, or
     /// `full`), on a thread of its own. `progress` is called on that thread (see
@@ -59,7 +51,7 @@ extension People {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RunSummary, Error>) in
                 // A thread, not a task: the import blocks for minutes, which the cooperative
                 // pool's few threads must not.
-                let thread = Thread { continuation.resume(with: Result { try job.run() }) }   // a PersonImport
+                let thread = Thread { continuation.resume(with: Result { try job.run() }) }
                 thread.name = "healthetl import \(id)"
                 thread.start()
             }
@@ -89,16 +81,15 @@ extension People {
     }
 }
 
-/// One person's import: the job, then their partitions of the cohort dataset.
-public struct PersonImport: Sendable {
-    public let job: ImportJob
-    let people: People
-    let id: PersonID
+/// A person's partitions of the cohort dataset, as outputs of their import.
+struct DatasetPartitions: CompanionOutputs {
+    let dataset: CohortDataset
+    let person: PersonKey
 
-    public func run() throws -> RunSummary {
-        let summary = try job.run()
-        try people.refreshDataset(of: id, after: summary)
-        return summary
+    var missing: Bool { !dataset.hasPartitions(of: person) }
+
+    func stage(from database: Database, in staging: String) throws -> [StagedOutput] {
+        try dataset.stage(person, from: database, in: staging).map { StagedOutput(staged: $0.staged, final: $0.final) }
     }
 }
 

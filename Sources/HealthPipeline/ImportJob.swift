@@ -30,11 +30,13 @@ public struct ImportJob: Sendable {
         /// `CancellationError`, leaving the published outputs as they were.
         public var isCancelled: @Sendable () -> Bool
         public var full: Bool
+        /// Outputs outside `out` published with the run's own (a person's dataset partitions).
+        public var companions: (any CompanionOutputs)?
         public init(export: String, out: String, timeZone: TimeZoneChoice?, config: PipelineConfig = PipelineConfig(),
                     progress: ImportProgressHandler? = nil, isCancelled: @escaping @Sendable () -> Bool = { false },
-                    full: Bool = false) {
+                    full: Bool = false, companions: (any CompanionOutputs)? = nil) {
             self.export = export; self.out = out; self.timeZone = timeZone; self.config = config
-            self.progress = progress; self.isCancelled = isCancelled; self.full = full
+            self.progress = progress; self.isCancelled = isCancelled; self.full = full; self.companions = companions
         }
     }
 
@@ -117,8 +119,9 @@ public struct ImportJob: Sendable {
         // rewritten, whether this export brings anything new or not.
         let cutShort = Publication.wasCutShort(in: folder)
         if cutShort { summary.notes.append("an earlier run was stopped while publishing: every output is rewritten") }
+        var companionMoves: [StagedOutput] = []
         // Stages CSV/Parquet from the finished store (the rest, if `written` holds some) and
-        // logs the run into it.
+        // the companion outputs, and logs the run into it.
         func finish(_ database: Database, changed: Bool, written: [String: Int] = [:], _ summary: inout RunSummary) throws {
             if changed || files.missing || cutShort {
                 let outputsStart = Date()
@@ -127,6 +130,11 @@ public struct ImportJob: Sendable {
                     .merging(written) { a, _ in a }
                 summary.phaseSeconds["outputs"] = Date().timeIntervalSince(outputsStart)
             }
+            if let companions = options.companions, changed || cutShort || companions.missing {
+                let staging = (files.staging as NSString).appendingPathComponent("companions")
+                try OutputFolder.makePrivateFolder(staging)
+                companionMoves = try companions.stage(from: database, in: staging)
+            }
             summary.finish(started: started)
             try RunLog.record(summary, in: database, started: started)
             // The last point at which a cancelled run stops: from here on it publishes.
@@ -134,6 +142,10 @@ public struct ImportJob: Sendable {
         }
         // Every output moves into place as one step; a failure anywhere undoes every move.
         let publication = Publication(folder: folder)
+        func publishOutputs() throws {
+            try files.publish(into: publication)
+            for move in companionMoves { try publication.move(move.staged, to: move.final) }
+        }
         do {
             if let previous {
                 summary.mode = "incremental"
@@ -142,7 +154,7 @@ public struct ImportJob: Sendable {
                                    progress: progress) { changed, summary in
                     try finish(previous.database, changed: changed, &summary)
                 }
-                try files.publish(into: publication)
+                try publishOutputs()
                 try publication.move(previous.workingCopy, to: folder.databasePath)
                 checkpoints.discard()
             } else {
@@ -173,7 +185,7 @@ public struct ImportJob: Sendable {
                     throw error
                 }
                 try database.execute("DELETE FROM load_checkpoint")
-                try files.publish(into: publication)
+                try publishOutputs()
                 try publication.move(checkpoints.staged, to: folder.databasePath)
                 checkpoints.discard()
             }

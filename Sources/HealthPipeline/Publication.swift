@@ -2,10 +2,11 @@ import Foundation
 import HealthCore
 import PrivateFiles
 
-/// A run's outputs (the store, CSV and Parquet files) moved into place as one step: each
-/// file that is replaced is first moved aside, and if any move fails, every move already made
-/// is undone, so the folder holds the old outputs or the new ones, never a mix of two runs.
-/// The old files are removed only once every new one is in place (`commit`).
+/// A run's outputs (the store, CSV and Parquet files, and companion outputs such as a person's
+/// dataset partitions, which are folders) moved into place as one step: each file or folder
+/// that is replaced is first moved aside, and if any move fails, every move already made is
+/// undone, so the folder holds the old outputs or the new ones, never a mix of two runs. The
+/// old ones are removed only once every new one is in place (`commit`).
 ///
 /// A marker (`.healthetl/publishing`) is written before the first move and removed when the
 /// publication is committed or fully undone. A marker found by a later run means one was cut
@@ -31,15 +32,19 @@ final class Publication {
         FileManager.default.fileExists(atPath: markerPath(folder))
     }
 
-    /// Moves `staged` to `final`; the file at `final`, if any, is moved aside first.
+    /// Moves `staged` (a file or a folder) to `final`; what is at `final`, if anything, is
+    /// moved aside first.
     func move(_ staged: String, to final: String) throws {
         if moves.isEmpty { try writeMarker() }
         var replaced: String?
-        var info = stat()
+        var info = stat(), stagedInfo = stat()
+        guard lstat(staged, &stagedInfo) == 0 else { throw Self.failure(final) }
         if lstat(final, &info) == 0 {
-            // Only our own kind of file is replaced: a folder or a link in the way is the user's.
-            guard (info.st_mode & S_IFMT) == S_IFREG else {
-                throw HealthETLError.io("cannot publish \(final): something that is not a file is in the way")
+            // Only our own kind of thing is replaced: a file by a file, a folder by a folder; a
+            // link, or a folder where a file goes, is the user's.
+            let kind = info.st_mode & S_IFMT
+            guard kind == stagedInfo.st_mode & S_IFMT, kind == S_IFREG || kind == S_IFDIR else {
+                throw HealthETLError.io("cannot publish \(final): something of another kind is in the way")
             }
             try OutputFolder.makePrivateFolder(aside)
             let path = (aside as NSString).appendingPathComponent("\(moves.count)-" + (final as NSString).lastPathComponent)
@@ -106,11 +111,20 @@ final class Publication {
         .io("cannot publish \(path): \(String(cString: strerror(errno)))")
     }
 
-    /// Syncs the file at `path` (staged to be published as `final`).
+    /// Syncs the file at `path` (staged to be published as `final`), or the folder and
+    /// everything in it.
     private static func sync(_ path: String, publishing final: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw failure(final) }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure(final) }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { throw failure(final) }
+            for name in names {
+                try sync((path as NSString).appendingPathComponent(name), publishing: final)
+            }
+        }
         guard FileCall.fsync(fd, file: path) == 0 else { throw failure(final) }
     }
 

@@ -21,6 +21,7 @@ final class FaultInjectionTests: XCTestCase {
         let exports = try tinyExports()
         try faultLoop("fsync", "EIO", .full, exports)
         try faultLoop("fsync", "ENOSPC", .incremental, exports)
+        try faultLoop("fsync", "EIO", .person, exports)
     }
 
     func testEveryFailingRenameIsAnIOErrorThatChangesNothingPublished() throws {
@@ -32,6 +33,7 @@ final class FaultInjectionTests: XCTestCase {
         let exports = try tinyExports()
         try faultLoop("sqlite-io", "ENOSPC", .full, exports)
         try faultLoop("sqlite-io", "EIO", .incremental, exports)
+        try faultLoop("sqlite-io", "ENOSPC", .person, exports)
     }
 
     func testAMalformedSwitchStopsTheRun() throws {
@@ -66,7 +68,7 @@ final class FaultInjectionTests: XCTestCase {
         for incremental in [false, true] {
             let name = incremental ? "incremental" : "first"
             let fresh = { (suffix: String) throws -> String in
-                if incremental { return try self.copyOfPublished(exports, "\(name)-\(suffix)") }
+                if incremental { return try self.copyOfPublished(exports, .incremental, "\(name)-\(suffix)") }
                 let path = dir + "/\(name)-\(suffix)"
                 try? FileManager.default.removeItem(atPath: path)
                 return path
@@ -111,6 +113,13 @@ final class FaultInjectionTests: XCTestCase {
         case full
         /// `import LATER` on top of them.
         case incremental
+        /// `import LATER --person ann` on top of two people's outputs (ann's and bob's, each an
+        /// import of the older export), with the cohort dataset's partitions swapped in:
+        /// nothing of either person may change when ann's run fails.
+        case person
+
+        /// Where the run's private state lies in its output folder.
+        var stateFolder: String { self == .person ? "/people/ann/.healthetl" : "/.healthetl" }
     }
 
     struct Exports {
@@ -119,6 +128,8 @@ final class FaultInjectionTests: XCTestCase {
         var later: String
         /// A folder with the published outputs of `older`; every run starts from a copy of it.
         var published: String
+        /// A folder with two people's, each of `older` (`Mode.person`; empty where unused).
+        var people = ""
     }
 
     /// A 4-day export and a later one (a new day and a backfilled record; ~1,000 records), and
@@ -133,21 +144,26 @@ final class FaultInjectionTests: XCTestCase {
         let published = dir + "/published"
         let first = try healthetl(["import", older, "--out", published, "--quiet"] + Self.zone)
         XCTAssertEqual(first.status, 0, first.stderr)
-        return Exports(dir: dir, older: older, later: later, published: published)
+        let people = dir + "/people"
+        for person in ["ann", "bob"] {
+            let imported = try healthetl(["import", older, "--out", people, "--person", person, "--quiet"] + Self.zone)
+            XCTAssertEqual(imported.status, 0, imported.stderr)
+        }
+        return Exports(dir: dir, older: older, later: later, published: published, people: people)
     }
 
     /// Files a run may write only as best effort, so a fault there may be survived: the pid in
     /// the lock, the run log, the readable checkpoint copy and the published store's record
     /// (each documented as such), a sorted-run spill file (the analytics then read the store
     /// instead), the working copy's in-kernel copy (finished by plain writes), and the syncs
-    /// of the state folder and of the staging folders (the publication syncs the folders it
-    /// publishes into, and fails if it cannot). Each with the kinds of call that may fail there.
+    /// of the state folder and of the staging folders (the publication syncs what it publishes
+    /// and the folders it publishes into, and fails if it cannot). Each with the kinds of call that may fail there.
     static let bestEffort: [(kinds: Set<String>, file: String)] = [
         (["write"], #"/\.healthetl/lock$"#), (["write"], #"/\.healthetl/runs\.log$"#),
         (["write", "fsync", "rename"], #"/\.healthetl/\.?checkpoint\.json(\.tmp-\d+)?$"#),
         (["write", "fsync", "rename"], #"/\.healthetl/\.?published-store\.json(\.tmp-\d+)?$"#),
         (["write"], #"/\.healthetl/sample-run-\d+-\d+$"#), (["write"], #"/\.healthetl/next-store-\d+\.sqlite$"#),
-        (["fsync"], #"/\.healthetl$"#), (["fsync"], #"/\.healthetl/staging-\d+(/csv|/parquet|/report)?$"#),
+        (["fsync"], #"/\.healthetl$"#), (["fsync"], #"/\.healthetl/staging-\d+(/csv|/parquet|/report|/companions/[a-z_]+(/year=\d+)?)?$"#),
     ]
 
     /// The closing sync of a staged store's journal: the loaded store (a full import's last SQLite
@@ -174,10 +190,11 @@ final class FaultInjectionTests: XCTestCase {
     func faultLoop(_ kind: String, _ error: String, _ mode: Mode, _ exports: Exports,
                    file: StaticString = #filePath, line: UInt = #line) throws {
         let args = { (out: String) in
-            ["import", exports.later, "--out", out, "--quiet"] + Self.zone + (mode == .full ? ["--full"] : [])
+            ["import", exports.later, "--out", out, "--quiet"] + Self.zone
+                + (mode == .full ? ["--full"] : mode == .person ? ["--person", "ann"] : [])
         }
         // A clean run that counts the calls; its outputs are what every recovered run must give.
-        let reference = try copyOfPublished(exports, "reference-\(kind)-\(mode)")
+        let reference = try copyOfPublished(exports, mode, "reference-\(kind)-\(mode)")
         let probe = try runProcess(TestPaths.binary, args(reference), environment: ["HEALTHETL_FAULT": "\(kind):1000000000:\(error)"])
         XCTAssertEqual(probe.status, 0, probe.stderr, file: file, line: line)
         let total = try XCTUnwrap(Self.callCount(probe.stderr, kind), "no call count in: \(probe.stderr)", file: file, line: line)
@@ -193,7 +210,7 @@ final class FaultInjectionTests: XCTestCase {
         while true {
             n = planned.first { $0 > n } ?? n + 1
             let context = "\(kind):\(n):\(error), \(mode) import (of \(total) calls)"
-            let work = try copyOfPublished(exports, "work")
+            let work = try copyOfPublished(exports, mode, "work")
             let before = try publishedOutputs(work)
             let r = try runProcess(TestPaths.binary, args(work), environment: ["HEALTHETL_FAULT": "\(kind):\(n):\(error)"])
             let injected = r.stderr.components(separatedBy: "\n").first { $0.contains("fault injected: \(kind) #\(n) ") }
@@ -220,7 +237,7 @@ final class FaultInjectionTests: XCTestCase {
             XCTAssertTrue(message.contains { $0.contains(work + "/") }, "\(context): the message names no file: \(r.stderr)",
                           file: file, line: line)
             assertSamePublished(try publishedOutputs(work), before, "\(context): the failed run changed a published output", file: file, line: line)
-            let state = Set(try FileManager.default.contentsOfDirectory(atPath: work + "/.healthetl"))
+            let state = Set(try FileManager.default.contentsOfDirectory(atPath: work + mode.stateFolder))
             XCTAssertTrue(state.isSubset(of: Self.stateAfterFailure), "\(context): left \(state.subtracting(Self.stateAfterFailure))",
                           file: file, line: line)
             let next = try healthetl(args(work))
@@ -234,16 +251,16 @@ final class FaultInjectionTests: XCTestCase {
 
     // MARK: helpers
 
-    /// A fresh copy of the published folder at `dir/name`.
-    func copyOfPublished(_ exports: Exports, _ name: String) throws -> String {
+    /// A fresh copy at `dir/name` of the published folder a run in `mode` starts from.
+    func copyOfPublished(_ exports: Exports, _ mode: Mode, _ name: String) throws -> String {
         let path = exports.dir + "/" + name
         try? FileManager.default.removeItem(atPath: path)
-        try FileManager.default.copyItem(atPath: exports.published, toPath: path)
+        try FileManager.default.copyItem(atPath: mode == .person ? exports.people : exports.published, toPath: path)
         return path
     }
 
     /// What a run produced, without its time stamps: every output file byte for byte but the
-    /// store (which logs the run's times), and the store's analytics and samples.
+    /// stores (which log the runs' times), and each store's analytics and samples.
     struct Result: Equatable {
         var files: [String: Data]
         var analytics: [String]
@@ -251,8 +268,14 @@ final class FaultInjectionTests: XCTestCase {
 
     func result(of out: String) throws -> Result {
         var files = try publishedOutputs(out)
-        XCTAssertNotNil(files.removeValue(forKey: "health.sqlite"), "\(out) has no store")
-        return Result(files: files, analytics: try analyticsSnapshot(out + "/health.sqlite"))
+        let stores = files.keys.filter { $0 == "health.sqlite" || $0.hasSuffix("/health.sqlite") }.sorted()
+        XCTAssertFalse(stores.isEmpty, "\(out) has no store")
+        var analytics: [String] = []
+        for store in stores {
+            files.removeValue(forKey: store)
+            analytics += try analyticsSnapshot(out + "/" + store).map { store + ": " + $0 }
+        }
+        return Result(files: files, analytics: analytics)
     }
 
     func assertResult(of out: String, equals expected: Result, _ message: String,

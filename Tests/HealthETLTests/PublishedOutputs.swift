@@ -1,12 +1,13 @@
 import Foundation
 import XCTest
 
-/// Every published output of an output folder, byte for byte (the private state folder
-/// `.healthetl` left out): what a failed run must leave exactly as it was.
+/// Every published output of an output folder, byte for byte (the private state folders
+/// `.healthetl`, the folder's own and each person's, left out): what a failed run must leave
+/// exactly as it was.
 func publishedOutputs(_ out: String) throws -> [String: Data] {
     var all: [String: Data] = [:]
     guard let walker = FileManager.default.enumerator(atPath: out) else { return all }
-    for case let relative as String in walker where !relative.hasPrefix(".healthetl") {
+    for case let relative as String in walker where !relative.split(separator: "/").contains(".healthetl") {
         var isFolder: ObjCBool = false
         let path = out + "/" + relative
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
