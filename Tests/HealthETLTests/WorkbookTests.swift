@@ -8,13 +8,26 @@ import XCTest
 final class WorkbookTests: XCTestCase {
     private static let sample = TestPaths.packageRoot.appendingPathComponent("sample-data/export.xml").path
 
+    /// The sample export as a folder with two ECG recordings beside it (for the ECG sheet).
+    private func sampleWithECG(in dir: URL) throws -> String {
+        let root = dir.appendingPathComponent("apple_health_export")
+        let ecg = root.appendingPathComponent("electrocardiograms")
+        try FileManager.default.createDirectory(at: ecg, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.sample, toPath: root.appendingPathComponent("export.xml").path)
+        try write(ECGTests.english(voltages: ECGTests.voltageTexts(600, seed: 3)), to: "ecg_2020-03-15.csv", in: ecg)
+        try write(ECGTests.english(recorded: "2020-04-02 21:05:10 +0200", classification: "Inconclusive", device: "Watch6,2",
+                                   voltages: ECGTests.voltageTexts(300, seed: 4)), to: "ecg_2020-04-02.csv", in: ecg)
+        return root.path
+    }
+
     private func importSample(into dir: URL, _ name: String, _ settings: [String: Any]) throws -> String {
         var pipeline: [String: Any] = ["outputs": ["sqlite", "csv", "xlsx"]]
         pipeline.merge(settings) { $1 }
         let path = dir.appendingPathComponent("\(name).json").path
         try JSONSerialization.data(withJSONObject: pipeline).write(to: URL(fileURLWithPath: path))
         let out = dir.appendingPathComponent(name).path
-        let r = try healthetl(["import", Self.sample, "--out", out, "--pipeline", path, "--quiet", "--timezone", "Europe/Berlin"])
+        let export = try sampleWithECG(in: dir.appendingPathComponent("export-\(name)"))
+        let r = try healthetl(["import", export, "--out", out, "--pipeline", path, "--quiet", "--timezone", "Europe/Berlin"])
         XCTAssertEqual(r.status, 0, r.stderr)
         return out
     }

@@ -44,12 +44,12 @@ extension UnitSystem {
 
     /// The unit suffixes of the store's column names.
     static let unitText = ["m": "m", "kcal": "kcal", "minutes": "min", "min": "min", "kg": "kg", "degc": "°C",
-                           "hours": "h", "heart_rate": "bpm", "goal_kcal": "kcal", "goal_min": "min"]
+                           "hours": "h", "heart_rate": "bpm", "goal_kcal": "kcal", "goal_min": "min", "hz": "Hz"]
 
     /// (`walking_distance`, `m`) for `walking_distance_m`; heart rates have the unit bpm.
     static func split(_ column: String) -> (stem: String, unit: String?) {
         if column.hasSuffix("heart_rate") { return (column, "heart_rate") }
-        for suffix in ["_goal_kcal", "_goal_min", "_minutes", "_hours", "_kcal", "_min", "_degc", "_kg", "_m"] where column.hasSuffix(suffix) {
+        for suffix in ["_goal_kcal", "_goal_min", "_minutes", "_hours", "_kcal", "_min", "_degc", "_kg", "_hz", "_m"] where column.hasSuffix(suffix) {
             let unit = String(suffix.dropFirst())
             // A goal keeps its word: `active_energy_goal_kcal` reads "Active energy goal (kcal)".
             if unit.hasPrefix("goal_") { return (String(column.dropLast(suffix.count - 5)), String(unit.dropFirst(5))) }

@@ -43,7 +43,8 @@ for out, factor, unit in [(metric, 1000.0, "km"), (imperial, MILE, "mi")]:
     path = os.path.join(out, "health.xlsx")
     check(oct(os.stat(path).st_mode & 0o777) == "0o600", path + " is 0600")
     wb = openpyxl.load_workbook(path)
-    check(wb.sheetnames == ["Daily", "Weekly", "Monthly", "Yearly", "Sleep", "Workouts", "Activity rings"], "the seven sheets")
+    check(wb.sheetnames == ["Daily", "Weekly", "Monthly", "Yearly", "Sleep", "Workouts", "Activity rings", "ECG recordings"],
+          "the eight sheets")
     for name in wb.sheetnames:
         ws = wb[name]
         check(ws.freeze_panes == "A2" and ws.auto_filter.ref and ws.auto_filter.ref.startswith("A1:"),
@@ -73,7 +74,7 @@ for out, factor, unit in [(metric, 1000.0, "km"), (imperial, MILE, "mi")]:
 # column's fixed decimals), distances in km in the sheet.
 wb = openpyxl.load_workbook(os.path.join(metric, "health.xlsx"))
 for sheet, name in [("Daily", "daily"), ("Weekly", "weekly"), ("Monthly", "monthly"), ("Yearly", "yearly"), ("Sleep", "sleep"),
-                    ("Workouts", "workouts"), ("Activity rings", "activity_summaries")]:
+                    ("Workouts", "workouts"), ("Activity rings", "activity_summaries"), ("ECG recordings", "ecg_recordings")]:
     rows = list(csv.reader(open(os.path.join(metric, "csv", name + ".csv"), newline="")))
     ws = wb[sheet]
     check(ws.max_row == len(rows), "%s: as many rows as %s.csv (%d)" % (sheet, name, len(rows) - 1))
@@ -96,6 +97,10 @@ for sheet, name in [("Daily", "daily"), ("Weekly", "weekly"), ("Monthly", "month
             if not ok:
                 check(False, "%s row %d %s: sheet %r, CSV %r" % (sheet, r + 2, column, cell, text))
     check(True, "%s: every value equals %s.csv (the store's, to its decimals)" % (sheet, name))
+ecg = wb["ECG recordings"]
+check(ecg.max_row == 3 and [c.value for c in ecg[1]][:3] == ["Id", "Recorded utc", "Local date"]
+      and "Sample rate (Hz)" in [c.value for c in ecg[1]] and isinstance(ecg["B2"].value, datetime.datetime),
+      "ECG recordings: the export's two recordings, a row each, recorded times as date cells")
 
 # The same store under both settings; the CSV header names its unit and holds the converted value.
 same = [sqlite3.connect(os.path.join(o, "health.sqlite")).execute("SELECT * FROM daily_analytics ORDER BY date").fetchall()
