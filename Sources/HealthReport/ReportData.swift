@@ -115,6 +115,17 @@ public struct ReportWorkout: Sendable, Equatable {
     public var energyKcal: Double?
 }
 
+/// An ECG recording as the Heart section lists it.
+public struct ReportECG: Sendable, Equatable {
+    public var date: CivilDate
+    public var classification: String?
+    public var averageHeartRate: Double?
+    public var symptoms: String?
+    public init(date: CivilDate, classification: String?, averageHeartRate: Double? = nil, symptoms: String? = nil) {
+        self.date = date; self.classification = classification; self.averageHeartRate = averageHeartRate; self.symptoms = symptoms
+    }
+}
+
 /// Everything the page shows, read from a store in a few queries.
 public struct ReportData: Sendable {
     public var days: [ReportDay]
@@ -122,12 +133,15 @@ public struct ReportData: Sendable {
     public var workouts: [ReportWorkout]
     public var restingHeartRate: [(CivilDate, Double)]
     public var hrv: [(CivilDate, Double)]
+    /// ECG recordings, oldest first.
+    public var ecg: [ReportECG]
     public var timeZone: String
 
     public init(days: [ReportDay], nights: [ReportNight] = [], workouts: [ReportWorkout] = [],
-                restingHeartRate: [(CivilDate, Double)] = [], hrv: [(CivilDate, Double)] = [], timeZone: String = "UTC") {
+                restingHeartRate: [(CivilDate, Double)] = [], hrv: [(CivilDate, Double)] = [], ecg: [ReportECG] = [],
+                timeZone: String = "UTC") {
         self.days = days; self.nights = nights; self.workouts = workouts
-        self.restingHeartRate = restingHeartRate; self.hrv = hrv; self.timeZone = timeZone
+        self.restingHeartRate = restingHeartRate; self.hrv = hrv; self.ecg = ecg; self.timeZone = timeZone
     }
 
     public static func load(from database: Database) throws -> ReportData {
@@ -185,8 +199,15 @@ public struct ReportData: Sendable {
                 return (d, v)
             }
         }
+        let ecg = try database.rows("""
+            SELECT local_date, classification, average_heart_rate, symptoms FROM ecg_recordings
+            WHERE local_date IS NOT NULL ORDER BY recorded_utc, id
+            """).compactMap { r -> ReportECG? in
+            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { return nil }
+            return ReportECG(date: date, classification: r[1].string, averageHeartRate: r[2].double, symptoms: r[3].string)
+        }
         return ReportData(days: byDate.values.sorted { $0.date < $1.date }, nights: nights, workouts: workouts,
                           restingHeartRate: try series("HKQuantityTypeIdentifierRestingHeartRate"),
-                          hrv: try series("HKQuantityTypeIdentifierHeartRateVariabilitySDNN"), timeZone: zoneName)
+                          hrv: try series("HKQuantityTypeIdentifierHeartRateVariabilitySDNN"), ecg: ecg, timeZone: zoneName)
     }
 }

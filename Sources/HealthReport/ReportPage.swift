@@ -209,7 +209,19 @@ public struct ReportPage: Sendable {
             s += #"<div class="card wide"><h3>\#(name), last \#(recent.count) days with data</h3>"#
                 + SVGCharts.line(recent.map { (Format.day($0.0), $0.1) }, unit: unit, title: name) + "</div>"
         }
-        return s + (any ? "" : #"<p class="empty">No resting heart rate or HRV recorded.</p>"#) + "</section>"
+        if !data.ecg.isEmpty {
+            // The latest recordings, newest first: what the Watch classified, as it said it.
+            let shown = data.ecg.suffix(12).reversed()
+            s += #"<div class="card wide"><h3>ECG recordings\#(data.ecg.count > shown.count ? ", the last \(shown.count) of \(data.ecg.count)" : "")</h3>"#
+                + "<table><thead><tr><th>Date</th><th>Classification</th><th>Average heart rate (bpm)</th><th>Symptoms</th></tr></thead><tbody>"
+            for r in shown {
+                s += "<tr data-ecg=\(r.date.iso8601)><td>\(Format.day(r.date))</td><td>\(Format.html(r.classification ?? "–"))</td>"
+                    + "<td>\(r.averageHeartRate.map { Format.count($0) } ?? "–")</td><td>\(Format.html(r.symptoms ?? "–"))</td></tr>"
+            }
+            s += "</tbody></table></div>"
+        }
+        let nothing = !any && data.ecg.isEmpty
+        return s + (nothing ? #"<p class="empty">No resting heart rate, HRV or ECG recorded.</p>"# : "") + "</section>"
     }
 
     private var insights: String {

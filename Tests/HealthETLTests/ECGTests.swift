@@ -252,6 +252,9 @@ final class ECGTests: XCTestCase {
         XCTAssertEqual(try query(store, "SELECT local_date || ' ' || classification || ' ' || device FROM ecg_recordings ORDER BY id"),
                        ["2020-03-15 Sinus Rhythm Watch4,4", "2020-03-16 Sinusrhythmus Watch5,1"])
         try assertParquet(out, equals: export.expected)
+        // The report's Heart section lists both, newest first.
+        let page = try String(contentsOfFile: out + "/report/index.html", encoding: .utf8)
+        XCTAssertEqual(page.components(separatedBy: "<tr data-ecg=").dropFirst().map { String($0.prefix(10)) }, ["2020-03-16", "2020-03-15"])
     }
 
     /// The Parquet files read back with pyarrow: the same recordings and voltages, in order.

@@ -131,6 +131,26 @@ final class ReportTests: XCTestCase {
         }
     }
 
+    /// The Heart section lists the latest 12 ECG recordings, newest first, as the Watch
+    /// classified them (escaped), and says how many there are in all.
+    func testTheHeartSectionListsTheLatestECGRecordings() {
+        let first = CivilDate(iso: "2024-01-01")!
+        let ecg = (0..<15).map { i in
+            ReportECG(date: first.adding(days: 3 * i), classification: i == 14 ? "Atrial <b>Fibrillation</b>" : "Sinus Rhythm",
+                      averageHeartRate: i == 13 ? nil : 60 + Double(i), symptoms: i == 14 ? "Dizziness & fatigue" : nil)
+        }
+        let html = ReportPage(data: ReportData(days: [ReportDay(date: first, steps: 5000)], ecg: ecg), goals: goals).html
+        let rows = html.components(separatedBy: "<tr data-ecg=").dropFirst().map { String($0.prefix(10)) }
+        XCTAssertEqual(rows, (3..<15).reversed().map { first.adding(days: 3 * $0).iso8601 })
+        XCTAssertTrue(html.contains("ECG recordings, the last 12 of 15"))
+        XCTAssertTrue(html.contains("<td>Atrial &lt;b&gt;Fibrillation&lt;/b&gt;</td><td>74</td><td>Dizziness &amp; fatigue</td>"), html)
+        XCTAssertTrue(html.contains("<td>Sinus Rhythm</td><td>–</td><td>–</td>"))
+        XCTAssertFalse(html.contains("No resting heart rate, HRV or ECG recorded"))
+        let none = ReportPage(data: ReportData(days: [ReportDay(date: first, steps: 5000)]), goals: goals).html
+        XCTAssertFalse(none.contains("data-ecg="))
+        XCTAssertTrue(none.contains("No resting heart rate, HRV or ECG recorded"))
+    }
+
     func testOnlyAnImportWithTheReportOutputWritesIt() throws {
         let without = try importSample(["sqlite", "csv"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: without + "/report"))
