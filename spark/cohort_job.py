@@ -29,7 +29,8 @@ import tempfile
 import time
 import uuid
 
-DATASET_TABLES = ["daily", "weekly", "monthly", "yearly", "sleep", "workouts", "activity_summaries", "samples"]
+DATASET_TABLES = ["daily", "weekly", "monthly", "yearly", "sleep", "workouts", "activity_summaries", "ecg_recordings",
+                  "ecg_samples", "samples"]
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 

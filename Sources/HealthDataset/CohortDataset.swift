@@ -10,7 +10,8 @@ import SQLite
 /// columns:
 ///
 ///     dataset/<table>/person=ID/part-0.parquet              daily, weekly, monthly, yearly,
-///                                                            sleep, workouts, activity_summaries
+///                                                            sleep, workouts, activity_summaries,
+///                                                            ecg_recordings, ecg_samples
 ///     dataset/samples/person=ID/year=YYYY/part-0.parquet    every sample, by local year
 ///
 /// Every person has the same schema in every table (the store's output tables; a column a
@@ -26,7 +27,8 @@ public struct CohortDataset: Sendable {
     public init(root: String) { self.root = root }
 
     /// The tables partitioned by person only.
-    public static let tables: [OutputTable] = [.daily, .weekly, .monthly, .yearly, .sleep, .workouts, .activitySummaries]
+    public static let tables: [OutputTable] = [.daily, .weekly, .monthly, .yearly, .sleep, .workouts, .activitySummaries,
+                                               .ecgRecordings, .ecgSamples]
     public static var tableNames: [String] { tables.map(\.name) + [OutputTable.samples.name] }
 
     func partition(_ table: String, _ person: PersonKey) -> String {

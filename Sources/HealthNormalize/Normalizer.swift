@@ -16,7 +16,17 @@ public struct Normalizer: StageHandler {
         var records = input.records
         input.records = []
         normalize(&records, into: &out)
-        for workout in input.workouts { out.workouts.append(normalize(workout)) }
+        for workout in input.workouts {
+            // A workout that cannot be placed in time is quarantined with the reason, as a record
+            // is, rather than stored without dates (where no day, week or report would show it).
+            guard workout.startDate != nil, workout.endDate != nil else {
+                let missing = workout.startDate == nil ? "startDate" : "endDate"
+                out.quarantine.append(QuarantineEntry(line: workout.line, element: "Workout", type: workout.activityType,
+                                                      reason: "missing or unreadable \(missing)"))
+                continue
+            }
+            out.workouts.append(normalize(workout))
+        }
         input.workouts = []
         out.rest = input
         out.rest.profile = out.rest.profile.map(ProfileValues.normalized)

@@ -299,6 +299,21 @@ final class ECGTests: XCTestCase {
         try assertImported(export, into: folder.appendingPathComponent("out").path)
     }
 
+    /// A person's import puts their recordings and every voltage into the cohort dataset too,
+    /// byte for byte their own Parquet files.
+    func testAPersonsRecordingsAreInTheCohortDataset() throws {
+        let folder = try temporaryFolder(self)
+        let export = try makeExport(in: folder, zip: false)
+        let out = folder.appendingPathComponent("out").path
+        let r = try healthetl(["import", export.path, "--out", out, "--person", "ann", "--quiet", "--timezone", "Europe/Berlin"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        try assertParquet(out + "/people/ann", equals: export.expected)
+        for table in ["ecg_recordings", "ecg_samples"] {
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/dataset/\(table)/person=ann/part-0.parquet")),
+                           try Data(contentsOf: URL(fileURLWithPath: out + "/people/ann/parquet/\(table).parquet")), table)
+        }
+    }
+
     /// A zip, then the same zip again (a nightly run over a cumulative export: nothing is added),
     /// then one with a new recording (added, and the files rewritten).
     func testZipImportThenIncrementalRunsAddOnlyNewRecordings() throws {

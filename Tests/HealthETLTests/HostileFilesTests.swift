@@ -248,6 +248,29 @@ final class HostileFilesTests: XCTestCase {
                        ["0001-01-01 1.0", "2024-02-13 1000000.0", "2024-02-14 4.94065645841247e-324", "9999-12-25 2.0"])
     }
 
+    /// A workout whose start or end is missing or unreadable is quarantined with the reason (as
+    /// a record is), not stored without dates; its route is not read into the store.
+    func testWorkoutsThatCannotBePlacedInTimeAreQuarantined() throws {
+        let dir = try temporaryFolder(self)
+        func workout(_ dates: String) -> String {
+            #"<Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="x" \#(dates)>"#
+                + #"<WorkoutRoute sourceName="x"><FileReference path="/workout-routes/r.gpx"/></WorkoutRoute></Workout>"#
+        }
+        let elements = [
+            workout(#"startDate="2024-02-13 25:00:00 +0000" endDate="2024-02-13 11:00:00 +0000""#),
+            workout(#"startDate="2024-02-13 10:00:00 +0000""#),
+            workout(#"startDate="2024-02-14 10:00:00 +0000" endDate="2024-02-14 10:30:00 +0000""#),
+        ]
+        let path = try write(HostileInputTests.export(elements), to: "workouts.xml", in: dir)
+        let out = dir.appendingPathComponent("out").path
+        let result = try healthetl(["import", path, "--out", out, "--quiet", "--timezone", "UTC"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try query(out + "/health.sqlite", "SELECT element || ' ' || type || ': ' || reason FROM quarantine ORDER BY line"),
+                       ["Workout HKWorkoutActivityTypeRunning: missing or unreadable startDate",
+                        "Workout HKWorkoutActivityTypeRunning: missing or unreadable endDate"])
+        XCTAssertEqual(try query(out + "/health.sqlite", "SELECT local_date || ' ' || duration_min FROM workouts"), ["2024-02-14 30.0"])
+    }
+
     // MARK: helpers
 
     /// Writes a zip with Python's zipfile (tooling): `body` runs with `z` open for writing,

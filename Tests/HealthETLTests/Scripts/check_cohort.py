@@ -23,7 +23,8 @@ generator = os.path.join(repo, "sample-data", "generate_export.py")
 exports, out, plain = os.path.join(work, "exports"), os.path.join(work, "out"), os.path.join(work, "plain")
 PEOPLE = {"anna": ("Europe/Berlin", 3, "xml", 24), "ben": ("America/New_York", 4, "zip", 18),
           "chen": ("Asia/Shanghai", 5, "xml", 20), "dora": ("Australia/Sydney", 6, "xml", 16)}
-TABLES = ["daily", "weekly", "monthly", "yearly", "sleep", "workouts", "activity_summaries", "samples"]
+TABLES = ["daily", "weekly", "monthly", "yearly", "sleep", "workouts", "activity_summaries", "ecg_recordings", "ecg_samples",
+          "samples"]
 
 
 def fail(message):
