@@ -7,11 +7,12 @@
 # (libFuzzer's whole output). Exit 1 if any target found something, after running all of them.
 # FUZZ_SEED=N makes a run reproducible: libFuzzer's random seed is fixed, the run starts from
 # the seeds alone (corpus-seed<N>/, emptied first), the corpus is not reloaded from disk
-# mid-run (that happens on a timer), Swift's hashing is deterministic and address-space
-# randomization is off (pointer values that libFuzzer sees compared become the same on every
-# run). Two runs then try the same inputs in the same order, on any machine with the same
-# toolchain: a faster machine only gets further. CI uses it, so what it tries was tried here
-# first (for at least as long).
+# mid-run (that happens on a timer), Swift's hashing is deterministic, and address-space
+# randomization is off with a fixed environment (libFuzzer sees compared pointer values and
+# adds them to its dictionary: with ASLR off, stack addresses still move with the size of the
+# environment, which holds the checkout's path). Two runs then try the same inputs in the same
+# order, on any machine with the same toolchain: a faster machine only gets further. CI uses
+# it, so what it tries was tried here first (for at least as long).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=$1; shift
@@ -61,7 +62,7 @@ for target in "$@"; do
     corpus=$out/corpus-seed$FUZZ_SEED/$target
     rm -rf "$corpus"
     reproducible=(-seed="$FUZZ_SEED" -reload=0)
-    deterministic=(SWIFT_DETERMINISTIC_HASHING=1)
+    deterministic=(-i PATH=/usr/bin:/bin LANG=C.UTF-8 SWIFT_DETERMINISTIC_HASHING=1)
   fi
   if [ ! -d "$seeds" ] || [ fuzz/seeds.py -nt "$seeds" ]; then
     rm -rf "$seeds"
@@ -75,7 +76,7 @@ for target in "$@"; do
   # line reach the terminal; the log has everything.
   # Swift's own backtracer is off: libFuzzer reports the trap (with ASan's stack trace), and the
   # backtracer's reads of the crashed process's memory would trip ASan with a report of its own.
-  env SWIFT_BACKTRACE=enable=no "${deterministic[@]}" "${fixed_addresses[@]}" "$binary" "$corpus" "$seeds" \
+  env "${deterministic[@]}" SWIFT_BACKTRACE=enable=no "${fixed_addresses[@]}" "$binary" "$corpus" "$seeds" \
       -dict="fuzz/$target.dict" -max_len="$(max_len "$target")" -max_total_time="$seconds" \
       -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 "${reproducible[@]}" \
       -artifact_prefix="$findings/" 2>&1 | tee "$log" | grep -vE "^#[0-9]+[[:space:]]+(NEW|REDUCE)|# Uses: "
