@@ -12,8 +12,8 @@
 # the xml target in one checkout then try the same inputs in the same order. In a checkout at
 # another path (CI's), ASan's object-file names in the binary differ in length, so addresses
 # differ and the run strays after some thousand inputs (dates-numbers strays sooner, for a
-# reason not tracked down). So before landing, the seeded run goes three times as long here, and unseeded ones
-# for much longer.
+# reason not tracked down). So before landing, the seeded run goes three times as long here,
+# and unseeded ones for much longer.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=$1; shift
