@@ -248,6 +248,24 @@ final class HostileFilesTests: XCTestCase {
                        ["0001-01-01 1.0", "2024-02-13 1000000.0", "2024-02-14 4.94065645841247e-324", "9999-12-25 2.0"])
     }
 
+    /// An export is UTF-8 whatever its XML declaration says: a declared ISO-8859-1 used to turn
+    /// names into mojibake, and a declared EUC-JP or UTF-16 stopped the import (65) after
+    /// libxml2 had printed its own lines on stderr ("encoding error : input conversion failed").
+    func testAnEncodingDeclarationIsIgnoredAndLibxml2PrintsNothing() throws {
+        let dir = try temporaryFolder(self)
+        for encoding in ["ISO-8859-1", "EUC-JP", "UTF-16", "x-unknown"] {
+            let export = #"<?xml version="1.0" encoding="\#(encoding)"?>"# + "\n"
+                + HostileInputTests.export([#"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="Wätch Οx" unit="count" "#
+                    + #"startDate="2024-02-13 10:00:00 +0000" endDate="2024-02-13 11:00:00 +0000" value="5"/>"#])
+            let path = try write(export, to: "\(encoding).xml", in: dir)
+            let out = dir.appendingPathComponent("out-\(encoding)").path
+            let result = try healthetl(["import", path, "--out", out, "--quiet", "--timezone", "UTC"])
+            XCTAssertEqual(result.status, 0, "\(encoding): \(result.stderr)")
+            XCTAssertEqual(result.stderr, "", encoding)
+            XCTAssertEqual(try query(out + "/health.sqlite", "SELECT source_name FROM samples"), ["Wätch Οx"], encoding)
+        }
+    }
+
     /// A workout whose start or end is missing or unreadable is quarantined with the reason (as
     /// a record is), not stored without dates; its route is not read into the store.
     func testWorkoutsThatCannotBePlacedInTimeAreQuarantined() throws {

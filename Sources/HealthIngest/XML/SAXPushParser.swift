@@ -88,8 +88,11 @@ final class SAXPushParser {
                     .characters(ByteSpan(start: chars!, count: Int(length)))
             }
         }
-        // Errors are read from the context afterwards; never printed by libxml2 itself.
+        // Errors are read from the context afterwards; never printed by libxml2 itself: not
+        // through the parser's handler, nor through this thread's default, which libxml2 uses
+        // for errors it raises without a parser at hand (a failed character conversion).
         sax.serror = { _, _ in }
+        xmlSetStructuredErrorFunc(nil) { _, _ in }
         self.handler = handler
         self.fileName = fileName
         let user = Unmanaged.passUnretained(handler).toOpaque()
@@ -97,8 +100,11 @@ final class SAXPushParser {
             throw HealthETLError.internal("libxml2 could not create a parser")
         }
         context = ctxt
+        // IGNORE_ENC: the input is UTF-8 whatever its declaration says. Exports are UTF-8, and
+        // the sanitizer has already made the bytes valid UTF-8; an `encoding="ISO-8859-1"`
+        // would turn every non-ASCII name into mojibake, and a multi-byte one stop the import.
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue | XML_PARSE_NOERROR.rawValue
-            | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
+            | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
         xmlCtxtUseOptions(ctxt, options)
         // Belt and braces: even if a DTD slipped through, never load or substitute anything.
         ctxt.pointee.replaceEntities = 0
