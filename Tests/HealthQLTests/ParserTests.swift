@@ -18,9 +18,9 @@ final class ParserTests: XCTestCase {
         ("SELECT * FROM steps WHERE date >= today() - 7d AND date < today()",
          "SELECT * FROM steps WHERE (date >= (today() - 7d)) AND (date < today())"),
         ("SELECT * FROM daily WHERE date >= start_of_week() OR date >= start_of_month() OR date >= start_of_year()",
-         "SELECT * FROM daily WHERE ((date >= start_of_week()) OR (date >= start_of_month())) OR (date >= start_of_year())"),
+         "SELECT * FROM daily WHERE (date >= start_of_week()) OR (date >= start_of_month()) OR (date >= start_of_year())"),
         ("SELECT * FROM daily WHERE date > '2024-01-31' - 2w + 3mo - 1y",
-         "SELECT * FROM daily WHERE date > ((('2024-01-31' - 2w) + 3mo) - 1y)"),
+         "SELECT * FROM daily WHERE date > ('2024-01-31' - 2w + 3mo - 1y)"),
         ("SELECT * FROM workouts WHERE duration > 30min", "SELECT * FROM workouts WHERE duration > 30min"),
         ("SELECT * FROM sleep_analysis WHERE NOT value = 'awake'", "SELECT * FROM sleep_analysis WHERE NOT (value = 'awake')"),
         ("SELECT * FROM steps WHERE device IS NULL", "SELECT * FROM steps WHERE device IS NULL"),
@@ -28,7 +28,7 @@ final class ParserTests: XCTestCase {
         ("SELECT * FROM workouts WHERE type IN ('running', 'cycling')", "SELECT * FROM workouts WHERE type IN ('running', 'cycling')"),
         ("SELECT * FROM workouts WHERE type NOT IN ('swimming')", "SELECT * FROM workouts WHERE type NOT IN ('swimming')"),
         ("SELECT * FROM steps WHERE value <> 1 AND value != 2 AND value <= 3 AND value >= -4",
-         "SELECT * FROM steps WHERE (((value != 1) AND (value != 2)) AND (value <= 3)) AND (value >= -4)"),
+         "SELECT * FROM steps WHERE (value != 1) AND (value != 2) AND (value <= 3) AND (value >= -4)"),
         ("SELECT value * 2 + 1, value / 3 - 0.5 FROM steps", "SELECT (value * 2) + 1, (value / 3) - 0.5 FROM steps"),
         ("SELECT sleep.date, sleep.asleep, steps.value FROM sleep JOIN steps ON steps.date = sleep.date + 1d",
          "SELECT sleep.date, sleep.asleep, steps.value FROM sleep JOIN steps ON steps.date = (sleep.date + 1d)"),
@@ -73,6 +73,27 @@ final class ParserTests: XCTestCase {
             XCTAssertFalse(query.description.contains("--"), query.description)
             XCTAssertEqual(try Parser.parse(query.description), query, text)
         }
+    }
+
+    /// Found by fuzzing: a chain of 100 subtractions parsed (a chain is read in a loop) but
+    /// printed as 100 nested parentheses, past the parser's nesting limit. Chains print flat,
+    /// and a repeated NOT or minus costs the printed text no more depth than the input.
+    func testLongChainsAndRepeatsPrintNoDeeperThanTheyParse() throws {
+        let texts = [
+            "SELECT value" + String(repeating: " - 1 + value", count: 150) + " FROM steps",
+            "SELECT value" + String(repeating: " * 2 / value", count: 150) + " FROM steps",
+            "SELECT * FROM steps WHERE " + (1...150).map { "value = \($0)" }.joined(separator: " OR "),
+            "SELECT * FROM steps WHERE " + (1...150).map { "value > \($0)" }.joined(separator: " AND "),
+            "SELECT * FROM steps WHERE " + String(repeating: "NOT ", count: 90) + "value = 1",
+            "SELECT " + String(repeating: "- ", count: 90) + "value FROM steps",
+        ]
+        for text in texts {
+            let query = try Parser.parse(text)
+            XCTAssertEqual(try Parser.parse(query.description), query, String(text.prefix(60)))
+            XCTAssertFalse(query.description.contains("--"), String(text.prefix(60)))
+        }
+        XCTAssertEqual(try Parser.parse("SELECT a - b - (c - d) FROM steps").description, "SELECT a - b - (c - d) FROM steps")
+        XCTAssertEqual(try Parser.parse("SELECT NOT NOT a = 1 FROM steps").description, "SELECT NOT NOT (a = 1) FROM steps")
     }
 
     func testStructureOfAFullQuery() throws {

@@ -85,6 +85,18 @@ public enum BinaryOperator: String, Sendable, CaseIterable {
     case plus = "+", minus = "-", times = "*", divide = "/"
 
     var isComparison: Bool { [.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual].contains(self) }
+
+    /// The level at which the parser reads this operator in a left-associative chain
+    /// (`a - b + c` is `(a - b) + c`); nil for comparisons, which do not chain.
+    var chainLevel: Int? {
+        switch self {
+        case .or: 0
+        case .and: 1
+        case .plus, .minus: 2
+        case .times, .divide: 3
+        default: nil
+        }
+    }
     var isLogical: Bool { self == .and || self == .or }
 
     /// The operator with its operands swapped: `a < b` ⇔ `b > a`.

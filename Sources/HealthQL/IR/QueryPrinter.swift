@@ -30,7 +30,10 @@ extension GroupKey {
 }
 
 extension Expr {
-    /// The expression as HealthQL, fully parenthesized where precedence could matter.
+    /// The expression as HealthQL, fully parenthesized where precedence could matter, and no
+    /// deeper than the parser reads it: a chain at one level prints flat (`a - b - c`), a
+    /// repeated NOT or minus without parentheses. (Found by fuzzing: 100 subtractions printed as
+    /// 100 nested parentheses, past the parser's nesting limit, so a label did not read back.)
     public var text: String {
         switch self {
         case .field(let q, let n, _): q.map { "\($0).\(n)" } ?? n
@@ -40,14 +43,31 @@ extension Expr {
         case .null: "NULL"
         case .time(let f, _): f.rawValue + "()"
         case .aggregate(let f, let e, _): "\(f.rawValue)(\(e?.text ?? "*"))"
-        case .unary(.not, let e, _): "NOT \(e.nested)"
-        // `--` starts a comment: a negated negative is printed `-(-x)` (found by fuzzing).
-        case .unary(.negate, let e, _): e.nested.hasPrefix("-") ? "-(\(e.nested))" : "-\(e.nested)"
-        case .binary(let op, let l, let r, _): "\(l.nested) \(op.rawValue) \(r.nested)"
+        case .unary(.not, let e, _): "NOT \(e.isNot ? e.text : e.nested)"
+        // `--` starts a comment: a negated negative is printed `- -x` (found by fuzzing).
+        case .unary(.negate, let e, _): Self.negated(e.nested)
+        case .binary(let op, let l, let r, _): "\(l.continuesChain(of: op) ? l.text : l.nested) \(op.rawValue) \(r.nested)"
         case .isNull(let e, let negated, _): "\(e.nested) IS \(negated ? "NOT " : "")NULL"
         case .inList(let e, let list, let negated, _):
             "\(e.nested) \(negated ? "NOT " : "")IN (\(list.map(\.text).joined(separator: ", ")))"
         }
+    }
+
+    /// `-x`, or `- -x` for a negative: the operand's text is made once (made twice, as it was,
+    /// 90 minus signs took 2^90 steps).
+    private static func negated(_ operand: String) -> String {
+        operand.hasPrefix("-") ? "- " + operand : "-" + operand
+    }
+
+    private var isNot: Bool {
+        if case .unary(.not, _, _) = self { return true }
+        return false
+    }
+
+    /// Whether this, as the left operand of `op`, is a chain the parser reads at `op`'s level.
+    private func continuesChain(of op: BinaryOperator) -> Bool {
+        guard case .binary(let inner, _, _, _) = self, let level = op.chainLevel else { return false }
+        return inner.chainLevel == level
     }
 
     private var nested: String {
