@@ -78,7 +78,7 @@ struct XMLSanitizer {
         guard let src = input.baseAddress else { return 0 }
         if !pending.isEmpty {
             // Continue the cut sequence from the new chunk's first bytes, by the same rule as
-            // an uncut one (`validPrefix`): where bytes are cut must not change the text.
+            // an uncut one (`maximalSubpart`): where bytes are cut must not change the text.
             let need = sequenceLength(pending[0])
             while pending.count < need && i < count && fits(src[i], at: pending.count, after: pending[0]) {
                 pending.append(src[i]); i += 1
@@ -179,16 +179,16 @@ struct XMLSanitizer {
             // by the chunk's end, it waits for the next chunk; broken, it becomes one `?` and
             // the byte that broke it is looked at anew.
             let n = sequenceLength(b)
-            let valid = validPrefix(src + i, available: count - i, length: n)
-            if valid == n && n > 0 {
+            let valid = maximalSubpart(src + i, available: count - i, length: n)
+            if valid == n {
                 for k in 0..<n { out[o + k] = src[i + k] }
                 o += n; i += n
-            } else if n > 0 && i + valid == count {
+            } else if n > 0 && i + valid == count {   // only a lead byte waits for more
                 pending = Array(UnsafeBufferPointer(start: src + i, count: valid))
                 break
             } else {
-                repair(at: o, dropping: max(valid, 1) - 1)
-                out[o] = UInt8(ascii: "?"); o += 1; i += max(valid, 1)
+                repair(at: o, dropping: valid - 1)
+                out[o] = UInt8(ascii: "?"); o += 1; i += valid
             }
         }
         return o
@@ -290,10 +290,10 @@ struct XMLSanitizer {
     default: return true
     }
 }
-/// How many bytes from `p` (a lead byte of a `length`-byte sequence, 0 if it is none) form
-/// a valid start of that sequence, looking at no more than `available` bytes.
-@inline(__always) private func validPrefix(_ p: UnsafePointer<UInt8>, available: Int, length: Int) -> Int {
-    guard length > 0 else { return 0 }
+/// How many bytes from `p` (a non-ASCII byte; `length`: the length of the sequence it leads,
+/// 0 if it leads none) are replaced together when they do not make a whole valid sequence: the
+/// valid start of its sequence, looking at no more than `available` bytes, or the byte alone.
+@inline(__always) private func maximalSubpart(_ p: UnsafePointer<UInt8>, available: Int, length: Int) -> Int {
     var k = 1
     while k < length && k < available && fits(p[k], at: k, after: p[0]) { k += 1 }
     return k
