@@ -1,18 +1,8 @@
 // swift-tools-version:6.0
 // HealthETL: one target per pipeline stage, a small core, the store, system C libraries, a thin CLI.
-//
-//   healthetl ─→ HealthPipeline, HealthPeople, HealthQL
-//   HealthPeople ─→ HealthPipeline, HealthStore, HealthDataset   (several people: folders, settings, imports)
-//   HealthDataset ─→ HealthStore, HealthEmit   (people's tables as a Hive-partitioned Parquet dataset)
-//   HealthPipeline ─→ HealthIngest, HealthNormalize, HealthDedupe, HealthAggregate, HealthStore, HealthEmit, HealthReport
-//   HealthReport ─→ HealthStore                (the trends page, from a store)
-//   HealthQL ─→ HealthStore, SQLite            (reads a store; no emitters)
-//   HealthEmit ─→ HealthStore, Parquet, SQLite, PrivateFiles   (a store into files)
-//   HealthStore ─→ HealthCore, SQLite, PrivateFiles            (everything that reads or writes a store)
-//   stages ─→ HealthCore                       (a stage knows its input and output types only)
-//   HealthWorkbook ─→ HealthStore, Spreadsheet  (health.xlsx)
-//   Parquet, Spreadsheet ─→ PrivateFiles, CZlib;  SQLite ─→ CSQLite;  PrivateFiles ─→ libc
-//                                              (general libraries: no health knowledge, no HealthCore)
+// Which target depends on which, and why: docs/ARCHITECTURE.md, whose drawing of the graph
+// scripts/check-module-graph.py checks against this file (make test, make check).
+
 import PackageDescription
 
 // Release builds: cross-module optimization specializes the stages' generic types

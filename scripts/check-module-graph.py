@@ -1,15 +1,113 @@
 #!/usr/bin/env python3
-"""Checks the module graph the README's Design section draws (issue 21), from
-`swift package describe --type json`: the store, the emitters and the general libraries are
-targets of their own; the general libraries know nothing of health (no HealthCore, directly or
-through another target); HealthQL reads a store without the emitters; stages depend on the core only."""
-import json, subprocess, sys
+"""Checks the module graph (issue 21, issue 30), from `swift package describe --type json`
+(the targets and their direct dependencies as SwiftPM reads Package.swift):
 
-described = json.loads(subprocess.run(["swift", "package", "describe", "--type", "json"],
-                                      check=True, capture_output=True, text=True).stdout)
-deps = {t["name"]: set(t.get("target_dependencies", [])) for t in described["targets"]}
+1. The drawing in docs/ARCHITECTURE.md is the graph: every target of Package.swift appears on
+   the left of exactly one arrow, with exactly its direct target dependencies on the right,
+   and nothing else is drawn. A drawing in Package.swift's own comments, if any, is checked
+   the same way. So a target added, removed or rewired without its drawing fails here.
+2. The rules: the store, the emitters and the general libraries are targets of their own; the
+   general libraries know nothing of health (no Health* target, directly or through another);
+   HealthQL reads a store without the emitters; a feature (report, workbook) is no appendix to
+   the emitters or the pipeline; stages depend on the core only.
 
-def closure(name):
+The drawing's syntax (one fenced block after the line `<!-- module-graph -->`):
+
+    TARGET[, TARGET...] ─→ DEP[, DEP...]     (a comment: from the first "(" on)
+    TARGET ─→ —                              (no target dependencies)
+
+A dependency list that ends with "," goes on on the next line; any other line without an arrow
+(an indented comment, a blank line) is ignored. `->` may stand for `─→`.
+"""
+import json, pathlib, re, subprocess, sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DRAWING = ROOT / "docs" / "ARCHITECTURE.md"
+MARKER = "<!-- module-graph -->"
+ARROW = re.compile(r"\s*(?:─→|->)\s*")
+
+
+def parse_drawing(lines, where):
+    """{target: set of dependencies} from drawn lines, and problems (a target drawn twice, a
+    line that cannot be read)."""
+    graph, problems = {}, []
+    pending = None  # (targets, deps so far) while a dependency list ends with ","
+    for number, raw in lines:
+        text = raw.split("(", 1)[0].rstrip()
+        if pending is not None:
+            targets, deps = pending
+            deps += [d.strip() for d in text.split(",") if d.strip()]
+            if text.endswith(","):
+                continue
+            pending = None
+            add(graph, targets, deps, f"{where}:{number}", problems)
+            continue
+        if not ARROW.search(text):
+            continue
+        left, right = ARROW.split(text, maxsplit=1)
+        targets = [t.strip() for t in left.split(",") if t.strip()]
+        if not targets or not all(re.fullmatch(r"[A-Za-z0-9_-]+", t) for t in targets):
+            problems.append(f"{where}:{number}: cannot read the targets in '{raw.strip()}'")
+            continue
+        deps = [] if right.strip() in ("—", "-", "") else [d.strip() for d in right.split(",") if d.strip()]
+        if right.endswith(","):
+            pending = (targets, deps)
+            continue
+        add(graph, targets, deps, f"{where}:{number}", problems)
+    if pending is not None:
+        problems.append(f"{where}: the drawing ends inside a dependency list")
+    return graph, problems
+
+
+def add(graph, targets, deps, place, problems):
+    for name in deps:
+        if not re.fullmatch(r"[A-Za-z0-9_-]+", name):
+            problems.append(f"{place}: cannot read the dependency '{name}'")
+    for target in targets:
+        if target in graph:
+            problems.append(f"{place}: {target} is drawn twice")
+        graph[target] = set(deps)
+
+
+def drawing_in_architecture():
+    if not DRAWING.is_file():
+        return None, [f"{DRAWING.relative_to(ROOT)} is missing"]
+    lines = DRAWING.read_text(encoding="utf-8").splitlines()
+    try:
+        start = lines.index(MARKER)
+    except ValueError:
+        return None, [f"{DRAWING.relative_to(ROOT)} has no '{MARKER}' line before its graph"]
+    fence = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("```")), None)
+    end = next((i for i in range(fence + 1, len(lines)) if lines[i].startswith("```")), None) if fence is not None else None
+    if end is None:
+        return None, [f"{DRAWING.relative_to(ROOT)}: no fenced block after '{MARKER}'"]
+    return parse_drawing([(i + 1, lines[i]) for i in range(fence + 1, end)], DRAWING.relative_to(ROOT))
+
+
+def drawing_in_manifest():
+    """The arrows drawn in Package.swift's comments (none is fine: it points at the docs)."""
+    lines = (ROOT / "Package.swift").read_text(encoding="utf-8").splitlines()
+    drawn = [(i + 1, line.split("//", 1)[1]) for i, line in enumerate(lines)
+             if "//" in line and ARROW.search(line.split("//", 1)[1].split("(", 1)[0])]
+    return parse_drawing(drawn, "Package.swift") if drawn else (None, [])
+
+
+def compare(drawn, deps, where):
+    problems = []
+    for target in sorted(deps.keys() - drawn.keys()):
+        problems.append(f"{where} does not draw target {target} (─→ {', '.join(sorted(deps[target])) or '—'})")
+    for target in sorted(drawn.keys() - deps.keys()):
+        problems.append(f"{where} draws {target}, which Package.swift has no target of")
+    for target in sorted(drawn.keys() & deps.keys()):
+        missing, extra = deps[target] - drawn[target], drawn[target] - deps[target]
+        if missing:
+            problems.append(f"{where}: {target} also depends on {', '.join(sorted(missing))} in Package.swift")
+        if extra:
+            problems.append(f"{where}: {target} does not depend on {', '.join(sorted(extra))} in Package.swift")
+    return problems
+
+
+def closure(deps, name):
     seen, todo = set(), [name]
     while todo:
         for d in deps.get(todo.pop(), ()):
@@ -17,29 +115,51 @@ def closure(name):
                 seen.add(d); todo.append(d)
     return seen
 
-problems = []
-for target in ("SQLite", "Parquet", "PrivateFiles", "HealthStore", "HealthEmit"):
-    if target not in deps:
-        problems.append(f"no target {target}")
-for general in ("SQLite", "Parquet", "PrivateFiles", "Spreadsheet"):
-    health = sorted(d for d in closure(general) if d.startswith("Health"))
-    if health:
-        problems.append(f"{general} depends on {', '.join(health)}")
-if "HealthEmit" in closure("HealthQL"):
-    problems.append("HealthQL depends on HealthEmit")
-if "HealthStore" not in deps.get("HealthQL", ()):
-    problems.append("HealthQL does not read the store through HealthStore")
-# A feature reads the store; it is no appendix to the emitters or the pipeline.
-for feature in ("HealthReport", "HealthWorkbook"):
-    wrong = sorted(d for d in closure(feature) if d in ("HealthEmit", "HealthPipeline"))
-    if wrong:
-        problems.append(f"feature {feature} depends on {', '.join(wrong)}")
-for stage in ("HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate"):
-    others = sorted(d for d in deps.get(stage, ()) if d.startswith("Health") and d != "HealthCore")
-    if others:
-        problems.append(f"stage {stage} depends on {', '.join(others)}")
 
-for p in problems:
-    print("module graph:", p, file=sys.stderr)
-print(f"module graph: {len(deps)} targets checked, {len(problems)} problems")
-sys.exit(1 if problems else 0)
+def rules(deps):
+    problems = []
+    for target in ("SQLite", "Parquet", "PrivateFiles", "HealthStore", "HealthEmit"):
+        if target not in deps:
+            problems.append(f"no target {target}")
+    for general in ("SQLite", "Parquet", "PrivateFiles", "Spreadsheet"):
+        health = sorted(d for d in closure(deps, general) if d.startswith("Health"))
+        if health:
+            problems.append(f"{general} depends on {', '.join(health)}")
+    if "HealthEmit" in closure(deps, "HealthQL"):
+        problems.append("HealthQL depends on HealthEmit")
+    if "HealthStore" not in deps.get("HealthQL", ()):
+        problems.append("HealthQL does not read the store through HealthStore")
+    # A feature reads the store; it is no appendix to the emitters or the pipeline.
+    for feature in ("HealthReport", "HealthWorkbook"):
+        wrong = sorted(d for d in closure(deps, feature) if d in ("HealthEmit", "HealthPipeline"))
+        if wrong:
+            problems.append(f"feature {feature} depends on {', '.join(wrong)}")
+    for stage in ("HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate"):
+        others = sorted(d for d in deps.get(stage, ()) if d.startswith("Health") and d != "HealthCore")
+        if others:
+            problems.append(f"stage {stage} depends on {', '.join(others)}")
+    return problems
+
+
+def main():
+    described = json.loads(subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=ROOT,
+                                          check=True, capture_output=True, text=True).stdout)
+    deps = {t["name"]: set(t.get("target_dependencies") or []) for t in described["targets"]}
+    problems = rules(deps)
+    drawn, found = drawing_in_architecture()
+    problems += found
+    if drawn is not None:
+        problems += compare(drawn, deps, str(DRAWING.relative_to(ROOT)))
+    header, found = drawing_in_manifest()
+    problems += found
+    if header is not None:
+        problems += compare(header, deps, "Package.swift's header")
+    for p in problems:
+        print("module graph:", p, file=sys.stderr)
+    print(f"module graph: {len(deps)} targets checked against {DRAWING.relative_to(ROOT)}"
+          f"{' and Package.swift' if header is not None else ''}, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
