@@ -1,17 +1,16 @@
 #!/usr/bin/env python3
 """Seed corpora for the fuzz targets (tooling only; `make fuzz` runs it): small slices of the
-bundled sample and of the real exports in ../shared/realexports (when that folder is there),
+bundled sample and of the real exports in ../shared/realexports beside the checkout (or the
+folder HEALTHETL_REAL_EXPORTS names; skipped when there is none),
 small zips built from them, GPX routes, dates and numbers, and the HealthQL queries of the
 tests. Written into OUT/<target>/ at make time; nothing from the real exports is committed.
 
     fuzz/seeds.py OUT [TARGET...]
 """
-import io, pathlib, re, sys, zipfile
+import io, os, pathlib, re, sys, zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-REAL = ROOT.parent / "shared" / "realexports"
-if not REAL.is_dir():
-    REAL = pathlib.Path("/work/shared/realexports")
+REAL = pathlib.Path(os.environ.get("HEALTHETL_REAL_EXPORTS") or ROOT.parent / "shared" / "realexports")
 
 # The xml and gpx targets read [mode][4 chunk lengths] (gpx: the lengths only) before the
 # document: whole, odd small chunks, and chunks around a device value's length.

@@ -38,7 +38,7 @@ from zoneinfo import ZoneInfo
 
 # ----------------------------------------------------------------------------------------------
 # Header: the HealthKit Export Version 14 DTD, verbatim from a real iOS 17/18 export
-# (shared/realexports/grll__apple-health-mcp/export.xml).
+# (the sample export of the open-source grll/apple-health-mcp project).
 # ----------------------------------------------------------------------------------------------
 DTD_V14 = """<!DOCTYPE HealthData [
 <!-- HealthKit Export Version: 14 -->

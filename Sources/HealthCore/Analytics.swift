@@ -1,4 +1,4 @@
-/// The analytics model (SPEC "Analytics columns"): what the aggregate stage produces and the
+/// The analytics model (docs/TABLES.md, "Analytics"): what the aggregate stage produces and the
 /// emit stage stores. Metrics are addressed by `DailyMetric`, so every period table has
 /// the same metric columns in the same order.
 public enum DailyMetric: Int, CaseIterable, Sendable {
@@ -7,7 +7,7 @@ public enum DailyMetric: Int, CaseIterable, Sendable {
     case activeEnergy, restingEnergy, heartbeats, stairsClimbed, exerciseMinutes, standMinutes
     case sleepTotalMinutes, sleepDeepMinutes, sleepREMMinutes
 
-    /// The column name of SPEC.
+    /// The column name (docs/TABLES.md).
     public var column: String {
         switch self {
         case .steps: "steps"
@@ -30,7 +30,7 @@ public enum DailyMetric: Int, CaseIterable, Sendable {
         }
     }
 
-    /// SPEC prints these as integers (counts and whole minutes).
+    /// The tables hold these as integers (counts and whole minutes).
     public var isInteger: Bool {
         switch self {
         case .steps, .swimmingStrokes, .heartbeats, .stairsClimbed, .exerciseMinutes, .standMinutes: true
@@ -111,7 +111,7 @@ public struct PeriodAnalytics: Sendable, Equatable {
     }
 }
 
-/// One night (named after its morning, SPEC "18:00 rule"), minutes per sleep stage after the
+/// One night (named after its morning: the 18:00 rule of docs/FORMAT.md), minutes per sleep stage after the
 /// priority merge of the in-bed track and of the asleep/awake track.
 public struct SleepNight: Sendable, Equatable {
     public var date: CivilDate

@@ -171,7 +171,7 @@ struct AnalyticsBuilder: Sendable {
         }
     }
 
-    /// In-bed and asleep/awake samples are merged as two separate tracks (FORMAT.md), then
+    /// In-bed and asleep/awake samples are merged as two separate tracks (docs/FORMAT.md), then
     /// both tracks' pieces go to the nights.
     private func sleepNights(_ series: (([SeriesReader.Row]) throws -> Void) throws -> Void, ranks: RankTable,
                              names: [Int64: String]) throws -> [SleepNight] {

@@ -4,7 +4,7 @@ import HealthEmit
 import HealthReport
 import HealthStore
 
-/// A pipeline definition (`pipelines/default.json`, `pipelines/nightly.json`): SPEC "Pipelines".
+/// A pipeline definition (`pipelines/default.json`, `pipelines/nightly.json`): README.md, "Pipelines".
 public struct PipelineConfig: Codable, Sendable, Equatable {
     public var timezone: String?
     public var weekStart: String?

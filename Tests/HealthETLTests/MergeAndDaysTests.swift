@@ -3,8 +3,8 @@ import XCTest
 @testable import HealthCore
 @testable import HealthDedupe
 
-/// The Health app's day arithmetic, with answers computed by hand (FORMAT.md "How the Health
-/// app counts a day"). Times are Europe/Berlin wall clocks.
+/// The Health app's day arithmetic, with answers computed by hand (docs/FORMAT.md, "How a
+/// day is counted"). Times are Europe/Berlin wall clocks.
 final class MergeAndDaysTests: XCTestCase {
     let berlin = LocalCalendar(identifier: "Europe/Berlin")!
 

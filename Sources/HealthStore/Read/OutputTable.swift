@@ -37,7 +37,7 @@ public struct OutputTable: Sendable {
 }
 
 extension OutputTable {
-    /// Every table of SPEC's outputs, in the order they are written.
+    /// Every output table (docs/TABLES.md), in the order they are written.
     public static let all: [OutputTable] = [samples, daily, weekly, monthly, yearly, workouts, sleep, activitySummaries,
                                             ecgRecordings, ecgSamples]
 

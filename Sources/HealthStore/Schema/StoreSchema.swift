@@ -1,9 +1,9 @@
 import HealthCore
 import SQLite
 
-/// The tables of `health.sqlite` (SPEC "Outputs"). Samples are stored compactly (integer
+/// The tables of `health.sqlite` (docs/TABLES.md). Samples are stored compactly (integer
 /// instants, type and source as ids) in `sample_data`; the `samples` view shows them with
-/// SPEC's column names, ISO 8601 instants and names instead of ids.
+/// the documented column names, ISO 8601 instants and names instead of ids.
 public enum StoreSchema {
     /// 4: the ECG tables. A store of version 3 is upgraded in place (`upgrade`).
     public static let version = 4
@@ -111,7 +111,7 @@ public enum StoreSchema {
     \(analyticsTables)
     """
 
-    /// SPEC's metric column names, in SPEC's order, for SELECT and INSERT lists.
+    /// The metric column names, in the documented order (docs/TABLES.md), for SELECT and INSERT lists.
     public static let metricNames = DailyMetric.allCases.map(\.column).joined(separator: ", ")
 
     /// The table of a period kind and its first- and last-day columns.
@@ -123,11 +123,11 @@ public enum StoreSchema {
         }
     }
 
-    /// SPEC's metric columns, in SPEC's order: whole numbers as INTEGER, the rest REAL.
+    /// The metric columns, in the documented order: whole numbers as INTEGER, the rest REAL.
     public static let metricColumns = DailyMetric.allCases
         .map { "\($0.column) \($0.isInteger ? "INTEGER" : "REAL")" }.joined(separator: ", ")
 
-    /// The analytics (SPEC "Analytics columns"), sleep nights, the long-form per-type days and
+    /// The analytics (docs/TABLES.md, "Analytics"), sleep nights, the long-form per-type days and
     /// the merged hours of cumulative types (what HealthQL sums by hour).
     public static let analyticsTables = """
     CREATE TABLE daily_analytics (
