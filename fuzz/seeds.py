@@ -117,7 +117,7 @@ def ecg_seeds():
 
 
 def healthql_seeds():
-    """Every quoted query in the HealthQL tests and the README's HealthQL section."""
+    """Every quoted query in the HealthQL tests and in the documentation (docs/HEALTHQL.md above all)."""
     seeds = set()
     literal = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
     for path in sorted((ROOT / "Tests" / "HealthQLTests").glob("*.swift")):
@@ -127,7 +127,8 @@ def healthql_seeds():
             text = re.sub(r'\\(.)', lambda e: {"n": "\n", "t": "\t"}.get(e.group(1), e.group(1)), m.group(1))
             if re.match(r"\s*select\b", text, re.I):
                 seeds.add(text)
-    for line in (ROOT / "README.md").read_text().splitlines():
+    documents = [ROOT / "README.md", ROOT / "CHANGELOG.md"] + sorted((ROOT / "docs").glob("*.md"))
+    for line in (line for path in documents if path.is_file() for line in path.read_text().splitlines()):
         for m in re.finditer(r"(SELECT [^`]*)", line):
             seeds.add(m.group(1).strip())
     return [s.encode("utf-8", errors="ignore") for s in sorted(seeds)]

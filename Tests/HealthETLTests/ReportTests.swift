@@ -181,7 +181,7 @@ final class ReportTests: XCTestCase {
         let html = ReportPage(data: data, goals: goals).html
         let seconds = Date().timeIntervalSince(started)
         print("ten years of days: \(html.utf8.count) bytes in \(String(format: "%.2f", seconds)) s")
-        // Release builds take a fraction of a second (README); the tests run a debug build.
+        // Release builds take a fraction of a second (docs/OUTPUTS.md); the tests run a debug build.
         XCTAssertLessThan(seconds, 10)
         XCTAssertLessThan(html.utf8.count, 2_000_000, "ten years must stay under 2 MB")
         XCTAssertEqual(html.components(separatedBy: "data-metric=steps ").count - 1, 3653 * 2, "a month cell and a year cell a day")
