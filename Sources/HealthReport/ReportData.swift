@@ -104,7 +104,11 @@ public struct ReportNight: Sendable, Equatable {
     /// after the morning's midnight.
     public var bedtimeMinutes: Double
     public var wakeMinutes: Double
+    /// Time in bed (either track), and the asleep minutes of the day's naps (not in `asleep`).
+    public var inBed = 0.0, napMinutes = 0.0
     public var asleep: Double { core + deep + rem + unspecified }
+    /// Only an in-bed sample (iPhone Bedtime without a watch): shown as time in bed, never as 0 h asleep.
+    public var isInBedOnly: Bool { asleep == 0 && awake == 0 && inBed > 0 }
 }
 
 public struct ReportWorkout: Sendable, Equatable {
@@ -171,7 +175,8 @@ public struct ReportData: Sendable {
         }
         var calendar = LocalCalendar(timeZone: zone)
         let nights = try database.rows("""
-            SELECT night_date, start_utc, end_utc, core_minutes, deep_minutes, rem_minutes, unspecified_minutes, awake_minutes
+            SELECT night_date, start_utc, end_utc, core_minutes, deep_minutes, rem_minutes, unspecified_minutes, awake_minutes,
+                   in_bed_minutes, nap_minutes
             FROM sleep_sessions ORDER BY night_date
             """).compactMap { r -> ReportNight? in
             guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }),
@@ -182,6 +187,7 @@ public struct ReportData: Sendable {
                                 wakeMinutes: Double(end.microseconds - midnight.microseconds) / 60_000_000)
             n.core = r[3].double ?? 0; n.deep = r[4].double ?? 0; n.rem = r[5].double ?? 0
             n.unspecified = r[6].double ?? 0; n.awake = r[7].double ?? 0
+            n.inBed = r[8].double ?? 0; n.napMinutes = r[9].double ?? 0
             return n
         }
         let workouts = try database.rows("""

@@ -5,11 +5,13 @@ import SQLite
 /// instants, type and source as ids) in `sample_data`; the `samples` view shows them with
 /// SPEC's column names, ISO 8601 instants and names instead of ids.
 public enum StoreSchema {
-    /// 4: the ECG tables. A store of version 3 is upgraded in place (`upgrade`).
-    public static let version = 4
+    /// 4: the ECG tables. 5: nights dated by their wake-up day, naps and in-bed-only nights
+    /// (`sleepColumns`). A store of version 3 or 4 is upgraded in place (`upgrade`).
+    public static let version = 5
     /// The last version that changed what the analytics are: a store's analytics (and so an
     /// incremental run on it) stay valid across later versions that only add tables.
-    public static let analyticsVersion = 3
+    /// 5: sleep nights by wake-up day, so a store of an earlier version is re-analysed.
+    public static let analyticsVersion = 5
     /// The oldest version `upgrade` brings to `version`; an older store is rebuilt.
     public static let oldestUpgradable = 3
 
@@ -18,9 +20,29 @@ public enum StoreSchema {
     /// version, resumed by this one).
     public static func upgrade(_ database: Database) throws {
         try database.execute(ecgTables)
+        try addSleepColumns(database)
         try database.execute("PRAGMA user_version = \(version)")
     }
 
+    /// Columns of version 5, added to an older store's tables where missing (so twice is harmless).
+    /// Their values come with the analytics, which a version change recomputes.
+    static let sleepColumns: [(table: String, column: String)] = {
+        let metrics = [DailyMetric.sleepInBedMinutes, .sleepNapMinutes].map { "\($0.column) REAL" }
+        return ["daily_analytics", "weekly_analytics", "monthly_analytics", "yearly_analytics"]
+            .flatMap { table in metrics.map { (table, $0) } }
+            + [("sleep_sessions", "nap_minutes REAL NOT NULL DEFAULT 0"), ("sleep_sessions", "naps INTEGER NOT NULL DEFAULT 0"),
+               ("sleep_sessions", "recorded TEXT NOT NULL DEFAULT '\(SleepNight.stagesLabel)'")]
+    }()
+
+    static func addSleepColumns(_ database: Database) throws {
+        for (table, column) in sleepColumns {
+            let name = String(column.prefix { $0 != " " })
+            let existing = try database.rows("SELECT name FROM pragma_table_info('\(table)')").compactMap { $0.first?.string }
+            // A staged store may predate the analytics tables: they are created later, whole.
+            if existing.isEmpty || existing.contains(name) { continue }
+            try database.execute("ALTER TABLE \(table) ADD COLUMN \(column)")
+        }
+    }
     /// Electrocardiograms (version 4). A recording is known by its instant and watch, so a
     /// cumulative export's recordings are stored once however often they are imported.
     public static let ecgTables = """
@@ -146,7 +168,8 @@ public enum StoreSchema {
         id INTEGER PRIMARY KEY, night_date TEXT NOT NULL UNIQUE, start_utc TEXT NOT NULL, end_utc TEXT NOT NULL,
         in_bed_minutes REAL NOT NULL, asleep_minutes REAL NOT NULL, core_minutes REAL NOT NULL,
         deep_minutes REAL NOT NULL, rem_minutes REAL NOT NULL, unspecified_minutes REAL NOT NULL,
-        awake_minutes REAL NOT NULL, sources TEXT);
+        awake_minutes REAL NOT NULL, sources TEXT, nap_minutes REAL NOT NULL DEFAULT 0,
+        naps INTEGER NOT NULL DEFAULT 0, recorded TEXT NOT NULL DEFAULT '\(SleepNight.stagesLabel)');
     CREATE TABLE daily_metrics (
         date TEXT NOT NULL, type TEXT NOT NULL, unit TEXT, sum REAL, average REAL, minimum REAL, maximum REAL,
         count INTEGER NOT NULL, PRIMARY KEY (date, type)) WITHOUT ROWID;
