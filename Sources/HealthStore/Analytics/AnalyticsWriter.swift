@@ -69,7 +69,7 @@ public struct AnalyticsWriter {
             """)
         for s in c.nights {
             try night.bind([.text(s.date.iso8601), .text(s.start.iso8601), .text(s.end.iso8601), .real(s.inBedMinutes),
-                             .real(s.asleepMinutes), .real(s.coreMinutes), .real(s.deepMinutes), .real(s.remMinutes),
+                             s.isInBedOnly ? .null : .real(s.asleepMinutes), .real(s.coreMinutes), .real(s.deepMinutes), .real(s.remMinutes),
                              .real(s.unspecifiedMinutes), .real(s.awakeMinutes), .text(s.sources.joined(separator: ", ")),
                              .real(s.napMinutes), .integer(Int64(s.naps)), .text(s.recorded)])
             try night.run()

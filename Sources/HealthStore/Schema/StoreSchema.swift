@@ -24,23 +24,32 @@ public enum StoreSchema {
         try database.execute("PRAGMA user_version = \(version)")
     }
 
-    /// Columns of version 5, added to an older store's tables where missing (so twice is harmless).
-    /// Their values come with the analytics, which a version change recomputes.
-    static let sleepColumns: [(table: String, column: String)] = {
-        let metrics = [DailyMetric.sleepInBedMinutes, .sleepNapMinutes].map { "\($0.column) REAL" }
-        return ["daily_analytics", "weekly_analytics", "monthly_analytics", "yearly_analytics"]
-            .flatMap { table in metrics.map { (table, $0) } }
-            + [("sleep_sessions", "nap_minutes REAL NOT NULL DEFAULT 0"), ("sleep_sessions", "naps INTEGER NOT NULL DEFAULT 0"),
-               ("sleep_sessions", "recorded TEXT NOT NULL DEFAULT '\(SleepNight.stagesLabel)'")]
-    }()
+    /// One row per night (docs/sleep-nights.md). `asleep_minutes` is NULL on a night in bed
+    /// only (no asleep/awake record): how long was slept is unknown, not 0.
+    public static let sleepSessions = """
+    CREATE TABLE sleep_sessions (
+        id INTEGER PRIMARY KEY, night_date TEXT NOT NULL UNIQUE, start_utc TEXT NOT NULL, end_utc TEXT NOT NULL,
+        in_bed_minutes REAL NOT NULL, asleep_minutes REAL, core_minutes REAL NOT NULL,
+        deep_minutes REAL NOT NULL, rem_minutes REAL NOT NULL, unspecified_minutes REAL NOT NULL,
+        awake_minutes REAL NOT NULL, sources TEXT, nap_minutes REAL NOT NULL, naps INTEGER NOT NULL,
+        recorded TEXT NOT NULL);
+    """
 
+    /// Version 5 in an older store: the daily and period tables get the two sleep metrics'
+    /// columns, and `sleep_sessions` its new shape. Each step is skipped once done (so twice is
+    /// harmless). The rows need not be kept: a version change recomputes the analytics.
     static func addSleepColumns(_ database: Database) throws {
-        for (table, column) in sleepColumns {
-            let name = String(column.prefix { $0 != " " })
-            let existing = try database.rows("SELECT name FROM pragma_table_info('\(table)')").compactMap { $0.first?.string }
-            // A staged store may predate the analytics tables: they are created later, whole.
-            if existing.isEmpty || existing.contains(name) { continue }
-            try database.execute("ALTER TABLE \(table) ADD COLUMN \(column)")
+        func columns(_ table: String) throws -> [String] {
+            try database.rows("SELECT name FROM pragma_table_info('\(table)')").compactMap { $0.first?.string }
+        }
+        for table in ["daily_analytics", "weekly_analytics", "monthly_analytics", "yearly_analytics"] {
+            let existing = try columns(table)
+            for metric in [DailyMetric.sleepInBedMinutes, .sleepNapMinutes] where !existing.contains(metric.column) {
+                try database.execute("ALTER TABLE \(table) ADD COLUMN \(metric.column) REAL")
+            }
+        }
+        if !(try columns("sleep_sessions").contains("recorded")) {
+            try database.execute("DROP TABLE IF EXISTS sleep_sessions; " + sleepSessions)
         }
     }
     /// Electrocardiograms (version 4). A recording is known by its instant and watch, so a
@@ -164,12 +173,7 @@ public enum StoreSchema {
     CREATE TABLE yearly_analytics (
         id INTEGER PRIMARY KEY, year INTEGER NOT NULL UNIQUE, start_date TEXT NOT NULL, end_date TEXT NOT NULL,
         \(metricColumns), days_with_data INTEGER NOT NULL, recorded_at TEXT NOT NULL);
-    CREATE TABLE sleep_sessions (
-        id INTEGER PRIMARY KEY, night_date TEXT NOT NULL UNIQUE, start_utc TEXT NOT NULL, end_utc TEXT NOT NULL,
-        in_bed_minutes REAL NOT NULL, asleep_minutes REAL NOT NULL, core_minutes REAL NOT NULL,
-        deep_minutes REAL NOT NULL, rem_minutes REAL NOT NULL, unspecified_minutes REAL NOT NULL,
-        awake_minutes REAL NOT NULL, sources TEXT, nap_minutes REAL NOT NULL DEFAULT 0,
-        naps INTEGER NOT NULL DEFAULT 0, recorded TEXT NOT NULL DEFAULT '\(SleepNight.stagesLabel)');
+    \(sleepSessions)
     CREATE TABLE daily_metrics (
         date TEXT NOT NULL, type TEXT NOT NULL, unit TEXT, sum REAL, average REAL, minimum REAL, maximum REAL,
         count INTEGER NOT NULL, PRIMARY KEY (date, type)) WITHOUT ROWID;
