@@ -48,6 +48,8 @@ public struct ReportDay: Sendable, Equatable {
     public var exerciseMinutes: Double?
     public var standHours: Double?
     public var sleepMinutes: Double?
+    /// Time in bed of the night ending this day; alone (no `sleepMinutes`) on a night in bed only.
+    public var inBedMinutes: Double?
     public var distanceMeters: Double?
     /// The day's Activity ring goals, where the Watch recorded them.
     public var ringEnergyGoal: Double?
@@ -158,11 +160,13 @@ public struct ReportData: Sendable {
         var byDate: [CivilDate: ReportDay] = [:]
         for r in try database.rows("""
             SELECT date, steps, active_energy_kcal, exercise_minutes, sleep_total_minutes,
-                   coalesce(walking_distance_m, 0) + coalesce(running_distance_m, 0) FROM daily_analytics ORDER BY date
+                   coalesce(walking_distance_m, 0) + coalesce(running_distance_m, 0), sleep_in_bed_minutes
+            FROM daily_analytics ORDER BY date
             """) {
             guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { continue }
             byDate[date] = ReportDay(date: date, steps: r[1].double, activeEnergy: r[2].double, exerciseMinutes: r[3].double,
                                      sleepMinutes: r[4].double, distanceMeters: r[5].double)
+            byDate[date]?.inBedMinutes = r[6].double
         }
         for r in try database.rows("""
             SELECT date, stand_hours, active_energy_goal_kcal, exercise_goal_min, stand_hours_goal FROM activity_summaries

@@ -57,7 +57,7 @@ public struct ReportPage: Sendable {
             let percent = value.map { Int(($0 / max(goal, 1e-9) * 100).rounded()) }
             s += #"<li class="goalbar"><span>\#(metric.title)</span><b>\#(value.map { SVGCharts.number($0, places) } ?? "–")</b>"#
                 + #" / \#(SVGCharts.number(goal, places)) \#(metric.unit)<meter min="0" max="1" value="\#(min(percent.map { Double($0) / 100 } ?? 0, 1))"></meter>"#
-                + #"<em>\#(percent.map { "\($0)%" } ?? "no data")</em></li>"#
+                + #"<em>\#(percent.map { "\($0)%" } ?? Self.noValue(metric, latest))</em></li>"#
         }
         s += "</ul></div>"
         let week = (0..<7).map { latest.date.adding(days: $0 - 6) }

@@ -34,4 +34,10 @@ extension ReportPage {
         if !inBedOnly.isEmpty { text += " Besides, " + inBedText }
         return text
     }
+
+    /// What a goal bar says without a value: a night in bed only says so, with its time in bed.
+    static func noValue(_ metric: ReportMetric, _ day: ReportDay) -> String {
+        guard metric == .sleep, let inBed = day.inBedMinutes, inBed > 0 else { return "no data" }
+        return "\(Format.number(inBed / 60, places: 1)) h in bed, no sleep stages recorded"
+    }
 }
