@@ -14,8 +14,9 @@ final class SleepNightsEndToEndTests: XCTestCase {
     static let watch = #"sourceName="Watch" sourceVersion="10.1" device="&lt;&lt;HKDevice: 0x2&gt;, name:Apple Watch, model:Watch, hardware:Watch6,1, software:10.1&gt;""#
 
     /// A sleep record between two wall-clock times written with the file's one offset.
-    static func record(_ source: String, _ from: String, _ to: String, _ value: String, offset: String) -> String {
-        #"<Record type="\#(sleep)" \#(source) creationDate="\#(to):00 \#(offset)" startDate="\#(from):00 \#(offset)" "#
+    static func record(_ source: String, _ from: String, _ to: String, _ value: String, offset: String,
+                       created: String? = nil) -> String {
+        #"<Record type="\#(sleep)" \#(source) creationDate="\#(created ?? to):00 \#(offset)" startDate="\#(from):00 \#(offset)" "#
             + #"endDate="\#(to):00 \#(offset)" value="HKCategoryValueSleepAnalysis\#(value)"/>"#
     }
 
@@ -93,25 +94,38 @@ final class SleepNightsEndToEndTests: XCTestCase {
     }
 
     func testAnEarlySleepersNightlyRunEqualsAFullImport() throws {
-        // Bedtimes 17:30 and 19:35 in New York (both sides of the old 18:00 cutoff): the nightly
-        // run reads a night still running at the end of the days it recomputes whole.
+        // Bedtimes 17:30 and 19:35 in New York (both sides of the old 18:00 cutoff), as 30-minute
+        // records. The second export adds one nap, so the nightly run recomputes only the days
+        // around it: a night still running at the end of those days must be read whole, or its
+        // first part would pass for a night (or a nap) ending on the last of them.
         let dir = try temporaryFolder(self)
-        func nights(_ days: ClosedRange<Int>) -> [String] {
-            days.flatMap { d -> [String] in
-                let bed = String(format: "2024-02-%02d ", d) + (d % 2 == 0 ? "17:30" : "19:35")
-                let wake = String(format: "2024-02-%02d 02:10", d + 1)
-                return [Self.record(Self.phone, bed, wake, "InBed", offset: "-0500"),
-                        Self.record(Self.watch, bed, wake, "AsleepUnspecified", offset: "-0500")]
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX"); f.timeZone = TimeZone(identifier: "America/New_York")
+        f.dateFormat = "yyyy-MM-dd HH:mm"
+        let nights = (1...9).flatMap { d -> [String] in
+            var t = f.date(from: String(format: "2024-02-%02d ", d) + (d % 2 == 0 ? "17:30" : "19:35"))!
+            let wake = f.date(from: String(format: "2024-02-%02d 02:10", d + 1))!
+            var out: [String] = []   // a watch alone: no long in-bed record to reach past midnight
+            while t < wake {
+                let next = min(t.addingTimeInterval(1800), wake)
+                out.append(Self.record(Self.watch, f.string(from: t), f.string(from: next), "AsleepCore", offset: "-0500"))
+                t = next
             }
+            return out
         }
-        let first = try write(Self.export(nights(1...4), exportDate: "2024-02-05 12:00:00 -0500"), to: "a.xml", in: dir)
-        let second = try write(Self.export(nights(1...9), exportDate: "2024-02-10 12:00:00 -0500"), to: "b.xml", in: dir)
+        let nap = Self.record(Self.watch, "2024-02-05 13:00", "2024-02-05 13:30", "AsleepCore", offset: "-0500",
+                              created: "2024-02-10 12:30")   // entered after the first export
+        let first = try write(Self.export(nights, exportDate: "2024-02-10 12:00:00 -0500"), to: "a.xml", in: dir)
+        let second = try write(Self.export(nights + [nap], exportDate: "2024-02-10 13:00:00 -0500"), to: "b.xml", in: dir)
         let nightly = dir.appendingPathComponent("nightly").path, fresh = dir.appendingPathComponent("fresh").path
         _ = try importJSON(first, nightly, zone: "America/New_York")
-        XCTAssertEqual(try importJSON(second, nightly, zone: "America/New_York")["mode"] as? String, "incremental")
+        let run = try importJSON(second, nightly, zone: "America/New_York")
+        XCTAssertEqual(run["mode"] as? String, "incremental")
+        XCTAssertLessThan(run["touched_days"] as? Int ?? 99, 9, "\(run)")
         _ = try importJSON(second, fresh, zone: "America/New_York")
         XCTAssertEqual(try query(fresh + "/health.sqlite", "SELECT night_date FROM sleep_sessions ORDER BY night_date"),
                        (2...10).map { String(format: "2024-02-%02d", $0) })
+        XCTAssertEqual(try query(fresh + "/health.sqlite", "SELECT night_date FROM sleep_sessions WHERE naps = 1"), ["2024-02-05"])
         XCTAssertEqual(try analyticsSnapshot(nightly + "/health.sqlite").filter { !$0.contains("sample_data") },
                        try analyticsSnapshot(fresh + "/health.sqlite").filter { !$0.contains("sample_data") })
         try assertNightsSound(fresh + "/health.sqlite")
