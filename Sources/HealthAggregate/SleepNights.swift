@@ -21,8 +21,8 @@ public enum SleepStage: Sendable, Equatable {
     public var isInBedTrack: Bool { self == .inBed }
 }
 
-/// What a merged sleep piece carries: its stage, the start of the sample it came from (the
-/// whole sample belongs to the night of its start) and its source.
+/// What a merged sleep piece carries: its stage, the start of the sample it came from and its
+/// source. (A piece goes to the night of its session, whatever sample it came from.)
 public struct SleepTag: Sendable {
     public var stage: SleepStage
     public var sampleStart: Int64
@@ -78,6 +78,7 @@ public struct SleepNights: StageHandler {
                 session = current
             } else {
                 if let done = session { byWakeDay[wakeDay(of: done), default: []].append(done) }
+                // Dated once the session's end, and so its wake-up day, is known.
                 var fresh = SleepNight(date: CivilDate(year: 1970, month: 1, day: 1),
                                        start: Timestamp(microseconds: piece.start), end: Timestamp(microseconds: piece.end))
                 covered = piece.start
