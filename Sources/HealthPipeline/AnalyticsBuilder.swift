@@ -12,7 +12,6 @@ import HealthStore
 struct AnalyticsBuilder: Sendable {
     var calendar: LocalCalendar
     let priority: SourcePriority
-    let sleepDayStartHour: Int
     let heartbeatMaxGapMinutes: Double
     /// Gets every batch of rows read, with its type's identifier (the full build's
     /// `samples` output rides along this way).
@@ -21,9 +20,11 @@ struct AnalyticsBuilder: Sendable {
     static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
     static let runningActivity = "HKWorkoutActivityTypeRunning"
     /// How far before a window samples are read: long samples (iOS 8 daily aggregates, a
-    /// night of sleep), the heart-rate gap, and the sleep day's 18:00 start all reach back
-    /// less than this into the days being computed.
+    /// night of sleep) and the heart-rate gap reach back less than this into the days being computed.
     static let lookBack: Int64 = 2 * 86_400_000_000
+    /// How far after it: a sleep session is dated by its end, so a session still running at the
+    /// window's end must be read whole, or its part would pass for a night ending in the window.
+    static let lookAhead: Int64 = 86_400_000_000
 
     /// Analytics of every day (`days` nil) or only of the given days (an incremental run), read
     /// from the store: each run of consecutive days is computed from the samples around it,
@@ -82,7 +83,7 @@ struct AnalyticsBuilder: Sendable {
                        series source: some SeriesSource) throws -> AnalyticsWriter.Content {
         var cal = calendar
         let span = window.map { w in
-            (cal.startOfDay(w.lowerBound).microseconds - Self.lookBack)..<cal.startOfDay(w.upperBound.adding(days: 1)).microseconds
+            (cal.startOfDay(w.lowerBound).microseconds - Self.lookBack)..<(cal.startOfDay(w.upperBound.adding(days: 1)).microseconds + Self.lookAhead)
         }
         let (ranks, names, running) = (store.ranks, store.names, store.running)
         var book = AnalyticsBook()
@@ -176,7 +177,7 @@ struct AnalyticsBuilder: Sendable {
     private func sleepNights(_ series: (([SeriesReader.Row]) throws -> Void) throws -> Void, ranks: RankTable,
                              names: [Int64: String]) throws -> [SleepNight] {
         var inBed = PriorityMerger<SleepTag>(), asleep = PriorityMerger<SleepTag>()
-        var nights = SleepNights(calendar: calendar, dayStartHour: sleepDayStartHour)
+        var nights = SleepNights(calendar: calendar)
         let collect: ([MergedPiece<SleepTag>]) throws -> Void = { try nights.handle($0) { _ in } }
         try series { rows in
             var bedSamples: [MergeSample<SleepTag>] = [], sleepSamples: [MergeSample<SleepTag>] = []

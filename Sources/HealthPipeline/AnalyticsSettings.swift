@@ -12,7 +12,6 @@ import HealthStore
 struct AnalyticsSettings: Sendable, Equatable {
     var timeZone: TimeZone
     var priority: SourcePriority
-    var sleepDayStartHour: Int
     var heartbeatMaxGapMinutes: Double
     var weekStart: Int
 
@@ -22,7 +21,6 @@ struct AnalyticsSettings: Sendable, Equatable {
         }
         self.timeZone = timeZone
         priority = SourcePriority(patterns: config.sourcePriority)
-        sleepDayStartHour = config.sleepDayStartHour ?? 18
         heartbeatMaxGapMinutes = config.heartbeatMaxGapMinutes ?? 30
         self.weekStart = weekStart
     }
@@ -30,13 +28,13 @@ struct AnalyticsSettings: Sendable, Equatable {
     /// One line that changes whenever the analytics would.
     var fingerprint: String {
         "schema=\(StoreSchema.analyticsVersion);zone=\(timeZone.identifier);priority=\(priority.patterns.joined(separator: "|"));"
-            + "sleepDayStart=\(sleepDayStartHour);heartbeatGap=\(heartbeatMaxGapMinutes);weekStart=\(weekStart)"
+            + "heartbeatGap=\(heartbeatMaxGapMinutes);weekStart=\(weekStart)"
     }
 
     /// The analytics stage under these settings.
     func builder(tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) -> AnalyticsBuilder {
         AnalyticsBuilder(calendar: LocalCalendar(timeZone: timeZone), priority: priority,
-                         sleepDayStartHour: sleepDayStartHour, heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, tap: tap)
+                         heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, tap: tap)
     }
 
     func save(in database: Database) throws {

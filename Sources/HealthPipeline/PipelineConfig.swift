@@ -11,6 +11,8 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
     public var outputs: [String]?
     public var sourcePriority: [String]?
     public var anchorOverlapSeconds: Double?
+    /// Read for older pipeline files, and ignored: a night is dated by its wake-up day
+    /// (docs/sleep-nights.md), not by a clock cutoff.
     public var sleepDayStartHour: Int?
     public var heartbeatMaxGapMinutes: Double?
     public var out: String?

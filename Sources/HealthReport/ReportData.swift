@@ -48,6 +48,8 @@ public struct ReportDay: Sendable, Equatable {
     public var exerciseMinutes: Double?
     public var standHours: Double?
     public var sleepMinutes: Double?
+    /// Time in bed of the night ending this day; alone (no `sleepMinutes`) on a night in bed only.
+    public var inBedMinutes: Double?
     public var distanceMeters: Double?
     /// The day's Activity ring goals, where the Watch recorded them.
     public var ringEnergyGoal: Double?
@@ -104,7 +106,11 @@ public struct ReportNight: Sendable, Equatable {
     /// after the morning's midnight.
     public var bedtimeMinutes: Double
     public var wakeMinutes: Double
+    /// Time in bed (either track), and the asleep minutes of the day's naps (not in `asleep`).
+    public var inBed = 0.0, napMinutes = 0.0
     public var asleep: Double { core + deep + rem + unspecified }
+    /// Only an in-bed sample (iPhone Bedtime without a watch): shown as time in bed, never as 0 h asleep.
+    public var isInBedOnly: Bool { asleep == 0 && awake == 0 && inBed > 0 }
 }
 
 public struct ReportWorkout: Sendable, Equatable {
@@ -154,11 +160,13 @@ public struct ReportData: Sendable {
         var byDate: [CivilDate: ReportDay] = [:]
         for r in try database.rows("""
             SELECT date, steps, active_energy_kcal, exercise_minutes, sleep_total_minutes,
-                   coalesce(walking_distance_m, 0) + coalesce(running_distance_m, 0) FROM daily_analytics ORDER BY date
+                   coalesce(walking_distance_m, 0) + coalesce(running_distance_m, 0), sleep_in_bed_minutes
+            FROM daily_analytics ORDER BY date
             """) {
             guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { continue }
             byDate[date] = ReportDay(date: date, steps: r[1].double, activeEnergy: r[2].double, exerciseMinutes: r[3].double,
                                      sleepMinutes: r[4].double, distanceMeters: r[5].double)
+            byDate[date]?.inBedMinutes = r[6].double
         }
         for r in try database.rows("""
             SELECT date, stand_hours, active_energy_goal_kcal, exercise_goal_min, stand_hours_goal FROM activity_summaries
@@ -171,7 +179,8 @@ public struct ReportData: Sendable {
         }
         var calendar = LocalCalendar(timeZone: zone)
         let nights = try database.rows("""
-            SELECT night_date, start_utc, end_utc, core_minutes, deep_minutes, rem_minutes, unspecified_minutes, awake_minutes
+            SELECT night_date, start_utc, end_utc, core_minutes, deep_minutes, rem_minutes, unspecified_minutes, awake_minutes,
+                   in_bed_minutes, nap_minutes
             FROM sleep_sessions ORDER BY night_date
             """).compactMap { r -> ReportNight? in
             guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }),
@@ -182,6 +191,7 @@ public struct ReportData: Sendable {
                                 wakeMinutes: Double(end.microseconds - midnight.microseconds) / 60_000_000)
             n.core = r[3].double ?? 0; n.deep = r[4].double ?? 0; n.rem = r[5].double ?? 0
             n.unspecified = r[6].double ?? 0; n.awake = r[7].double ?? 0
+            n.inBed = r[8].double ?? 0; n.napMinutes = r[9].double ?? 0
             return n
         }
         let workouts = try database.rows("""

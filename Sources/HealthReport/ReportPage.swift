@@ -57,7 +57,7 @@ public struct ReportPage: Sendable {
             let percent = value.map { Int(($0 / max(goal, 1e-9) * 100).rounded()) }
             s += #"<li class="goalbar"><span>\#(metric.title)</span><b>\#(value.map { SVGCharts.number($0, places) } ?? "–")</b>"#
                 + #" / \#(SVGCharts.number(goal, places)) \#(metric.unit)<meter min="0" max="1" value="\#(min(percent.map { Double($0) / 100 } ?? 0, 1))"></meter>"#
-                + #"<em>\#(percent.map { "\($0)%" } ?? "no data")</em></li>"#
+                + #"<em>\#(percent.map { "\($0)%" } ?? Self.noValue(metric, latest))</em></li>"#
         }
         s += "</ul></div>"
         let week = (0..<7).map { latest.date.adding(days: $0 - 6) }
@@ -65,13 +65,7 @@ public struct ReportPage: Sendable {
         s += #"<div class="card"><h3>Steps, last 7 days</h3>"# + SVGCharts.bars(bars, goal: latest.goal(.steps, goals), unit: "steps",
                                                                                    title: "Steps of the last 7 days") + "</div>"
         if let night = data.nights.last {
-            let parts = [("Deep", night.deep, "deep"), ("Core", night.core, "core"), ("REM", night.rem, "rem"),
-                         ("Asleep", night.unspecified, "unspec"), ("Awake", night.awake, "awake")]
-            s += #"<div class="card"><h3>Last night (\#(Format.day(night.date)))</h3>"#
-                + #"<p class="big">\#(Format.number(night.asleep / 60, places: 1)) h asleep · \#(Format.clock(night.bedtimeMinutes))–\#(Format.clock(night.wakeMinutes))</p>"#
-                + SVGCharts.stacked(parts, title: "Sleep stages of the last night")
-                + #"<div class="legend">"# + parts.filter { $0.1 > 0 }.map { #"<span><i class="\#($0.2)"></i>\#($0.0) \#(Format.count($0.1)) min</span>"# }.joined()
-                + "</div></div>"
+            s += #"<div class="card"><h3>Last night (\#(Format.day(night.date)))</h3>"# + Self.lastNight(night) + "</div>"
         }
         return s + "</div></section>"
     }
@@ -157,10 +151,11 @@ public struct ReportPage: Sendable {
     private var sleep: String {
         let recent = Array(data.nights.suffix(30))
         guard !recent.isEmpty else { return #"<section id="sleep"><h2>Sleep</h2><p class="empty">No sleep recorded.</p></section>"# }
-        let average = Insights.mean(recent.map(\.asleep)) / 60
-        var s = #"<section id="sleep"><h2>Sleep</h2><p class="note">Last \#(recent.count) nights: \#(Format.number(average, places: 1)) h asleep on average.</p>"#
+        var s = #"<section id="sleep"><h2>Sleep</h2><p class="note">\#(Format.html(Self.sleepAverage(recent)))</p>"#
         s += #"<div class="card wide"><h3>Stages</h3>"# + SVGCharts.nights(recent)
-            + #"<div class="legend"><span><i class="deep"></i>Deep</span><span><i class="core"></i>Core</span><span><i class="rem"></i>REM</span><span><i class="unspec"></i>Asleep</span><span><i class="awake"></i>Awake</span></div></div>"#
+            + #"<div class="legend"><span><i class="deep"></i>Deep</span><span><i class="core"></i>Core</span><span><i class="rem"></i>REM</span><span><i class="unspec"></i>Asleep</span><span><i class="awake"></i>Awake</span>"#
+            + (recent.contains(where: \.isInBedOnly) ? #"<span><i class="inbed"></i>In bed (no sleep stages recorded)</span>"# : "")
+            + "</div></div>"
         s += #"<div class="card wide"><h3>Bedtime and wake time</h3>"# + SVGCharts.bedAndWake(recent)
         if let regularity = Insights.sleepRegularity(data.nights) { s += #"<p class="note">\#(Format.html(regularity.text))</p>"# }
         return s + "</div></section>"

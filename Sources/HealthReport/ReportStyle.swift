@@ -4,7 +4,7 @@ enum ReportStyle {
     static let css = """
     :root{--ink:#1d2733;--muted:#5b6776;--card:#fff;--bg:#f3f5f8;--accent:#2c7fb8;--move:#e0245e;--exercise:#5ec24a;--stand:#1fb5d8;
     --b0:#ffffcc;--b1:#a1dab4;--b2:#41b6c4;--b3:#2c7fb8;--b4:#253494;--nd:#d9d9d9;
-    --deep:#253494;--core:#2c7fb8;--rem:#41b6c4;--unspec:#7fcdbb;--awake:#fdae61}
+    --deep:#253494;--core:#2c7fb8;--rem:#41b6c4;--unspec:#7fcdbb;--awake:#fdae61;--inbed:#c6d3e0}
     *{box-sizing:border-box}body{margin:0;font:15px/1.45 -apple-system,system-ui,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg)}
     header{background:#1d2733;color:#fff;padding:16px 20px 0}header h1{margin:0;font-size:22px}header p{margin:4px 0 10px;color:#c9d3df;font-size:13px}
     nav{display:flex;gap:4px;overflow-x:auto}nav a{color:#fff;text-decoration:none;padding:8px 12px;border-radius:8px 8px 0 0;font-size:14px}nav a:hover{background:#2f3c4b}
@@ -19,6 +19,7 @@ enum ReportStyle {
     .track{fill:none;stroke:#eceff3}.ring{fill:none;stroke-linecap:round}.ring.move{stroke:var(--move)}.ring.exercise{stroke:var(--exercise)}.ring.stand{stroke:var(--stand)}
     .deep{fill:var(--deep);background:var(--deep)}.core{fill:var(--core);background:var(--core)}.rem{fill:var(--rem);background:var(--rem)}
     .unspec{fill:var(--unspec);background:var(--unspec)}.awake{fill:var(--awake);background:var(--awake)}
+    .inbed{fill:var(--inbed);background:var(--inbed)}
     .span{stroke:var(--accent);stroke-width:5;stroke-linecap:round}.line{fill:none;stroke:var(--move);stroke-width:2}.dot{fill:var(--move)}
     .big{font-size:20px;font-weight:600;margin:2px 0 8px}.note{color:var(--muted);font-size:13px;margin:2px 4px 8px}.empty{color:var(--muted)}
     input[type=radio]{position:absolute;opacity:0;pointer-events:none}

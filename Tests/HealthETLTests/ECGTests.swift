@@ -3,6 +3,7 @@ import XCTest
 @testable import HealthCore
 @testable import HealthIngest
 @testable import SQLite
+@testable import HealthStore
 
 /// ECG recordings (`electrocardiograms/ecg_….csv`): the reader on files made here (English and
 /// German headers, units, decimal commas, line ends, damage), then whole imports of an export
@@ -361,7 +362,7 @@ final class ECGTests: XCTestCase {
         let upgraded = try importJSON(export.path, out)
         XCTAssertEqual(upgraded["mode"] as? String, "incremental")
         XCTAssertEqual(upgraded["new_ecg_recordings"] as? Int, export.expected.count)
-        XCTAssertEqual(try query(store, "PRAGMA user_version"), ["4"])
+        XCTAssertEqual(try query(store, "PRAGMA user_version"), [String(StoreSchema.version)])
         XCTAssertEqual(try query(store, "SELECT count(*) - 1 FROM runs"), runsBefore)
         XCTAssertEqual(try storedVoltages(store), export.expected)
         try assertParquet(out, equals: export.expected)

@@ -64,12 +64,14 @@ public struct AnalyticsWriter {
         }
         let night = try database.prepare("""
             INSERT INTO sleep_sessions (night_date, start_utc, end_utc, in_bed_minutes, asleep_minutes, core_minutes,
-              deep_minutes, rem_minutes, unspecified_minutes, awake_minutes, sources) VALUES (?,?,?,?,?,?,?,?,?,?,?)
+              deep_minutes, rem_minutes, unspecified_minutes, awake_minutes, sources, nap_minutes, naps, recorded)
+              VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             """)
         for s in c.nights {
             try night.bind([.text(s.date.iso8601), .text(s.start.iso8601), .text(s.end.iso8601), .real(s.inBedMinutes),
-                             .real(s.asleepMinutes), .real(s.coreMinutes), .real(s.deepMinutes), .real(s.remMinutes),
-                             .real(s.unspecifiedMinutes), .real(s.awakeMinutes), .text(s.sources.joined(separator: ", "))])
+                             s.isInBedOnly ? .null : .real(s.asleepMinutes), .real(s.coreMinutes), .real(s.deepMinutes), .real(s.remMinutes),
+                             .real(s.unspecifiedMinutes), .real(s.awakeMinutes), .text(s.sources.joined(separator: ", ")),
+                             .real(s.napMinutes), .integer(Int64(s.naps)), .text(s.recorded)])
             try night.run()
         }
         let metric = try database.prepare("""

@@ -5,11 +5,13 @@ import SQLite
 /// instants, type and source as ids) in `sample_data`; the `samples` view shows them with
 /// the documented column names, ISO 8601 instants and names instead of ids.
 public enum StoreSchema {
-    /// 4: the ECG tables. A store of version 3 is upgraded in place (`upgrade`).
-    public static let version = 4
+    /// 4: the ECG tables. 5: nights dated by their wake-up day, naps and in-bed-only nights
+    /// (`sleepColumns`). A store of version 3 or 4 is upgraded in place (`upgrade`).
+    public static let version = 5
     /// The last version that changed what the analytics are: a store's analytics (and so an
     /// incremental run on it) stay valid across later versions that only add tables.
-    public static let analyticsVersion = 3
+    /// 5: sleep nights by wake-up day, so a store of an earlier version is re-analysed.
+    public static let analyticsVersion = 5
     /// The oldest version `upgrade` brings to `version`; an older store is rebuilt.
     public static let oldestUpgradable = 3
 
@@ -18,9 +20,38 @@ public enum StoreSchema {
     /// version, resumed by this one).
     public static func upgrade(_ database: Database) throws {
         try database.execute(ecgTables)
+        try addSleepColumns(database)
         try database.execute("PRAGMA user_version = \(version)")
     }
 
+    /// One row per night (docs/sleep-nights.md). `asleep_minutes` is NULL on a night in bed
+    /// only (no asleep/awake record): how long was slept is unknown, not 0.
+    public static let sleepSessions = """
+    CREATE TABLE sleep_sessions (
+        id INTEGER PRIMARY KEY, night_date TEXT NOT NULL UNIQUE, start_utc TEXT NOT NULL, end_utc TEXT NOT NULL,
+        in_bed_minutes REAL NOT NULL, asleep_minutes REAL, core_minutes REAL NOT NULL,
+        deep_minutes REAL NOT NULL, rem_minutes REAL NOT NULL, unspecified_minutes REAL NOT NULL,
+        awake_minutes REAL NOT NULL, sources TEXT, nap_minutes REAL NOT NULL, naps INTEGER NOT NULL,
+        recorded TEXT NOT NULL);
+    """
+
+    /// Version 5 in an older store: the daily and period tables get the two sleep metrics'
+    /// columns, and `sleep_sessions` its new shape. Each step is skipped once done (so twice is
+    /// harmless). The rows need not be kept: a version change recomputes the analytics.
+    static func addSleepColumns(_ database: Database) throws {
+        func columns(_ table: String) throws -> [String] {
+            try database.rows("SELECT name FROM pragma_table_info('\(table)')").compactMap { $0.first?.string }
+        }
+        for table in ["daily_analytics", "weekly_analytics", "monthly_analytics", "yearly_analytics"] {
+            let existing = try columns(table)
+            for metric in [DailyMetric.sleepInBedMinutes, .sleepNapMinutes] where !existing.contains(metric.column) {
+                try database.execute("ALTER TABLE \(table) ADD COLUMN \(metric.column) REAL")
+            }
+        }
+        if !(try columns("sleep_sessions").contains("recorded")) {
+            try database.execute("DROP TABLE IF EXISTS sleep_sessions; " + sleepSessions)
+        }
+    }
     /// Electrocardiograms (version 4). A recording is known by its instant and watch, so a
     /// cumulative export's recordings are stored once however often they are imported.
     public static let ecgTables = """
@@ -142,11 +173,7 @@ public enum StoreSchema {
     CREATE TABLE yearly_analytics (
         id INTEGER PRIMARY KEY, year INTEGER NOT NULL UNIQUE, start_date TEXT NOT NULL, end_date TEXT NOT NULL,
         \(metricColumns), days_with_data INTEGER NOT NULL, recorded_at TEXT NOT NULL);
-    CREATE TABLE sleep_sessions (
-        id INTEGER PRIMARY KEY, night_date TEXT NOT NULL UNIQUE, start_utc TEXT NOT NULL, end_utc TEXT NOT NULL,
-        in_bed_minutes REAL NOT NULL, asleep_minutes REAL NOT NULL, core_minutes REAL NOT NULL,
-        deep_minutes REAL NOT NULL, rem_minutes REAL NOT NULL, unspecified_minutes REAL NOT NULL,
-        awake_minutes REAL NOT NULL, sources TEXT);
+    \(sleepSessions)
     CREATE TABLE daily_metrics (
         date TEXT NOT NULL, type TEXT NOT NULL, unit TEXT, sum REAL, average REAL, minimum REAL, maximum REAL,
         count INTEGER NOT NULL, PRIMARY KEY (date, type)) WITHOUT ROWID;
