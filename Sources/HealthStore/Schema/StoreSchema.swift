@@ -5,10 +5,13 @@ import SQLite
 /// instants, type and source as ids) in `sample_data`; the `samples` view shows them with
 /// SPEC's column names, ISO 8601 instants and names instead of ids.
 public enum StoreSchema {
-    /// 4: the ECG tables. A store of version 3 is upgraded in place (`upgrade`).
-    public static let version = 4
+    /// 4: the ECG tables. 5: `daily_analytics.partial_day`. A store of version 3 or 4 is
+    /// upgraded in place (`upgrade`).
+    public static let version = 5
     /// The last version that changed what the analytics are: a store's analytics (and so an
-    /// incremental run on it) stay valid across later versions that only add tables.
+    /// incremental run on it) stay valid across later versions that only add tables. Version 5's
+    /// `partial_day` is no such change: its values are a function of the stored days and the
+    /// export date, set by the first run on the upgraded store (`PublishedStore`).
     public static let analyticsVersion = 3
     /// The oldest version `upgrade` brings to `version`; an older store is rebuilt.
     public static let oldestUpgradable = 3
@@ -18,8 +21,16 @@ public enum StoreSchema {
     /// version, resumed by this one).
     public static func upgrade(_ database: Database) throws {
         try database.execute(ecgTables)
+        let dailyColumns = try database.rows("PRAGMA table_info(daily_analytics)").compactMap { $0[1].string }
+        if !dailyColumns.contains("partial_day") {
+            try database.execute("ALTER TABLE daily_analytics ADD COLUMN \(partialDayColumn)")
+        }
         try database.execute("PRAGMA user_version = \(version)")
     }
+
+    /// Version 5 (docs/days-and-averages.md): 1 for a day known to be incomplete (the first day
+    /// of data, the export's own day and any after it), 0 for a complete day.
+    public static let partialDayColumn = "partial_day INTEGER NOT NULL DEFAULT 0"
 
     /// Electrocardiograms (version 4). A recording is known by its instant and watch, so a
     /// cumulative export's recordings are stored once however often they are imported.
@@ -131,7 +142,8 @@ public enum StoreSchema {
     /// the merged hours of cumulative types (what HealthQL sums by hour).
     public static let analyticsTables = """
     CREATE TABLE daily_analytics (
-        id INTEGER PRIMARY KEY, date TEXT NOT NULL UNIQUE, \(metricColumns), recorded_at TEXT NOT NULL);
+        id INTEGER PRIMARY KEY, date TEXT NOT NULL UNIQUE, \(metricColumns), \(partialDayColumn),
+        recorded_at TEXT NOT NULL);
     CREATE TABLE weekly_analytics (
         id INTEGER PRIMARY KEY, week_start TEXT NOT NULL UNIQUE, week_end TEXT NOT NULL, \(metricColumns),
         days_with_data INTEGER NOT NULL, recorded_at TEXT NOT NULL);
