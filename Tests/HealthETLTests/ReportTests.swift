@@ -76,9 +76,12 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(Insights.trend(rising, metric: .steps)?.text, "Steps trending up: +45% over the last 8 weeks.")
         let falling = days(from: "2024-01-01", 56) { 9_500 - Double($0 / 7) * 500 }
         XCTAssertEqual(Insights.trend(falling, metric: .steps)?.text, "Steps trending down: −45% over the last 8 weeks.")
-        // Noise around 8,000 with no direction: steady, however big the swings.
+        // Noise around 8,000 with no direction: not a trend, and not steady either (issue 29).
         let noisy = days(from: "2024-01-01", 56) { [6_000.0, 10_000][($0 / 7) % 2] }
-        XCTAssertTrue(Insights.trend(noisy, metric: .steps)!.text.hasPrefix("Steps steady over the last 8 weeks"))
+        XCTAssertEqual(Insights.trend(noisy, metric: .steps)!.text,
+                       "Steps without a clear direction over the last 8 weeks: weekly averages between 6,000 and 10,000 steps a day.")
+        let steady = days(from: "2024-01-01", 56) { [7_800.0, 8_200][($0 / 7) % 2] }
+        XCTAssertTrue(Insights.trend(steady, metric: .steps)!.text.hasPrefix("Steps steady over the last 8 weeks"))
         XCTAssertNil(Insights.trend(days(from: "2024-01-01", 20) { _ in 1 }, metric: .steps), "too few weeks")
     }
 
