@@ -160,13 +160,13 @@ public struct ReportPage: Sendable {
     private func yearView(_ latest: ReportDay) -> String {
         let years = Array(Set(data.days.map(\.date.year))).sorted()
         let opened = latest.date.year
-        let days = byDate
+        let days = byDate, complete = data.completeDays
         var s = #"<div class="view year"><select id="year-pick" aria-label="Year">"#
         for y in years.reversed() { s += #"<option value="\#(y)"\#(y == opened ? " selected" : "")>\#(y)</option>"# }
         s += "</select>"
         for y in years {
             let bars = (1...12).map { month -> SVGCharts.Bar in
-                let values = data.completeDays.filter { $0.date.year == y && $0.date.month == month }.compactMap(\.steps)
+                let values = complete.filter { $0.date.year == y && $0.date.month == month }.compactMap(\.steps)
                 return SVGCharts.Bar(label: String(Format.monthNames[month - 1].prefix(1)),
                                      value: values.isEmpty ? nil : Insights.mean(values))
             }
