@@ -164,10 +164,11 @@ public struct ReportData: Sendable {
     /// The day the page opens on: the last complete day (the last day when none is complete).
     public var latestComplete: ReportDay? { days.last { !$0.partial } ?? days.last }
 
-    /// The export's own day when it has data: shown as "so far".
+    /// The export's own day when it has data: shown as "so far". (A later day, from samples dated
+    /// after the export such as a meal plan, is partial too but was not "so far" at the export.)
     public var exportDay: ReportDay? {
-        guard let export, let day = days.last, day.partial, day.date >= export.date else { return nil }
-        return day
+        guard let export else { return nil }
+        return days.last { $0.date == export.date }
     }
 
     /// The metrics a worn or carried device records as a total for the day, so that a day with

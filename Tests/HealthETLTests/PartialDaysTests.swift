@@ -126,6 +126,32 @@ final class PartialDaysTests: XCTestCase {
         XCTAssertTrue(csv.split(whereSeparator: \.isNewline).first?.hasSuffix(",partial_day") ?? false, csv)
     }
 
+    /// Samples dated after the export (a meal plan, a clock set wrong) make days after the
+    /// export's: partial too, and not "so far" (only the export's own day is). The generator's
+    /// --export-time sets the ExportDate's clock; its records run on past it here.
+    func testDaysAfterTheExportArePartialButOnlyTheExportsDayIsSoFar() throws {
+        let dir = try temporaryFolder(self)
+        let xml = dir.appendingPathComponent("export.xml").path, out = dir.appendingPathComponent("out").path
+        try generateExport(["--out", xml, "--days", "16", "--start", "2024-10-07", "--seed", "21",
+                            "--export-date", "2024-10-19", "--export-time", "07:30"])
+        try importJSON(xml, out)
+        XCTAssertEqual(try partialDays(out), ["2024-10-06", "2024-10-19", "2024-10-20", "2024-10-21", "2024-10-22", "2024-10-23"])
+        let page = try String(contentsOfFile: out + "/report/index.html", encoding: .utf8)
+        XCTAssertTrue(page.contains(#"<section id="dashboard"><h2>18 Oct 2024</h2>"#))
+        XCTAssertTrue(page.contains("19 Oct 2024 so far (exported 07:30)"))
+        XCTAssertFalse(page.contains("23 Oct 2024 so far"))
+
+        // Without a row on the export's day, no "so far" card; Today is still the last complete day.
+        var days = (0..<10).map { ReportDay(date: CivilDate(iso: "2017-10-28")!.adding(days: $0), steps: 5_000) }
+        var planned = ReportDay(date: CivilDate(iso: "2017-11-09")!)
+        planned.partial = true
+        days.append(planned)
+        let html = ReportPage(data: ReportData(days: days, export: ReportExport(date: CivilDate(iso: "2017-11-07")!, minutes: 605)),
+                              goals: goals).html
+        XCTAssertTrue(html.contains(#"<section id="dashboard"><h2>6 Nov 2017</h2>"#))
+        XCTAssertFalse(html.contains("so far"))
+    }
+
     // MARK: item 2, the report counts complete days only
 
     /// A year exported at 09:00 on 1 Jan 2022 with 81 steps so far: no insight, streak,
