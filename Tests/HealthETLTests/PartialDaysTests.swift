@@ -56,6 +56,22 @@ final class PartialDaysTests: XCTestCase {
         XCTAssertEqual(csv.dropFirst().map { "\($0.prefix(10)),\($0.split(separator: ",", omittingEmptySubsequences: false).last!)" },
                        stored)
 
+        let page = try String(contentsOfFile: out + "/report/index.html", encoding: .utf8)
+        XCTAssertTrue(page.contains("19 Oct 2024 so far (exported 09:00)"))
+        XCTAssertTrue(page.contains(#"<section id="dashboard"><h2>18 Oct 2024</h2>"#), "Today is the last complete day")
+        XCTAssertNotNil(page.range(of: #"class="b[0-4] pt" data-date=2024-10-19"#, options: .regularExpression),
+                        "the partial day's cell is marked")
+
+        // The cohort dataset's daily partition is the person's own daily.parquet, byte for byte.
+        let household = dir.appendingPathComponent("household").path
+        let r2 = try healthetl(["import", morning, "--out", household, "--person", "ann", "--quiet", "--timezone", "Europe/Berlin"])
+        XCTAssertEqual(r2.status, 0, r2.stderr)
+        XCTAssertEqual(try query(household + "/people/ann/health.sqlite", "SELECT date FROM daily_analytics WHERE partial_day = 1 ORDER BY date"),
+                       ["2024-10-06", "2024-10-19"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: household + "/dataset/daily/person=ann/part-0.parquet")),
+                       try Data(contentsOf: URL(fileURLWithPath: household + "/people/ann/parquet/daily.parquet")))
+
+        // Read back by pyarrow and openpyxl.
         let python = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"] ?? ""
         if python.isEmpty { throw XCTSkip("HEALTHETL_PYTHON (pyarrow, openpyxl) not set: Parquet and workbook not read back") }
         let script = """
@@ -74,12 +90,6 @@ final class PartialDaysTests: XCTestCase {
         XCTAssertEqual(read["type"] as? String, "int64")
         XCTAssertEqual(read["header"] as? String, "Partial day")
         XCTAssertEqual(read["xlsx"] as? [String], stored)
-
-        let page = try String(contentsOfFile: out + "/report/index.html", encoding: .utf8)
-        XCTAssertTrue(page.contains("19 Oct 2024 so far (exported 09:00)"))
-        XCTAssertTrue(page.contains(#"<section id="dashboard"><h2>18 Oct 2024</h2>"#), "Today is the last complete day")
-        XCTAssertNotNil(page.range(of: #"class="b[0-4] pt" data-date=2024-10-19"#, options: .regularExpression),
-                        "the partial day's cell is marked")
     }
 
     /// The next export completes the previous export's day: an incremental run recomputes it,
