@@ -87,7 +87,7 @@ struct PublishedStore {
             // A later export completes the days that were partial (docs/days-and-averages.md):
             // they are recomputed, and every day's `partial_day` set again, even without new samples.
             let exportAfter = try database.scalar("SELECT export_date_utc FROM profile WHERE id = 1").string
-            if days != nil, exportAfter != exportBefore || upgradedFrom < 5 {
+            if days != nil, exportAfter != exportBefore || upgradedFrom < StoreSchema.partialDayVersion {
                 days!.formUnion(try AnalyticsWriter(database: database).partialDays())
                 for text in [exportBefore, exportAfter] {
                     guard let instant = text.flatMap(Timestamp.init(iso8601:)) else { continue }

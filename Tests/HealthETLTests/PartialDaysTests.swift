@@ -238,6 +238,19 @@ final class PartialDaysTests: XCTestCase {
         XCTAssertFalse(page.contains("% a day"))
     }
 
+    /// The year view's "steps a day" of a month: its complete days with data, each day's 0
+    /// counted (a day with a ring and no steps), the partial first day left out.
+    func testTheYearViewAveragesAMonthOverItsCompleteDaysWithData() {
+        let first = CivilDate(iso: "2024-03-01")!
+        var days = (0..<10).map { ReportDay(date: first.adding(days: $0), steps: $0 < 5 ? 9_000 : nil) }
+        days[0].steps = 100
+        days[0].partial = true
+        days[7].standHours = 4   // a day with rings only: a day with data, 0 steps
+        let data = ReportData(days: ReportData.countingZeros(days.filter { $0.steps != nil || $0.standHours != nil }))
+        // 2–5 Mar at 9,000 and 8 Mar at 0: 36,000 / 5 (1 Mar is partial, 6, 7, 9 and 10 Mar have no data).
+        XCTAssertTrue(ReportPage(data: data, goals: goals).html.contains("<title>M: 7,200 steps a day</title>"))
+    }
+
     /// The zero of a day with data counts from the metric's first record on; sleep is never
     /// filled (a night without a record is unknown).
     func testADayWithDataCountsItsZeroFromTheMetricsFirstRecord() {

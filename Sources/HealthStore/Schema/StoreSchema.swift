@@ -28,6 +28,10 @@ public enum StoreSchema {
         try database.execute("PRAGMA user_version = \(version)")
     }
 
+    /// The version that added `daily_analytics.partial_day`: a store upgraded from an earlier one
+    /// has the column at its default until the first run sets it.
+    public static let partialDayVersion = 5
+
     /// Version 5 (docs/days-and-averages.md): 1 for a day known to be incomplete (the first day
     /// of data, the export's own day and any after it), 0 for a complete day.
     public static let partialDayColumn = "partial_day INTEGER NOT NULL DEFAULT 0"
