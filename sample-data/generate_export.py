@@ -7,6 +7,7 @@ See sample-data/README.md for what the output contains and why.
     python3 sample-data/generate_export.py --out PATH [--days N] [--start YYYY-MM-DD]
         [--seed S] [--zone Europe/Berlin] [--layout xml|zip|folder] [--xml-name export.xml]
         [--truth PATH] [--broken-dtd] [--vertical-tabs] [--scale K] [--export-date YYYY-MM-DD]
+        [--export-time HH:MM[:SS]]
         [--validate]
 
 Design notes
@@ -485,11 +486,13 @@ class Generator:
         self.scale = args.scale
         self.M = [self.wall(k, 0) for k in range(self.N + 1)]  # local midnights, day k = [M[k], M[k+1])
         self.range = (self.M[0], self.M[self.N])
+        clock = dt.time.fromisoformat(args.export_time)
+        export_s = clock.hour * 3600 + clock.minute * 60 + clock.second
         if args.export_date:
             ed = dt.date.fromisoformat(args.export_date)
-            self.export_t = self.wall((ed - self.start).days, 9 * 3600 + 41 * 60 + 17)
+            self.export_t = self.wall((ed - self.start).days, export_s)
         else:
-            self.export_t = self.wall(self.N, 9 * 3600 + 41 * 60 + 17)
+            self.export_t = self.wall(self.N, export_s)
         off = dt.datetime.fromtimestamp(self.export_t, self.zone).utcoffset()
         self.clock = Clock(int(off.total_seconds()))
         self.ts = self.clock.make_ts()
@@ -2034,6 +2037,9 @@ def main(argv=None):
     ap.add_argument("--vertical-tabs", action="store_true")
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--export-date", help="export day (default: the day after the last day)")
+    ap.add_argument("--export-time", default="09:41:17",
+                    help="local clock time of the ExportDate, HH:MM[:SS] (records are not cut there: with an "
+                         "--export-date inside the days, the export day carries a whole day of records)")
     ap.add_argument("--validate", action="store_true", help="re-read the artifact and check it against the truth")
     args = ap.parse_args(argv)
     if args.days < 1 or args.scale <= 0:

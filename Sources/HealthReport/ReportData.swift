@@ -55,6 +55,9 @@ public struct ReportDay: Sendable, Equatable {
     public var ringEnergyGoal: Double?
     public var ringExerciseGoal: Double?
     public var ringStandGoal: Double?
+    /// A day known to be incomplete (`daily_analytics.partial_day`: the first day of data, the
+    /// export's own day): shown, never counted (docs/days-and-averages.md).
+    public var partial = false
 
     public init(date: CivilDate, steps: Double? = nil, activeEnergy: Double? = nil, exerciseMinutes: Double? = nil,
                 standHours: Double? = nil, sleepMinutes: Double? = nil, distanceMeters: Double? = nil) {
@@ -132,6 +135,14 @@ public struct ReportECG: Sendable, Equatable {
     }
 }
 
+/// When the export was taken: its local day and clock time.
+public struct ReportExport: Sendable, Equatable {
+    public var date: CivilDate
+    /// Minutes after the local midnight.
+    public var minutes: Double
+    public init(date: CivilDate, minutes: Double) { self.date = date; self.minutes = minutes }
+}
+
 /// Everything the page shows, read from a store in a few queries.
 public struct ReportData: Sendable {
     public var days: [ReportDay]
@@ -142,12 +153,48 @@ public struct ReportData: Sendable {
     /// ECG recordings, oldest first.
     public var ecg: [ReportECG]
     public var timeZone: String
+    /// The export's `ExportDate`, where it had one.
+    public var export: ReportExport?
 
     public init(days: [ReportDay], nights: [ReportNight] = [], workouts: [ReportWorkout] = [],
                 restingHeartRate: [(CivilDate, Double)] = [], hrv: [(CivilDate, Double)] = [], ecg: [ReportECG] = [],
-                timeZone: String = "UTC") {
+                timeZone: String = "UTC", export: ReportExport? = nil) {
         self.days = days; self.nights = nights; self.workouts = workouts
         self.restingHeartRate = restingHeartRate; self.hrv = hrv; self.ecg = ecg; self.timeZone = timeZone
+        self.export = export
+    }
+
+    /// The days every figure counts: the complete ones.
+    public var completeDays: [ReportDay] { days.filter { !$0.partial } }
+
+    /// The day the page opens on: the last complete day (the last day when none is complete).
+    public var latestComplete: ReportDay? { days.last { !$0.partial } ?? days.last }
+
+    /// The export's own day when it has data: shown as "so far". (A later day, from samples dated
+    /// after the export such as a meal plan, is partial too but was not "so far" at the export.)
+    public var exportDay: ReportDay? {
+        guard let export else { return nil }
+        return days.last { $0.date == export.date }
+    }
+
+    /// The metrics a worn or carried device records as a total for the day, so that a day with
+    /// data and no value for one of them is a day of 0 (docs/days-and-averages.md). Sleep is
+    /// not one: a night without a sleep record is unknown, not a night without sleep.
+    static var zeroWhenAbsent: [WritableKeyPath<ReportDay, Double?>] {
+        [\.steps, \.activeEnergy, \.exerciseMinutes, \.standHours, \.distanceMeters]
+    }
+
+    /// `days` (each a day with data: a `daily_analytics` row or an activity summary) with 0
+    /// where a total metric has no value, from the first day that metric was ever recorded on
+    /// (before it, the device that records it was not there).
+    public static func countingZeros(_ days: [ReportDay]) -> [ReportDay] {
+        let sorted = days.sorted { $0.date < $1.date }
+        var result = sorted
+        for path in zeroWhenAbsent {
+            guard let first = sorted.firstIndex(where: { $0[keyPath: path] != nil }) else { continue }
+            for i in first..<result.count where result[i][keyPath: path] == nil { result[i][keyPath: path] = 0 }
+        }
+        return result
     }
 
     public static func load(from database: Database) throws -> ReportData {
@@ -157,27 +204,39 @@ public struct ReportData: Sendable {
         let zoneName = settings.split(separator: ";").first { $0.hasPrefix("zone=") }.map { String($0.dropFirst(5)) }
             ?? lastRunZone ?? "UTC"
         let zone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
+        var calendar = LocalCalendar(timeZone: zone)
+        let export = try database.scalar("SELECT export_date_utc FROM profile WHERE id = 1").string
+            .flatMap(Timestamp.init(iso8601:)).map { instant -> ReportExport in
+                let date = calendar.localDate(of: instant)
+                return ReportExport(date: date, minutes: Double(instant.microseconds - calendar.startOfDay(date).microseconds) / 60_000_000)
+            }
+        // A store of version 4 (read before its first import by this version) has no
+        // `partial_day`: the same rule, here.
+        let hasPartial = try database.rows("PRAGMA table_info(daily_analytics)").contains { $0[1].string == "partial_day" }
         var byDate: [CivilDate: ReportDay] = [:]
         for r in try database.rows("""
             SELECT date, steps, active_energy_kcal, exercise_minutes, sleep_total_minutes,
-                   coalesce(walking_distance_m, 0) + coalesce(running_distance_m, 0), sleep_in_bed_minutes
+                   coalesce(walking_distance_m, 0) + coalesce(running_distance_m, 0), sleep_in_bed_minutes,
+                   \(hasPartial ? "partial_day" : "date = (SELECT min(date) FROM daily_analytics)")
             FROM daily_analytics ORDER BY date
             """) {
             guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { continue }
             byDate[date] = ReportDay(date: date, steps: r[1].double, activeEnergy: r[2].double, exerciseMinutes: r[3].double,
                                      sleepMinutes: r[4].double, distanceMeters: r[5].double)
             byDate[date]?.inBedMinutes = r[6].double
+            byDate[date]?.partial = (r[7].int ?? 0) != 0 || (!hasPartial && export.map { date >= $0.date } ?? false)
         }
         for r in try database.rows("""
             SELECT date, stand_hours, active_energy_goal_kcal, exercise_goal_min, stand_hours_goal FROM activity_summaries
             """) {
             guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { continue }
+            // A day with rings only is partial by the same rule (the export's day and after).
             var day = byDate[date] ?? ReportDay(date: date)
+            if byDate[date] == nil, let export, date >= export.date { day.partial = true }
             day.standHours = r[1].double
             day.ringEnergyGoal = r[2].double; day.ringExerciseGoal = r[3].double; day.ringStandGoal = r[4].double
             byDate[date] = day
         }
-        var calendar = LocalCalendar(timeZone: zone)
         let nights = try database.rows("""
             SELECT night_date, start_utc, end_utc, core_minutes, deep_minutes, rem_minutes, unspecified_minutes, awake_minutes,
                    in_bed_minutes, nap_minutes
@@ -216,8 +275,9 @@ public struct ReportData: Sendable {
             guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { return nil }
             return ReportECG(date: date, classification: r[1].string, averageHeartRate: r[2].double, symptoms: r[3].string)
         }
-        return ReportData(days: byDate.values.sorted { $0.date < $1.date }, nights: nights, workouts: workouts,
+        return ReportData(days: countingZeros(Array(byDate.values)), nights: nights, workouts: workouts,
                           restingHeartRate: try series("HKQuantityTypeIdentifierRestingHeartRate"),
-                          hrv: try series("HKQuantityTypeIdentifierHeartRateVariabilitySDNN"), ecg: ecg, timeZone: zoneName)
+                          hrv: try series("HKQuantityTypeIdentifierHeartRateVariabilitySDNN"), ecg: ecg, timeZone: zoneName,
+                          export: export)
     }
 }

@@ -8,6 +8,8 @@ enum SVGCharts {
         /// A second, paler bar behind (the week before), or nil.
         var previous: Double? = nil
         var highlight = false
+        /// The day reached its goal: the legend's "goal reached" colour.
+        var reached = false
     }
 
     /// Vertical bars scaled to the largest value (or the goal, if higher), the goal as a dashed
@@ -32,7 +34,7 @@ enum SVGCharts {
             }
             if let v = bar.value {
                 let h = plot * v / maxValue
-                s += #"<rect class="\#(bar.highlight ? "bar hi" : "bar")" x="\#(f(x))" y="\#(f(top + plot - h))" width="\#(f(barWidth))" height="\#(f(h))" rx="3"><title>\#(Format.html(bar.label)): \#(number(v, places)) \#(unit)</title></rect>"#
+                s += #"<rect class="bar\#(bar.reached ? " met" : "")\#(bar.highlight ? " hi" : "")" x="\#(f(x))" y="\#(f(top + plot - h))" width="\#(f(barWidth))" height="\#(f(h))" rx="3"><title>\#(Format.html(bar.label)): \#(number(v, places)) \#(unit)</title></rect>"#
                 s += #"<text class="val" x="\#(f(x + barWidth / 2))" y="\#(f(top + plot - h - 4))">\#(short(v, places))</text>"#
             }
             s += #"<text class="lbl" x="\#(f(x + barWidth / 2))" y="\#(height - 6)">\#(Format.html(bar.label))</text>"#

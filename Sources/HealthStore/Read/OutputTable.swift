@@ -66,9 +66,11 @@ extension OutputTable {
             """,
         inCSV: false)
 
+    /// `partial_day` last, so that readers of the earlier columns by position are unchanged.
     public static let daily = OutputTable(
-        name: "daily", columns: [Column("date", .date, optional: false)] + metricColumns(),
-        sql: "SELECT date, \(metricList) FROM daily_analytics ORDER BY date")
+        name: "daily", columns: [Column("date", .date, optional: false)] + metricColumns()
+            + [Column("partial_day", .integer, optional: false)],
+        sql: "SELECT date, \(metricList), partial_day FROM daily_analytics ORDER BY date")
 
     static let periodTail = [Column("days_with_data", .integer, optional: false)]
 

@@ -6,11 +6,13 @@ import SQLite
 /// the documented column names, ISO 8601 instants and names instead of ids.
 public enum StoreSchema {
     /// 4: the ECG tables. 5: nights dated by their wake-up day, naps and in-bed-only nights
-    /// (`sleepColumns`). A store of version 3 or 4 is upgraded in place (`upgrade`).
+    /// (`sleepColumns`), and `daily_analytics.partial_day`. A store of version 3 or 4 is
+    /// upgraded in place (`upgrade`).
     public static let version = 5
     /// The last version that changed what the analytics are: a store's analytics (and so an
     /// incremental run on it) stay valid across later versions that only add tables.
-    /// 5: sleep nights by wake-up day, so a store of an earlier version is re-analysed.
+    /// 5: sleep nights by wake-up day, so a store of an earlier version is re-analysed (which
+    /// also sets its `partial_day`).
     public static let analyticsVersion = 5
     /// The oldest version `upgrade` brings to `version`; an older store is rebuilt.
     public static let oldestUpgradable = 3
@@ -21,6 +23,10 @@ public enum StoreSchema {
     public static func upgrade(_ database: Database) throws {
         try database.execute(ecgTables)
         try addSleepColumns(database)
+        let dailyColumns = try database.rows("PRAGMA table_info(daily_analytics)").compactMap { $0[1].string }
+        if !dailyColumns.contains("partial_day") {
+            try database.execute("ALTER TABLE daily_analytics ADD COLUMN \(partialDayColumn)")
+        }
         try database.execute("PRAGMA user_version = \(version)")
     }
 
@@ -52,6 +58,15 @@ public enum StoreSchema {
             try database.execute("DROP TABLE IF EXISTS sleep_sessions; " + sleepSessions)
         }
     }
+
+    /// The version that added `daily_analytics.partial_day`: a store upgraded from an earlier one
+    /// has the column at its default until the first run sets it.
+    public static let partialDayVersion = 5
+
+    /// Version 5 (docs/days-and-averages.md): 1 for a day known to be incomplete (the first day
+    /// of data, the export's own day and any after it), 0 for a complete day.
+    public static let partialDayColumn = "partial_day INTEGER NOT NULL DEFAULT 0"
+
     /// Electrocardiograms (version 4). A recording is known by its instant and watch, so a
     /// cumulative export's recordings are stored once however often they are imported.
     public static let ecgTables = """
@@ -162,7 +177,8 @@ public enum StoreSchema {
     /// the merged hours of cumulative types (what HealthQL sums by hour).
     public static let analyticsTables = """
     CREATE TABLE daily_analytics (
-        id INTEGER PRIMARY KEY, date TEXT NOT NULL UNIQUE, \(metricColumns), recorded_at TEXT NOT NULL);
+        id INTEGER PRIMARY KEY, date TEXT NOT NULL UNIQUE, \(metricColumns), \(partialDayColumn),
+        recorded_at TEXT NOT NULL);
     CREATE TABLE weekly_analytics (
         id INTEGER PRIMARY KEY, week_start TEXT NOT NULL UNIQUE, week_end TEXT NOT NULL, \(metricColumns),
         days_with_data INTEGER NOT NULL, recorded_at TEXT NOT NULL);
