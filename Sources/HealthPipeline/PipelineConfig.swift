@@ -67,6 +67,6 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
         guard let zone = TimeZone(identifier: name) else {
             throw HealthETLError.usage("unknown time zone '\(name)' (expected an IANA name such as Europe/Berlin)")
         }
-        return TimeZoneChoice(zone: zone, reason: override != nil ? "the --timezone option" : "the timezone setting")
+        return TimeZoneChoice(zone: zone, reason: override != nil ? "the --timezone option" : "the timezone setting", name: name)
     }
 }

@@ -55,17 +55,41 @@ enum StatusCommand: Command {
     static let spec = ArgumentSpec(options: ["out", "person"])
 
     static func run(_ args: ParsedArguments) throws {
+        try args.refuseFamilyFolderWithoutPerson(name)
         print(try StoreStatus(folder: OutputFolder(path: try args.outFolder)).report())
     }
 }
 
-/// `healthetl reset [--out DIR] [--person ID] [--keep-profile]`: start over (see `StoreReset`).
+/// `healthetl reset [--out DIR] [--person ID] [--keep-profile] [--yes]`: start over (see `StoreReset`,
+/// `ResetPlan`). Without `--yes` it lists what it would remove and changes nothing (64), as
+/// `people remove` does.
 enum ResetCommand: Command {
     static let name = "reset"
-    static let usage = "healthetl reset [--out DIR] [--person ID] [--keep-profile]"
-    static let spec = ArgumentSpec(flags: ["keep-profile"], options: ["out", "person"])
+    static let usage = "healthetl reset [--out DIR] [--person ID] [--keep-profile] [--yes]"
+    static let spec = ArgumentSpec(flags: ["keep-profile", "yes"], options: ["out", "person"])
 
     static func run(_ args: ParsedArguments) throws {
-        print(try StoreReset(folder: OutputFolder(path: try args.outFolder)).run(keepProfile: args.flag("keep-profile")))
+        let person = try args.person
+        let folder = OutputFolder(path: try args.outFolder)
+        let people = People(root: args.root)
+        let partitions = person.map { people.datasetPartitions(of: $0) } ?? []
+        let keepProfile = args.flag("keep-profile")
+        guard args.flag("yes") else {
+            throw HealthETLError.usage(ResetText.dryRun(folder: folder, plan: ResetPlan(folder: folder), partitions: partitions,
+                                                        keepProfile: keepProfile, person: person, root: args.root))
+        }
+        var text: String
+        do {
+            text = try StoreReset(folder: folder).run(keepProfile: keepProfile)
+        } catch let error as HealthETLError where !partitions.isEmpty && !keepProfile {
+            // Partitions whose store is gone already are still the person's outputs.
+            guard case .inputMissing = error else { throw error }
+            text = "Removed from \(folder.path): nothing (no store)"
+        }
+        if let person, !keepProfile, !partitions.isEmpty {
+            try people.removeDatasetPartitions(of: person)
+            text += "\n" + partitions.map { "  " + $0 }.joined(separator: "\n")
+        }
+        print(text + ResetText.kept(folder: folder, person: person, root: args.root, keepProfile: keepProfile))
     }
 }

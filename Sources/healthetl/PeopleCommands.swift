@@ -23,14 +23,18 @@ enum PeopleCommand: Command {
             print(args.flag("json") ? try json(all) : table(all))
         case ("show", let id?):
             let facts = try people.facts(of: id)
-            print(args.flag("json") ? try json(facts) : zip(PersonFacts.header, facts.cells).map { "\($0): \($1)" }.joined(separator: "\n"))
+            print(args.flag("json") ? try json(facts)
+                  : (zip(PersonFacts.header, facts.cells).map { "\($0): \($1)" } + facts.settingLines).joined(separator: "\n"))
         case ("set", let id?):
             guard ["name", "birthdate", "timezone", "units"].contains(where: { args.option($0) != nil }) else {
                 throw HealthETLError.usage("people set \(id): nothing to set (--name, --birthdate, --timezone or --units)")
             }
-            try people.update(id, name: args.option("name"), birthDate: args.option("birthdate"), timezone: args.option("timezone"),
-                              units: args.option("units"))
-            print(args.flag("json") ? try json(try people.facts(of: id)) : "updated \(id)")
+            let created = !people.exists(id)
+            let before = created ? PersonSettings() : try people.settings(of: id)
+            let after = try people.update(id, name: args.option("name"), birthDate: args.option("birthdate"),
+                                          timezone: args.option("timezone"), units: args.option("units"))
+            print(args.flag("json") ? try json(try people.facts(of: id))
+                  : PersonSettingsText.describe(id, created: created, before: before, after: after))
         case ("remove", let id?):
             guard people.exists(id) else { throw HealthETLError.inputMissing("no person '\(id)' in \(people.root)") }
             guard args.flag("yes") else {

@@ -14,6 +14,7 @@ enum QueryCommand: Command {
             throw HealthETLError.usage("query: --format must be table, csv or json (not '\(formatName)')")
         }
         let text = args.positionals[0]
+        try args.refuseFamilyFolderWithoutPerson(name)
         let engine = try QueryEngine(storePath: args.storePath)
         do {
             let result = try engine.run(text)
@@ -34,6 +35,7 @@ enum ReplCommand: Command {
     static let spec = ArgumentSpec(options: ["out", "person"])
 
     static func run(_ args: ParsedArguments) throws {
+        try args.refuseFamilyFolderWithoutPerson(name)
         let engine = try QueryEngine(storePath: args.storePath)
         Repl(engine: engine, historyPath: try args.outFolder + "/.healthetl/repl_history").run()
     }
