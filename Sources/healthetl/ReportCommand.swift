@@ -9,8 +9,8 @@ import SQLite
 /// `OUT/report/index.html` from the store (every import also rewrites it when something changed).
 enum ReportCommand: Command {
     static let name = "report"
-    static let usage = "healthetl report [--out DIR] [--person ID] [--pipeline FILE] [--open]"
-    static let spec = ArgumentSpec(flags: ["open"], options: ["out", "person", "pipeline"])
+    static let abstract = "write OUT/report/index.html from the store, in the current units and goals"
+    static let spec = ArgumentSpec(options: [.out, .person, .pipeline, Option("open", help: "open the page in the browser")])
 
     static func run(_ args: ParsedArguments) throws {
         let pipeline = try ImportCommand.loadPipeline(args.option("pipeline"))
