@@ -110,6 +110,8 @@ public struct ImportJob: Sendable {
                               checkpointCopy: checkpoints.copy).run(alongsideIndex: previous == nil ? alongside.start : nil)
         } catch {
             alongside.samples?.cancel()
+            // A load that committed no checkpoint has nothing to resume: no staged store is left behind.
+            if !FileManager.default.fileExists(atPath: checkpoints.copy) { checkpoints.discard() }
             throw error
         }
         var summary = RunSummary(input: options.export, source: source, load: load, timeZone: zone.name,

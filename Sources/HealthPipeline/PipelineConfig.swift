@@ -51,11 +51,7 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw HealthETLError.inputMissing("\(path): pipeline file not found")
         }
-        do {
-            return try JSONDecoder().decode(PipelineConfig.self, from: data)
-        } catch {
-            throw HealthETLError.usage("\(path): not a valid pipeline definition (\(error))")
-        }
+        return try PipelineFile.decode(data, path: path)
     }
 
     /// The zone the user configured for local days: the option (`--timezone`), else the

@@ -41,9 +41,9 @@ enum ImportCommand: Command {
         let out = args.option("out") ?? config.out ?? ParsedArguments.defaultOut
         let summary: RunSummary
         if let person = try args.person {
-            summary = try People(root: out).importJob(args.positionals[0], for: person, pipeline: config,
+            summary = try People(root: out).runImport(args.positionals[0], for: person, pipeline: config,
                                                       timezone: args.option("timezone"), full: args.flag("full"),
-                                                      progress: progress).run()
+                                                      progress: progress)
         } else {
             let zone = try config.configuredTimeZone(override: args.option("timezone"))
             summary = try ImportJob(options: .init(export: args.positionals[0], out: out, timeZone: zone, config: config,
