@@ -43,7 +43,7 @@ struct ParsedArguments {
     func flag(_ name: String) -> Bool { flags.contains(name) }
     func option(_ name: String) -> String? { options[name] }
 
-    /// The default output folder, for `--out` left out (and no `out` in the pipeline).
+    /// The default output folder (`out`), for `--out` left out (and no `out` in the pipeline).
     static let defaultOut = "out"
     /// `--out`, or the default: the folder every command but `import` works on.
     var root: String { option("out") ?? Self.defaultOut }
