@@ -53,11 +53,7 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw HealthETLError.inputMissing("\(path): pipeline file not found")
         }
-        do {
-            return try JSONDecoder().decode(PipelineConfig.self, from: data)
-        } catch {
-            throw HealthETLError.usage("\(path): not a valid pipeline definition (\(error))")
-        }
+        return try PipelineFile.decode(data, path: path)
     }
 
     /// The zone the user configured for local days: the option (`--timezone`), else the
@@ -69,6 +65,6 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
         guard let zone = TimeZone(identifier: name) else {
             throw HealthETLError.usage("unknown time zone '\(name)' (expected an IANA name such as Europe/Berlin)")
         }
-        return TimeZoneChoice(zone: zone, reason: override != nil ? "the --timezone option" : "the timezone setting")
+        return TimeZoneChoice(zone: zone, reason: override != nil ? "the --timezone option" : "the timezone setting", name: name)
     }
 }

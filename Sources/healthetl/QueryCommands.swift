@@ -5,8 +5,11 @@ import HealthQL
 /// `healthetl query "HEALTHQL" [--out DIR] [--person ID] [--format table|csv|json]`.
 enum QueryCommand: Command {
     static let name = "query"
-    static let usage = "healthetl query \"HEALTHQL\" [--out DIR] [--person ID] [--format table|csv|json]"
-    static let spec = ArgumentSpec(options: ["out", "person", "format"], positionals: ["HEALTHQL"])
+    static let abstract = "run one HealthQL query on the store"
+    static let discussion = "Example: healthetl query \"SELECT sum(value) FROM steps GROUP BY month\""
+    static let spec = ArgumentSpec(
+        positionals: [Positional(name: "HEALTHQL", help: "the query (quoted)")],
+        options: [.out, .person, Option("format", value: "table|csv|json", help: "how to print the result (default table)")])
 
     static func run(_ args: ParsedArguments) throws {
         let formatName = args.option("format") ?? "table"
@@ -14,6 +17,7 @@ enum QueryCommand: Command {
             throw HealthETLError.usage("query: --format must be table, csv or json (not '\(formatName)')")
         }
         let text = args.positionals[0]
+        try args.refuseFamilyFolderWithoutPerson(name)
         let engine = try QueryEngine(storePath: args.storePath)
         do {
             let result = try engine.run(text)
@@ -30,10 +34,11 @@ enum QueryCommand: Command {
 /// `healthetl repl [--out DIR] [--person ID]`: an interactive HealthQL session; history in `DIR/.healthetl/repl_history`.
 enum ReplCommand: Command {
     static let name = "repl"
-    static let usage = "healthetl repl [--out DIR] [--person ID]"
-    static let spec = ArgumentSpec(options: ["out", "person"])
+    static let abstract = "an interactive HealthQL session (history in OUT/.healthetl/repl_history)"
+    static let spec = ArgumentSpec(options: [.out, .person])
 
     static func run(_ args: ParsedArguments) throws {
+        try args.refuseFamilyFolderWithoutPerson(name)
         let engine = try QueryEngine(storePath: args.storePath)
         Repl(engine: engine, historyPath: try args.outFolder + "/.healthetl/repl_history").run()
     }
