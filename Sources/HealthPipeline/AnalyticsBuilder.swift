@@ -34,11 +34,13 @@ struct AnalyticsBuilder: Sendable {
         guard let days else { return try build(window: nil, store, series: reader) }
         var content = AnalyticsWriter.Content()
         for run in Self.consecutiveRuns(days) {
+            // Only the run's own days: what it reads before and after reaches into other runs'
+            // days (an isolated partial day two days before the next run), which they compute.
             let part = try build(window: run, store, series: reader)
-            content.days += part.days.filter { days.contains($0.date) }
-            content.nights += part.nights.filter { days.contains($0.date) }
-            content.typeDays += part.typeDays.filter { days.contains($0.date) }
-            content.typeHours += part.typeHours.filter { days.contains($0.date) }
+            content.days += part.days.filter { run.contains($0.date) }
+            content.nights += part.nights.filter { run.contains($0.date) }
+            content.typeDays += part.typeDays.filter { run.contains($0.date) }
+            content.typeHours += part.typeHours.filter { run.contains($0.date) }
         }
         return content
     }
