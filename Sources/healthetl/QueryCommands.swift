@@ -5,8 +5,8 @@ import HealthQL
 /// `healthetl query "HEALTHQL" [--out DIR] [--person ID] [--format table|csv|json]`.
 enum QueryCommand: Command {
     static let name = "query"
-    static let usage = "healthetl query \"HEALTHQL\" [--out DIR] [--person ID] [--format table|csv|json]"
-    static let spec = ArgumentSpec(options: ["out", "person", "format"], positionals: ["HEALTHQL"])
+    static let usage = "healthetl query \"HEALTHQL\" [--out DIR] [--person ID] [--format table|csv|json] [--now DATE]"
+    static let spec = ArgumentSpec(options: ["out", "person", "format", "now"], positionals: ["HEALTHQL"])
 
     static func run(_ args: ParsedArguments) throws {
         let formatName = args.option("format") ?? "table"
@@ -16,10 +16,15 @@ enum QueryCommand: Command {
         let text = args.positionals[0]
         let engine = try QueryEngine(storePath: args.storePath)
         do {
+            try args.option("now").map { text throws(HealthQLError) in try engine.setNow(text) }
             let result = try engine.run(text)
             let output = ResultFormatter.format(result, as: format)
             // "\r\n" is one Character in Swift: look at the last scalar.
             print(output, terminator: output.unicodeScalars.last == "\n" ? "" : "\n")
+            // A table shows its notes; CSV and JSON stay data, their notes go to stderr.
+            if format != .table {
+                for note in result.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+            }
         } catch let error as HealthQLError {
             // A mistake in the query is a usage error (64), shown with a caret under it.
             throw HealthETLError.usage(error.pointer(in: text))
@@ -30,11 +35,16 @@ enum QueryCommand: Command {
 /// `healthetl repl [--out DIR] [--person ID]`: an interactive HealthQL session; history in `DIR/.healthetl/repl_history`.
 enum ReplCommand: Command {
     static let name = "repl"
-    static let usage = "healthetl repl [--out DIR] [--person ID]"
-    static let spec = ArgumentSpec(options: ["out", "person"])
+    static let usage = "healthetl repl [--out DIR] [--person ID] [--now DATE]"
+    static let spec = ArgumentSpec(options: ["out", "person", "now"])
 
     static func run(_ args: ParsedArguments) throws {
         let engine = try QueryEngine(storePath: args.storePath)
+        do {
+            try args.option("now").map { text throws(HealthQLError) in try engine.setNow(text) }
+        } catch {
+            throw HealthETLError.usage(error.message)
+        }
         Repl(engine: engine, historyPath: try args.outFolder + "/.healthetl/repl_history").run()
     }
 }

@@ -65,6 +65,7 @@ struct ExpressionCompiler {
                 return Compiled("(\(a.sql) \(op.rawValue) \(b.sql))", .boolean)
             }
             if op.isComparison { return try comparison(op, l, r, at: at, in: clause, insideAggregate: insideAggregate) }
+            if op == .like { return try like(l, r, at: at, in: clause, insideAggregate: insideAggregate) }
             return try arithmetic(op, l, r, at: at, in: clause, insideAggregate: insideAggregate)
         case .isNull(let inner, let negated, _):
             let c = try compile(inner, in: clause, insideAggregate: insideAggregate)
@@ -254,6 +255,9 @@ struct ExpressionCompiler {
         }
         let b = try compile(r, in: clause, insideAggregate: insideAggregate)
         switch (a.kind, b.kind, op) {
+        case (.number, .number, .divide):
+            // Real division: stored counts are integers, and 86,410 / 7 must not truncate to 12,344 (issue 34).
+            return Compiled("(CAST(\(a.sql) AS REAL) / \(b.sql))", .number)
         case (.number, .number, _):
             return Compiled("(\(a.sql) \(op.rawValue) \(b.sql))", .number)
         case (.instant, .instant, .minus):
