@@ -28,7 +28,7 @@ public final class MCPServer {
 
     /// Protocol revisions this server speaks, newest first: a client asking for one gets it,
     /// any other gets the newest (the client then decides whether it can go on).
-    public static let protocolVersions = ["2025-06-18", "2025-03-26", "2024-11-05"]
+    public static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
     public static let serverName = "healthetl"
 
     let configuration: Configuration
