@@ -40,10 +40,10 @@ enum Suggestion {
 
     /// A name written short: `resting_hr` for `resting_heart_rate`, `hr` for `heart_rate`,
     /// `walk_dist` for `walking_distance_m`. Each typed word is the start of a name's word or the
-    /// initials of several; the shortest name that fits wins.
+    /// initials of several, in order, from the name's first word; the shortest name that fits wins.
     static func abbreviated(_ word: String, in candidates: some Sequence<String>) -> String? {
         let typed = word.lowercased().split(separator: "_")
-        guard !typed.isEmpty else { return nil }
+        guard word.count >= 3 else { return nil }
         var best: String?
         for candidate in candidates {
             let words = candidate.lowercased().split(separator: "_")
@@ -54,7 +54,7 @@ enum Suggestion {
     }
 
     private static func fits(_ typed: ArraySlice<Substring>, _ words: ArraySlice<Substring>) -> Bool {
-        guard let first = typed.first else { return words.isEmpty || words.count == 1 && words.first == "m" }
+        guard let first = typed.first else { return true }   // later words may be left out: `hr_var` → `…_sdnn`
         guard !words.isEmpty else { return false }
         if words.first!.hasPrefix(first), fits(typed.dropFirst(), words.dropFirst()) { return true }
         // Initials: `hr` covers `heart` `rate`.
