@@ -60,13 +60,20 @@ final class LanguageAdditionsTests: XCTestCase {
         do { _ = try Parser.parse("SELECT * FROM daily WHERE date IN LAST 4"); XCTFail() } catch { XCTAssertTrue(error.isIncomplete) }
     }
 
-    func testNamesWrittenShortGetASuggestion() {
+    func testNamesWrittenShortGetASuggestion() throws {
+        let store = try SharedStore.get()
         XCTAssertEqual(Suggestion.closest(to: "resting_hr", in: SourceCatalog.allNames), "resting_heart_rate")
         XCTAssertEqual(Suggestion.closest(to: "rest_hr", in: SourceCatalog.allNames), "resting_heart_rate")
         XCTAssertEqual(Suggestion.closest(to: "hr_var", in: ["heart_rate", "heart_rate_variability_sdnn", "hrv"]), "heart_rate_variability_sdnn")
         XCTAssertEqual(Suggestion.closest(to: "walk_dist", in: ["steps", "walking_distance_m", "running_distance_m"]), "walking_distance_m")
         XCTAssertEqual(Suggestion.closest(to: "stepz", in: SourceCatalog.allNames), "steps", "typos still win")
         XCTAssertNil(Suggestion.closest(to: "zq", in: SourceCatalog.allNames))
+        let functions = AggregateFunction.allCases.map(\.rawValue)
+        XCTAssertEqual(Suggestion.closest(to: "avrage", in: functions), "avg", "a word people write for a function")
+        XCTAssertEqual(Suggestion.closest(to: "median", in: functions), "p50")
+        XCTAssertThrowsError(try store.engine().run("SELECT sleeep.date FROM sleep")) { error in
+            XCTAssertTrue((error as? HealthQLError)?.message.hasSuffix("Did you mean 'sleep'?") == true, "\(error)")
+        }
     }
 
     // MARK: against a store

@@ -25,10 +25,22 @@ public struct HealthQLError: Error, Sendable, Equatable, CustomStringConvertible
 
 /// "Did you mean …?": the closest candidate by edit distance, if close enough to be a typo.
 enum Suggestion {
+    /// Words people write for a name HealthQL spells otherwise (`average` for `avg`).
+    static let synonyms: [String: String] = [
+        "average": "avg", "mean": "avg", "median": "p50", "std": "stddev", "stdev": "stddev", "total": "sum",
+        "minimum": "min", "maximum": "max", "var": "variance",
+    ]
+
     static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let target = Array(word.lowercased())
         var best: (name: String, distance: Int)?
-        for candidate in candidates {
+        let names = Array(candidates)
+        let known = Set(names)
+        let aliases = synonyms.filter { known.contains($0.value) }
+        for (alias, name) in aliases where Self.distance(target, Array(alias)) <= min(3, max(1, target.count / 3)) {
+            return name
+        }
+        for candidate in names {
             let d = distance(target, Array(candidate.lowercased()))
             if d < (best?.distance ?? Int.max) { best = (candidate, d) }
         }

@@ -99,7 +99,8 @@ struct ExpressionCompiler {
             return found
         }
         let names = relations.map(\.relation.name)
-        throw HealthQLError("Unknown source '\(qualifier)' (the query reads \(names.joined(separator: " and "))).",
+        let hint = Suggestion.hint(for: qualifier, in: relations.flatMap(\.relation.qualifiers).sorted())
+        throw HealthQLError("Unknown source '\(qualifier)' (the query reads \(names.joined(separator: " and "))).\(hint)",
                             at: at.position)
     }
 

@@ -215,6 +215,7 @@ extension ExpressionCompiler {
     func resolveRelation(_ qualifier: String, at: Anchor) throws(HealthQLError) -> BoundRelation {
         let lower = qualifier.lowercased()
         if let found = relations.first(where: { $0.relation.qualifiers.contains(lower) }) { return found }
-        throw HealthQLError("Unknown source '\(qualifier)'", at: at.position)
+        throw HealthQLError("Unknown source '\(qualifier)'."
+                            + Suggestion.hint(for: qualifier, in: relations.flatMap(\.relation.qualifiers).sorted()), at: at.position)
     }
 }
