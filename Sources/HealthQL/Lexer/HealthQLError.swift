@@ -37,7 +37,9 @@ enum Suggestion {
         let names = Array(candidates)
         let known = Set(names)
         let aliases = synonyms.filter { known.contains($0.value) }
-        for (alias, name) in aliases where Self.distance(target, Array(alias)) <= min(3, max(1, target.count / 3)) {
+        if let name = aliases[word.lowercased()] { return name }
+        for (alias, name) in aliases.sorted(by: { $0.key < $1.key })
+        where Self.distance(target, Array(alias)) <= min(3, max(1, target.count / 3)) {
             return name
         }
         for candidate in names {
