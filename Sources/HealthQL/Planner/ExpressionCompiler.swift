@@ -257,7 +257,7 @@ struct ExpressionCompiler {
         let b = try compile(r, in: clause, insideAggregate: insideAggregate)
         switch (a.kind, b.kind, op) {
         case (.number, .number, .divide):
-            // Real division: stored counts are integers, and 86,410 / 7 must not truncate to 12,344 (issue 34).
+            // Real division: stored counts are integers, and 86,407 / 7 must read 12,343.9, not truncate to 12,343 (issue 34).
             return Compiled("(CAST(\(a.sql) AS REAL) / \(b.sql))", .number)
         case (.number, .number, _):
             return Compiled("(\(a.sql) \(op.rawValue) \(b.sql))", .number)
