@@ -109,6 +109,11 @@ public final class MCPServer {
         ]
     }
 
+    /// Opens the default store now, so a wrong folder or `--now` fails at start, not at the first question.
+    public func openDefaultStore() throws {
+        _ = try engine(person: nil)
+    }
+
     /// The engine of a person's store (nil: the default person), opened read-only once.
     func engine(person: String?) throws -> QueryEngine {
         let path = try configuration.storePath(person ?? configuration.defaultPerson)

@@ -2,6 +2,7 @@ import Foundation
 import HealthCore
 import HealthMCP
 import HealthPeople
+import HealthQL
 
 /// `healthetl mcp [--out DIR] [--person ID] [--now DATE] [--time-limit SECONDS]`: the store as a
 /// Model Context Protocol server on stdio, for AI assistants (docs/HEALTHQL.md, "MCP").
@@ -37,7 +38,13 @@ enum MCPCommand: Command {
                 return people.outputFolder(of: id).path + "/health.sqlite"
             },
             people: { people.ids().map(\.rawValue) })
+        let server = MCPServer(configuration: configuration)
+        do {
+            try server.openDefaultStore()
+        } catch let error as HealthQLError {
+            throw HealthETLError.usage("mcp: " + error.message)
+        }
         FileHandle.standardError.write(Data("healthetl mcp: serving \(defaultStore) read-only on stdio\n".utf8))
-        MCPServer(configuration: configuration).serve()
+        server.serve()
     }
 }

@@ -15,8 +15,8 @@ enum QueryCommand: Command {
         }
         let text = args.positionals[0]
         let engine = try QueryEngine(storePath: args.storePath)
+        try setNow(args, on: engine)
         do {
-            try args.option("now").map { text throws(HealthQLError) in try engine.setNow(text) }
             let result = try engine.run(text)
             let output = ResultFormatter.format(result, as: format)
             // "\r\n" is one Character in Swift: look at the last scalar.
@@ -40,11 +40,17 @@ enum ReplCommand: Command {
 
     static func run(_ args: ParsedArguments) throws {
         let engine = try QueryEngine(storePath: args.storePath)
-        do {
-            try args.option("now").map { text throws(HealthQLError) in try engine.setNow(text) }
-        } catch {
-            throw HealthETLError.usage(error.message)
-        }
+        try setNow(args, on: engine)
         Repl(engine: engine, historyPath: try args.outFolder + "/.healthetl/repl_history").run()
+    }
+}
+
+/// `--now DATE`: relative dates count from it instead of the data's last complete day (64 when unreadable).
+func setNow(_ args: ParsedArguments, on engine: QueryEngine) throws {
+    guard let text = args.option("now") else { return }
+    do {
+        try engine.setNow(text)
+    } catch {
+        throw HealthETLError.usage(error.message)
     }
 }

@@ -149,6 +149,23 @@ final class MCPTests: XCTestCase {
         let run = try runQLProcess(QLPaths.binary, ["mcp", "--out", store.out, "--person", "ghost"])
         XCTAssertEqual(run.status, 66, run.stderr)
         XCTAssertTrue(run.stderr.contains("no person 'ghost'"), run.stderr)
+        let now = try runQLProcess(QLPaths.binary, ["mcp", "--out", store.out, "--now", "yesterday"])
+        XCTAssertEqual(now.status, 64, "an unreadable --now fails at start, not at the first question: " + now.stderr)
+        let limit = try runQLProcess(QLPaths.binary, ["mcp", "--out", store.out, "--time-limit", "forever"])
+        XCTAssertEqual(limit.status, 64, limit.stderr)
+        XCTAssertEqual(now.stdout + limit.stdout, "", "nothing but JSON-RPC ever goes to stdout")
+    }
+
+    /// `--now` reaches the tools: relative periods count from it, and no note says otherwise.
+    func testNowGivenToTheServerAnchorsItsQueries() throws {
+        let store = try SharedStore.get()
+        let line = #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"query","arguments":{"query":"SELECT min(date), max(date) FROM daily WHERE date IN LAST 3 DAYS"}}}"#
+        let input = store.folder.appendingPathComponent("mcp-now-\(UUID().uuidString).txt")
+        try Data((line + "\n").utf8).write(to: input)
+        let run = try runQLProcess("/bin/sh", ["-c", "'\(QLPaths.binary)' mcp --out '\(store.out)' --now 2024-03-20 < '\(input.path)'"])
+        let answer = try XCTUnwrap(Self.json(run.stdout) as? [String: Any], run.stdout + run.stderr)
+        let content = try XCTUnwrap((answer["result"] as? [String: Any])?["content"] as? [[String: Any]])
+        XCTAssertEqual(content.compactMap { $0["text"] as? String }, [#"[{"min(date)":"2024-03-18","max(date)":"2024-03-20"}]"#])
     }
 }
 

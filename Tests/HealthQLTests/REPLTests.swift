@@ -49,6 +49,7 @@ final class REPLTests: XCTestCase {
         XCTAssertNil(buffer.finish())
 
         XCTAssertEqual(buffer.add("SELECT * FROM steps WHERE source = 'a;b'"), [], "a ';' in quotes ends nothing")
+        XCTAssertEqual(buffer.add("AND source != \"x;y\""), [], "nor in double quotes")
         XCTAssertEqual(buffer.add("-- a comment; still nothing"), [])
         XCTAssertEqual(buffer.add(";").count, 1)
 

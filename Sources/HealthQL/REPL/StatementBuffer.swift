@@ -36,16 +36,16 @@ public struct StatementBuffer {
     static func split(_ text: String) -> (statements: [String], rest: String) {
         var statements: [String] = []
         var current = ""
-        var inQuote = false, inComment = false
+        var quote: Character?, inComment = false
         var previous: Character = " "
         for c in text {
             current.append(c)
             if inComment {
                 if c == "\n" { inComment = false }
-            } else if inQuote {
-                if c == "'" { inQuote = false }   // '' inside a string closes and reopens: same state after both
-            } else if c == "'" {
-                inQuote = true
+            } else if let open = quote {
+                if c == open { quote = nil }   // '' inside a string closes and reopens: same state after both
+            } else if c == "'" || c == "\"" {
+                quote = c
             } else if c == "-", previous == "-" {
                 inComment = true
             } else if c == ";" {
