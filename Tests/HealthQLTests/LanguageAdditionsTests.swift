@@ -148,6 +148,11 @@ final class LanguageAdditionsTests: XCTestCase {
         }
         XCTAssertEqual(monthly.columns.map(\.style), [.identifier, .identifier, .whole])
         XCTAssertEqual(try engine.run("SELECT week, avg(value) FROM heart_rate GROUP BY week").columns.map(\.style), [.text, .decimal])
+        XCTAssertEqual(try engine.run("SELECT steps / 1000, steps * 0.8, steps FROM daily").columns.map(\.style),
+                       [.decimal, .decimal, .whole], "thousands of steps or metres are measures again")
+        XCTAssertEqual(try engine.run("SELECT avg(steps), stddev(steps), count(*) FROM daily").columns.map(\.style), [.whole, .decimal, .whole])
+        XCTAssertEqual(try engine.run("SELECT avg(value) FROM bmi").columns.map(\.style), [.decimal], "BMI's unit is 'count' too, but it is no count")
+        XCTAssertEqual(try engine.run("SELECT avg(value) FROM steps").columns.map(\.style), [.whole])
     }
 
     func testSampleLevelFilterOnACumulativeTypePointsAtTheDailyTable() throws {
