@@ -63,6 +63,9 @@ final class REPLTests: XCTestCase {
         XCTAssertTrue(Completion.candidates(before: "SELECT * FROM sle").contains("sleep"))
         XCTAssertTrue(Completion.candidates(before: "SELECT * FROM sleep WHERE de").contains("deep"))
         XCTAssertEqual(Completion.candidates(before: ".exp"), [".export"])
+        XCTAssertEqual(Completion.candidates(before: ".exa"), [".examples"])
+        XCTAssertEqual(Completion.candidates(before: "SELECT * FROM daily WHERE date IN LAST 4 WEE").first, "WEEKS")
+        XCTAssertEqual(Completion.candidates(before: "SELECT * FROM daily WHERE steps BETW"), ["BETWEEN"])
     }
 
     /// Without a terminal the REPL reads plain lines (scripts can pipe statements in): the
