@@ -18,8 +18,6 @@ extension Parser {
         "day": .days, "days": .days, "week": .weeks, "weeks": .weeks,
         "month": .months, "months": .months, "year": .years, "years": .years,
     ]
-    private static let starts: [DurationUnit: TimeFunction] = [.weeks: .startOfWeek, .months: .startOfMonth, .years: .startOfYear]
-
     /// After IN: a period, or nil when the next word is no LAST / THIS (an IN list follows).
     mutating func relativePeriod() throws(HealthQLError) -> RelativePeriod? {
         guard case .identifier(let word) = current.kind, ["last", "this"].contains(word.lowercased()) else { return nil }
@@ -37,19 +35,34 @@ extension Parser {
             throw error("Expected \(choices) after \(isLast ? "LAST" : "THIS")\(count.map { " \(Expr.number($0))" } ?? "") but found \(current.quoted)")
         }
         advance()
+        guard let period = RelativePeriod(count: count, unit: unit, isLast: isLast, at: at) else {
+            throw HealthQLError("Use LAST 1 DAY\(isLast ? "" : " or today()") for a single day", at: at.position)
+        }
+        return period
+    }
+}
+
+extension RelativePeriod {
+    private static let starts: [DurationUnit: TimeFunction] = [.weeks: .startOfWeek, .months: .startOfMonth, .years: .startOfYear]
+
+    /// `LAST n UNITS` (count given), `THIS UNIT` or `LAST UNIT` (the previous calendar one);
+    /// nil for a calendar day (`THIS DAY`), which is `today()`.
+    init?(count: Double?, unit: DurationUnit, isLast: Bool, at: Anchor = Anchor()) {
         let today = Expr.time(.today, at: at)
         func shift(_ e: Expr, _ op: BinaryOperator, _ amount: Double, _ u: DurationUnit) -> Expr {
             .binary(op, e, .duration(Duration(amount, u), at: at), at: at)
         }
         if let count {
             // The n units ending today: from the day after today - n units.
-            return RelativePeriod(from: shift(shift(today, .minus, count, unit), .plus, 1, .days), through: today)
+            self.init(from: shift(shift(today, .minus, count, unit), .plus, 1, .days), through: today)
+            return
         }
-        guard let start = Self.starts[unit] else {
-            throw HealthQLError("Use LAST 1 DAY\(isLast ? "" : " or today()") for a single day", at: at.position)
-        }
+        guard let start = Self.starts[unit] else { return nil }
         let startOfCurrent = Expr.time(start, at: at)
-        if !isLast { return RelativePeriod(from: startOfCurrent, through: today) }
-        return RelativePeriod(from: shift(startOfCurrent, .minus, 1, unit), through: shift(startOfCurrent, .minus, 1, .days))
+        if !isLast {
+            self.init(from: startOfCurrent, through: today)
+        } else {
+            self.init(from: shift(startOfCurrent, .minus, 1, unit), through: shift(startOfCurrent, .minus, 1, .days))
+        }
     }
 }
