@@ -59,6 +59,11 @@ public final class QueryEngine {
         }
     }
 
+    /// "today() is 2024-04-18, the last complete day of the data (…)", for a session's greeting.
+    public var todayDescription: String? {
+        (givenNow ?? dataAnchor).map { "today() is \($0.today.iso8601), \($0.reason)" }
+    }
+
     /// An explicit `now` (argument, then `--now`) is the wall clock's; without one, the data's anchor.
     private func planner(now: Date?) -> Planner {
         if let explicit = now {

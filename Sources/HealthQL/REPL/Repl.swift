@@ -27,6 +27,7 @@ public final class Repl {
     public func run() {
         write("HealthQL on \(engine.store.database.path) (zone \(engine.store.timeZone.identifier)). "
               + "End statements with ';'. .examples for ready questions, .help for help.\n")
+        if let today = engine.todayDescription { write(today + ".\n") }
         var buffer = StatementBuffer()
         while let line = reader.readLine(prompt: buffer.isEmpty ? Self.prompt : Self.continuation) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
