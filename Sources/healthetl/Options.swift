@@ -10,5 +10,7 @@ extension Option {
     static let full = Option("full", help: "rebuild the store from this export instead of adding to it")
     static let quiet = Option("quiet", help: "print nothing but errors (for cron)")
     static let json = Option("json", help: "print the result as JSON on stdout")
+    static let now = Option("now", value: "DATE",
+                            help: "what today() and relative periods mean (default: the export's last complete day)")
     static let yes = Option("yes", help: "really remove (without it: list what would go, change nothing)")
 }

@@ -9,7 +9,7 @@ enum QueryCommand: Command {
     static let discussion = "Example: healthetl query \"SELECT sum(value) FROM steps GROUP BY month\""
     static let spec = ArgumentSpec(
         positionals: [Positional(name: "HEALTHQL", help: "the query (quoted)")],
-        options: [.out, .person, Option("format", value: "table|csv|json", help: "how to print the result (default table)")])
+        options: [.out, .person, Option("format", value: "table|csv|json", help: "how to print the result (default table)"), .now])
 
     static func run(_ args: ParsedArguments) throws {
         let formatName = args.option("format") ?? "table"
@@ -19,11 +19,16 @@ enum QueryCommand: Command {
         let text = args.positionals[0]
         try args.refuseFamilyFolderWithoutPerson(name)
         let engine = try QueryEngine(storePath: args.storePath)
+        try setNow(args, on: engine)
         do {
             let result = try engine.run(text)
             let output = ResultFormatter.format(result, as: format)
             // "\r\n" is one Character in Swift: look at the last scalar.
             print(output, terminator: output.unicodeScalars.last == "\n" ? "" : "\n")
+            // A table shows its notes; CSV and JSON stay data, their notes go to stderr.
+            if format != .table {
+                for note in result.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+            }
         } catch let error as HealthQLError {
             // A mistake in the query is a usage error (64), shown with a caret under it.
             throw HealthETLError.usage(error.pointer(in: text))
@@ -35,11 +40,22 @@ enum QueryCommand: Command {
 enum ReplCommand: Command {
     static let name = "repl"
     static let abstract = "an interactive HealthQL session (history in OUT/.healthetl/repl_history)"
-    static let spec = ArgumentSpec(options: [.out, .person])
+    static let spec = ArgumentSpec(options: [.out, .person, .now])
 
     static func run(_ args: ParsedArguments) throws {
         try args.refuseFamilyFolderWithoutPerson(name)
         let engine = try QueryEngine(storePath: args.storePath)
+        try setNow(args, on: engine)
         Repl(engine: engine, historyPath: try args.outFolder + "/.healthetl/repl_history").run()
+    }
+}
+
+/// `--now DATE`: relative dates count from it instead of the data's last complete day (64 when unreadable).
+func setNow(_ args: ParsedArguments, on engine: QueryEngine) throws {
+    guard let text = args.option("now") else { return }
+    do {
+        try engine.setNow(text)
+    } catch {
+        throw HealthETLError.usage(error.message)
     }
 }

@@ -8,7 +8,7 @@ umask(0o077)
 signal(SIGXFSZ, SIG_IGN)
 
 let commands: [any Command.Type] = [ImportCommand.self, ImportAllCommand.self, PeopleCommand.self, ReportCommand.self, QueryCommand.self,
-                                     ReplCommand.self, StatusCommand.self, ResetCommand.self]
+                                     ReplCommand.self, MCPCommand.self, StatusCommand.self, ResetCommand.self]
 
 /// Parses the command line, runs the command, and exits with its sysexits code.
 enum Main {
