@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make bench: HealthETL against the libxml2 parse floor and healthkit-to-sqlite (tooling only).
 
-For each export size (generated deterministically by sample-data/generate_export.py, cached under
+For each export size (generated deterministically by tools/generate_export.py, cached under
 .build/bench/exports keyed on the generator arguments and the generator's own hash) it runs, on the
 same file: the parse floor (healthetl-xmlfloor: SAX2, counts elements), `healthetl import --full`
 with every output, the same import from the export zipped as the iPhone does it, the nightly
@@ -25,7 +25,8 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GENERATOR = ROOT / "sample-data" / "generate_export.py"
+GENERATOR = ROOT / "tools" / "generate_export.py"
+GENERATOR_PACKAGE = ROOT / "tools" / "generator"
 
 # name: label, generator arguments, rounds of floor/import/nightly, rounds of the peer. 1 year
 # --scale 10 ≈ 218 MB; 4 years --scale 13 ≈ 1 GB. Best-of-N on both sides of every ratio: run to
@@ -55,10 +56,16 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+def generator_hash() -> str:
+    """The generator is the entry point and its package: a change to any of them is a new export."""
+    files = [GENERATOR] + sorted(GENERATOR_PACKAGE.glob("*.py"))
+    return hashlib.sha256("".join(f"{f.name}:{sha256_file(f)}\n" for f in files).encode()).hexdigest()
+
+
 def export_for(size: str, cache: Path) -> tuple[Path, dict]:
     """The cached export for one size (generated if missing) and its metadata."""
     label, gen_args = SIZES[size][:2]
-    key = hashlib.sha256(json.dumps({"args": gen_args, "generator": sha256_file(GENERATOR)}).encode()).hexdigest()[:16]
+    key = hashlib.sha256(json.dumps({"args": gen_args, "generator": generator_hash()}).encode()).hexdigest()[:16]
     xml = cache / f"export-{size}-{key}.xml"
     meta_path = cache / f"export-{size}-{key}.json"
     if xml.exists() and meta_path.exists():
@@ -67,7 +74,7 @@ def export_for(size: str, cache: Path) -> tuple[Path, dict]:
     for stale in cache.glob(f"export-{size}-*"):
         stale.unlink()
     tmp = cache / f".tmp-{size}-{key}.xml"
-    log(f"generating {label} export: generate_export.py {' '.join(gen_args)}")
+    log(f"generating {label} export: tools/generate_export.py {' '.join(gen_args)}")
     t0 = time.monotonic()
     subprocess.run([sys.executable, str(GENERATOR), "--out", str(tmp), *gen_args], check=True)
     # One count of <Record elements (top level and inside correlations), for records/s.
@@ -363,7 +370,7 @@ def markdown(results: dict) -> str:
              f"of the export. Peak RSS from {results['rss_source']}.", ""]
     for r in results["sizes"]:
         lines += [f"## {r['label']}: {r['bytes'] / 1e6:.0f} MB, {r['records']:,} records "
-                  f"(`generate_export.py {' '.join(r['generator_args'])}`)", "",
+                  f"(`tools/generate_export.py {' '.join(r['generator_args'])}`)", "",
                   f"Rounds: {r['rounds']} of floor, import and nightly; {r['peer_rounds']} of the peer.", "",
                   "| stage | seconds | MB/s | records/s | peak RSS MB |", "|---|---:|---:|---:|---:|"]
         for s in r["stages"]:

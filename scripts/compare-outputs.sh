@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # The later export: the sample's generator with its defaults and 10 more days.
-python3 "$root/sample-data/generate_export.py" --out "$work/later.xml" --days 40 >/dev/null 2>&1
+python3 "$root/tools/generate_export.py" --out "$work/later.xml" --days 40 >/dev/null 2>&1
 dump() {  # every table but runs, rows in order of all columns, run timestamps (recorded_at, updated_at) blanked
   python3 - "$1" <<'PY'
 import sqlite3, sys

@@ -1,7 +1,7 @@
 import XCTest
 @testable import HealthCore
 
-/// Exports made by `sample-data/generate_export.py`, which also writes the truth it built
+/// Exports made by `tools/generate_export.py`, which also writes the truth it built
 /// them from: distinct records, duplicates, workouts, route points.
 final class GeneratedExportTests: XCTestCase {
     struct Truth: Decodable {

@@ -11,7 +11,7 @@ enum TestPaths {
         .deletingLastPathComponent().deletingLastPathComponent()
     static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
     static let realExports = shared.appendingPathComponent("realexports")
-    static let generator = packageRoot.appendingPathComponent("sample-data/generate_export.py").path
+    static let generator = packageRoot.appendingPathComponent("tools/generate_export.py").path
 
     /// The `healthetl` binary built next to the test bundle.
     static var binary: String {

@@ -9,7 +9,7 @@ import HealthStore
 enum QLPaths {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-    static let generator = packageRoot.appendingPathComponent("sample-data/generate_export.py").path
+    static let generator = packageRoot.appendingPathComponent("tools/generate_export.py").path
     static let scripts = packageRoot.appendingPathComponent("Tests/HealthQLTests/Scripts").path
 
     /// The `healthetl` built next to the test bundle (any scratch path).

@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 healthetl, repo, work = sys.argv[1], sys.argv[2], sys.argv[3]
 python = sys.executable
 job = os.path.join(repo, "spark", "cohort_job.py")
-generator = os.path.join(repo, "sample-data", "generate_export.py")
+generator = os.path.join(repo, "tools", "generate_export.py")
 exports, out, plain = os.path.join(work, "exports"), os.path.join(work, "out"), os.path.join(work, "plain")
 PEOPLE = {"anna": ("Europe/Berlin", 3, "xml", 24), "ben": ("America/New_York", 4, "zip", 18),
           "chen": ("Asia/Shanghai", 5, "xml", 20), "dora": ("Australia/Sydney", 6, "xml", 16)}
