@@ -1,4 +1,6 @@
-"""The XML header: declaration and the HealthKit Export Version 14 DTD (and the iOS 16 broken one)."""
+"""The XML header: the declaration and the HealthKit Export Version 14 DTD, verbatim from a real
+iOS 17/18 export (the sample export of the open-source grll/apple-health-mcp project), and the
+iOS 16 variant whose DTD is broken."""
 
 from __future__ import annotations
 
