@@ -90,7 +90,7 @@ let package = Package(
                                                     "PrivateFiles"],
                 swiftSettings: strict),
         // HealthQL: a small query language compiled to SQL over a published store (issue 7).
-        .target(name: "HealthQL", dependencies: ["HealthCore", "HealthStore", "SQLite", "CSQLite"], swiftSettings: strict),
+        .target(name: "HealthQL", dependencies: ["HealthCore", "HealthStore", "SQLite"], swiftSettings: strict),
         // Thin command line.
         .executableTarget(name: "healthetl", dependencies: ["HealthPipeline", "HealthPeople", "HealthReport", "HealthQL", "SQLite"], swiftSettings: strict),
         // The parse floor for `make bench`: libxml2 only.
@@ -124,7 +124,7 @@ let package = Package(
                     exclude: ["Scripts"],   // the Python pty driver of the REPL test (tooling only)
                     swiftSettings: strict),
         // The general libraries' own tests: no health types.
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "CSQLite"], swiftSettings: strict),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
         .testTarget(name: "SpreadsheetTests", dependencies: ["Spreadsheet", "PrivateFiles", "CZlib"], swiftSettings: strict),
         .testTarget(name: "ParquetTests", dependencies: ["Parquet", "PrivateFiles", "CZlib"], swiftSettings: strict),
     ]

@@ -34,6 +34,11 @@ for feature in ("HealthReport", "HealthWorkbook"):
     wrong = sorted(d for d in closure(feature) if d in ("HealthEmit", "HealthPipeline"))
     if wrong:
         problems.append(f"feature {feature} depends on {', '.join(wrong)}")
+# The SQLite layer is the only door to the C library: everyone else registers functions and
+# reads values through `Database` (issue 30).
+for target, ds in sorted(deps.items()):
+    if "CSQLite" in ds and target != "SQLite":
+        problems.append(f"{target} depends on CSQLite (only SQLite may)")
 for stage in ("HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate"):
     others = sorted(d for d in deps.get(stage, ()) if d.startswith("Health") and d != "HealthCore")
     if others:

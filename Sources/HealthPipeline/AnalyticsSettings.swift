@@ -27,11 +27,14 @@ struct AnalyticsSettings: Sendable, Equatable {
         self.weekStart = weekStart
     }
 
-    /// One line that changes whenever the analytics would.
-    var fingerprint: String {
-        "schema=\(StoreSchema.analyticsVersion);zone=\(timeZone.identifier);priority=\(priority.patterns.joined(separator: "|"));"
-            + "sleepDayStart=\(sleepDayStartHour);heartbeatGap=\(heartbeatMaxGapMinutes);weekStart=\(weekStart)"
+    /// These settings as the store saves them.
+    var stored: StoreSettings {
+        StoreSettings(zone: timeZone.identifier, priority: priority.patterns, sleepDayStartHour: sleepDayStartHour,
+                      heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, weekStart: weekStart)
     }
+
+    /// One line that changes whenever the analytics would.
+    var fingerprint: String { stored.line }
 
     /// The analytics stage under these settings.
     func builder(tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) -> AnalyticsBuilder {
@@ -39,11 +42,5 @@ struct AnalyticsSettings: Sendable, Equatable {
                          sleepDayStartHour: sleepDayStartHour, heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, tap: tap)
     }
 
-    func save(in database: Database) throws {
-        try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('analytics', ?)", [.text(fingerprint)])
-    }
-
-    static func stored(in database: Database) throws -> String? {
-        try database.rows("SELECT value FROM settings WHERE key = 'analytics'").first?.first?.string
-    }
+    func save(in database: Database) throws { try stored.save(in: database) }
 }

@@ -145,69 +145,42 @@ public struct ReportData: Sendable {
     }
 
     public static func load(from database: Database) throws -> ReportData {
-        // The zone of the analytics (the settings row is written with them, before the run's row).
-        let settings = try database.scalar("SELECT value FROM settings WHERE key = 'analytics'").string ?? ""
-        let lastRunZone = try database.scalar("SELECT timezone FROM runs ORDER BY id DESC LIMIT 1").string
-        let zoneName = settings.split(separator: ";").first { $0.hasPrefix("zone=") }.map { String($0.dropFirst(5)) }
-            ?? lastRunZone ?? "UTC"
+        let store = HealthStore(database: database)
+        let zoneName = try store.analyticsZoneName() ?? "UTC"
         let zone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
         var byDate: [CivilDate: ReportDay] = [:]
-        for r in try database.rows("""
-            SELECT date, steps, active_energy_kcal, exercise_minutes, sleep_total_minutes,
-                   coalesce(walking_distance_m, 0) + coalesce(running_distance_m, 0) FROM daily_analytics ORDER BY date
-            """) {
-            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { continue }
-            byDate[date] = ReportDay(date: date, steps: r[1].double, activeEnergy: r[2].double, exerciseMinutes: r[3].double,
-                                     sleepMinutes: r[4].double, distanceMeters: r[5].double)
+        for d in try store.allDaily() {
+            let m = d.metrics
+            byDate[d.date] = ReportDay(date: d.date, steps: m[.steps], activeEnergy: m[.activeEnergy],
+                                       exerciseMinutes: m[.exerciseMinutes], sleepMinutes: m[.sleepTotalMinutes],
+                                       distanceMeters: (m[.walkingDistance] ?? 0) + (m[.runningDistance] ?? 0))
         }
-        for r in try database.rows("""
-            SELECT date, stand_hours, active_energy_goal_kcal, exercise_goal_min, stand_hours_goal FROM activity_summaries
-            """) {
-            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { continue }
-            var day = byDate[date] ?? ReportDay(date: date)
-            day.standHours = r[1].double
-            day.ringEnergyGoal = r[2].double; day.ringExerciseGoal = r[3].double; day.ringStandGoal = r[4].double
-            byDate[date] = day
+        for rings in try store.allActivityRings() {
+            var day = byDate[rings.date] ?? ReportDay(date: rings.date)
+            day.standHours = rings.standHours
+            day.ringEnergyGoal = rings.activeEnergyGoal; day.ringExerciseGoal = rings.exerciseGoal
+            day.ringStandGoal = rings.standHoursGoal
+            byDate[rings.date] = day
         }
         var calendar = LocalCalendar(timeZone: zone)
-        let nights = try database.rows("""
-            SELECT night_date, start_utc, end_utc, core_minutes, deep_minutes, rem_minutes, unspecified_minutes, awake_minutes
-            FROM sleep_sessions ORDER BY night_date
-            """).compactMap { r -> ReportNight? in
-            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }),
-                  let start = r[1].string.flatMap(Timestamp.init(iso8601:)),
-                  let end = r[2].string.flatMap(Timestamp.init(iso8601:)) else { return nil }
-            let midnight = calendar.startOfDay(date)
-            var n = ReportNight(date: date, bedtimeMinutes: Double(start.microseconds - midnight.microseconds) / 60_000_000,
-                                wakeMinutes: Double(end.microseconds - midnight.microseconds) / 60_000_000)
-            n.core = r[3].double ?? 0; n.deep = r[4].double ?? 0; n.rem = r[5].double ?? 0
-            n.unspecified = r[6].double ?? 0; n.awake = r[7].double ?? 0
+        let nights = try store.allSleepNights().map { s -> ReportNight in
+            let midnight = calendar.startOfDay(s.date)
+            var n = ReportNight(date: s.date, bedtimeMinutes: Double(s.start.microseconds - midnight.microseconds) / 60_000_000,
+                                wakeMinutes: Double(s.end.microseconds - midnight.microseconds) / 60_000_000)
+            n.core = s.coreMinutes; n.deep = s.deepMinutes; n.rem = s.remMinutes
+            n.unspecified = s.unspecifiedMinutes; n.awake = s.awakeMinutes
             return n
         }
-        let workouts = try database.rows("""
-            SELECT local_date, activity_type, duration_min, distance_m, energy_kcal FROM workouts
-            WHERE local_date IS NOT NULL ORDER BY start_us
-            """).compactMap { r -> ReportWorkout? in
-            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { return nil }
-            let type = (r[1].string ?? "").replacingOccurrences(of: "HKWorkoutActivityType", with: "")
-            return ReportWorkout(date: date, type: type, minutes: r[2].double, distanceMeters: r[3].double, energyKcal: r[4].double)
+        let workouts = try store.allWorkouts().map { w in
+            ReportWorkout(date: w.date, type: w.activityType.replacingOccurrences(of: "HKWorkoutActivityType", with: ""),
+                          minutes: w.minutes, distanceMeters: w.distanceMeters, energyKcal: w.energyKcal)
         }
-        func series(_ type: String) throws -> [(CivilDate, Double)] {
-            try database.rows("SELECT date, average FROM daily_metrics WHERE type = ? AND average IS NOT NULL ORDER BY date",
-                              [.text(type)]).compactMap { r in
-                guard let d = r[0].string.flatMap({ CivilDate(iso: $0) }), let v = r[1].double else { return nil }
-                return (d, v)
-            }
-        }
-        let ecg = try database.rows("""
-            SELECT local_date, classification, average_heart_rate, symptoms FROM ecg_recordings
-            WHERE local_date IS NOT NULL ORDER BY recorded_utc, id
-            """).compactMap { r -> ReportECG? in
-            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { return nil }
-            return ReportECG(date: date, classification: r[1].string, averageHeartRate: r[2].double, symptoms: r[3].string)
+        let ecg = try store.allECGRecordings().map {
+            ReportECG(date: $0.date, classification: $0.classification, averageHeartRate: $0.averageHeartRate, symptoms: $0.symptoms)
         }
         return ReportData(days: byDate.values.sorted { $0.date < $1.date }, nights: nights, workouts: workouts,
-                          restingHeartRate: try series("HKQuantityTypeIdentifierRestingHeartRate"),
-                          hrv: try series("HKQuantityTypeIdentifierHeartRateVariabilitySDNN"), ecg: ecg, timeZone: zoneName)
+                          restingHeartRate: try store.dailyAverages(of: "HKQuantityTypeIdentifierRestingHeartRate"),
+                          hrv: try store.dailyAverages(of: "HKQuantityTypeIdentifierHeartRateVariabilitySDNN"), ecg: ecg,
+                          timeZone: zoneName)
     }
 }
