@@ -1,18 +1,20 @@
 // swift-tools-version:6.0
 // HealthETL: one target per pipeline stage, a small core, the store, system C libraries, a thin CLI.
 //
-//   healthetl ─→ HealthPipeline, HealthPeople, HealthQL
+//   healthetl ─→ HealthPipeline, HealthPeople, HealthQL   (the command line; the REPL's terminal line editor)
 //   HealthPeople ─→ HealthPipeline, HealthStore, HealthDataset   (several people: folders, settings, imports)
 //   HealthDataset ─→ HealthStore, HealthEmit   (people's tables as a Hive-partitioned Parquet dataset)
 //   HealthPipeline ─→ HealthIngest, HealthNormalize, HealthDedupe, HealthAggregate, HealthStore, HealthEmit, HealthReport
 //   HealthReport ─→ HealthStore                (the trends page, from a store)
 //   HealthQL ─→ HealthStore, SQLite            (reads a store; no emitters)
-//   HealthEmit ─→ HealthStore, Parquet, SQLite, PrivateFiles   (a store into files)
-//   HealthStore ─→ HealthCore, SQLite, PrivateFiles            (everything that reads or writes a store)
-//   stages ─→ HealthCore                       (a stage knows its input and output types only)
+//   HealthEmit ─→ HealthStore, CSV, Parquet, SQLite, PrivateFiles   (a store into files)
+//   HealthStore ─→ HealthCore, SQLite, PrivateFiles   (everything that reads or writes a store: its settings, run log, reads)
+//   HealthIngest ─→ HealthCore, Archive, CLibXML2      (a stage knows its input and output types only)
+//   other stages ─→ HealthCore
 //   HealthWorkbook ─→ HealthStore, Spreadsheet  (health.xlsx)
-//   Parquet, Spreadsheet ─→ PrivateFiles, CZlib;  SQLite ─→ CSQLite;  PrivateFiles ─→ libc
-//                                              (general libraries: no health knowledge, no HealthCore)
+//   general libraries (no health knowledge, no HealthCore; checked by scripts/check-module-graph.py):
+//     CSV ─→ PrivateFiles;  Parquet, Spreadsheet ─→ PrivateFiles, Archive;  Archive ─→ PrivateFiles, CZlib
+//     SQLite ─→ CSQLite (the only door to it);  PrivateFiles ─→ libc
 import PackageDescription
 
 // Release builds: cross-module optimization specializes the stages' generic types
@@ -34,6 +36,7 @@ let package = Package(
         // The general libraries, for any Swift program.
         .library(name: "SQLite", targets: ["SQLite"]),
         .library(name: "Parquet", targets: ["Parquet"]),
+        .library(name: "Archive", targets: ["Archive"]),
         // make bench: the libxml2 SAX2 parse floor (counts elements only).
         .executable(name: "healthetl-xmlfloor", targets: ["xmlfloor"]),
     ],
@@ -51,16 +54,20 @@ let package = Package(
         .target(name: "PrivateFiles", swiftSettings: strict),
         // A thin, safe SQLite layer: Database, Statement, SQLValue, transactions, SQLiteError.
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
-        // An Apache Parquet writer: schema, encoders, Thrift footer, statistics, gzip, row groups.
-        .target(name: "Parquet", dependencies: ["PrivateFiles", "CZlib"], swiftSettings: strict),
+        // Archives: zip read (stored, deflate, ZIP64, hostile input), zip write (streamed), gzip.
+        .target(name: "Archive", dependencies: ["PrivateFiles", "CZlib"], swiftSettings: strict),
+        // A CSV writer: RFC 4180 or Excel's semicolon dialect, typed columns, fast number and date cells.
+        .target(name: "CSV", dependencies: ["PrivateFiles"], swiftSettings: strict),
+        // An Apache Parquet writer: schema, encoders, Thrift footer, statistics, row groups.
+        .target(name: "Parquet", dependencies: ["PrivateFiles", "Archive"], swiftSettings: strict),
 
         // An Office Open XML (.xlsx) writer: sheets streamed into a zip, frozen header, autofilter, formats.
-        .target(name: "Spreadsheet", dependencies: ["PrivateFiles", "CZlib"], swiftSettings: strict),
+        .target(name: "Spreadsheet", dependencies: ["PrivateFiles", "Archive"], swiftSettings: strict),
 
         // Core: the typed model, the channel, shared utilities. No C libraries.
         .target(name: "HealthCore", swiftSettings: strict),
         // Stages.
-        .target(name: "HealthIngest", dependencies: ["HealthCore", "CLibXML2", "CZlib"], swiftSettings: strict),
+        .target(name: "HealthIngest", dependencies: ["HealthCore", "Archive", "CLibXML2"], swiftSettings: strict),
         .target(name: "HealthNormalize", dependencies: ["HealthCore"], swiftSettings: strict),
         .target(name: "HealthDedupe", dependencies: ["HealthCore"], swiftSettings: strict),
         .target(name: "HealthAggregate", dependencies: ["HealthCore"], swiftSettings: strict),
@@ -69,12 +76,12 @@ let package = Package(
         // writes a store imports this, not the emitters.
         .target(name: "HealthStore", dependencies: ["HealthCore", "SQLite", "PrivateFiles"], swiftSettings: strict),
         // Emit: a store into files (CSV, Parquet tables, the samples file, the exporter).
-        .target(name: "HealthEmit", dependencies: ["HealthCore", "HealthStore", "SQLite", "Parquet", "PrivateFiles"],
+        .target(name: "HealthEmit", dependencies: ["HealthCore", "HealthStore", "SQLite", "CSV", "Parquet", "PrivateFiles"],
                 swiftSettings: strict),
         // Wiring, checkpoints, lock, progress.
         .target(name: "HealthPipeline",
                 dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate",
-                               "HealthStore", "HealthEmit", "HealthReport", "HealthWorkbook", "SQLite", "PrivateFiles"],
+                               "HealthStore", "HealthEmit", "HealthReport", "HealthWorkbook", "SQLite", "CSV", "PrivateFiles"],
                 swiftSettings: strict),
         // The trends report: one self-contained HTML page from the store (SVG charts, insights).
         .target(name: "HealthReport", dependencies: ["HealthCore", "HealthStore", "SQLite", "PrivateFiles"],
@@ -103,7 +110,7 @@ let package = Package(
         .target(name: "FuzzHarness", path: "fuzz/harness", swiftSettings: strict),
         .executableTarget(name: "fuzz-xml", dependencies: ["FuzzHarness", "HealthIngest", "HealthCore"],
                           path: "fuzz/targets/xml", swiftSettings: strict),
-        .executableTarget(name: "fuzz-zip", dependencies: ["FuzzHarness", "HealthIngest", "HealthCore"],
+        .executableTarget(name: "fuzz-zip", dependencies: ["FuzzHarness", "Archive", "HealthIngest", "HealthCore"],
                           path: "fuzz/targets/zip", swiftSettings: strict),
         .executableTarget(name: "fuzz-dates-numbers", dependencies: ["FuzzHarness", "HealthIngest", "HealthCore"],
                           path: "fuzz/targets/dates-numbers", swiftSettings: strict),
@@ -117,7 +124,7 @@ let package = Package(
         .testTarget(name: "HealthETLTests",
                     dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",
                                    "HealthAggregate", "HealthStore", "HealthEmit", "HealthPipeline", "HealthPeople", "HealthReport", "HealthDataset", "HealthWorkbook", "Spreadsheet",
-                                   "SQLite", "Parquet", "PrivateFiles"],
+                                   "SQLite", "CSV", "Parquet", "PrivateFiles", "Archive"],
                     exclude: ["Scripts"],   // Python checkers the tests run (tooling only)
                     swiftSettings: strict),
         .testTarget(name: "HealthQLTests", dependencies: ["HealthQL", "HealthCore", "HealthStore", "SQLite"],
@@ -125,7 +132,7 @@ let package = Package(
                     swiftSettings: strict),
         // The general libraries' own tests: no health types.
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
-        .testTarget(name: "SpreadsheetTests", dependencies: ["Spreadsheet", "PrivateFiles", "CZlib"], swiftSettings: strict),
-        .testTarget(name: "ParquetTests", dependencies: ["Parquet", "PrivateFiles", "CZlib"], swiftSettings: strict),
+        .testTarget(name: "SpreadsheetTests", dependencies: ["Spreadsheet", "PrivateFiles"], swiftSettings: strict),
+        .testTarget(name: "ParquetTests", dependencies: ["Parquet", "PrivateFiles", "Archive"], swiftSettings: strict),
     ]
 )

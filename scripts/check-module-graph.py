@@ -3,7 +3,9 @@
 `swift package describe --type json`: the store, the emitters and the general libraries are
 targets of their own; the general libraries know nothing of health (no HealthCore, directly or
 through another target); HealthQL reads a store without the emitters; stages depend on the core only."""
-import json, subprocess, sys
+import json, os, re, subprocess, sys
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 described = json.loads(subprocess.run(["swift", "package", "describe", "--type", "json"],
                                       check=True, capture_output=True, text=True).stdout)
@@ -18,10 +20,11 @@ def closure(name):
     return seen
 
 problems = []
-for target in ("SQLite", "Parquet", "PrivateFiles", "HealthStore", "HealthEmit"):
+GENERAL = ("SQLite", "Parquet", "PrivateFiles", "Spreadsheet", "Archive", "CSV")
+for target in GENERAL + ("HealthStore", "HealthEmit"):
     if target not in deps:
         problems.append(f"no target {target}")
-for general in ("SQLite", "Parquet", "PrivateFiles", "Spreadsheet"):
+for general in GENERAL:
     health = sorted(d for d in closure(general) if d.startswith("Health"))
     if health:
         problems.append(f"{general} depends on {', '.join(health)}")
@@ -34,11 +37,28 @@ for feature in ("HealthReport", "HealthWorkbook"):
     wrong = sorted(d for d in closure(feature) if d in ("HealthEmit", "HealthPipeline"))
     if wrong:
         problems.append(f"feature {feature} depends on {', '.join(wrong)}")
+# A C library has one door each: zlib through Archive, SQLite through the SQLite layer (issue 30).
+for clib, door in (("CZlib", "Archive"), ("CSQLite", "SQLite")):
+    for target, ds in sorted(deps.items()):
+        if clib in ds and target != door:
+            problems.append(f"{target} depends on {clib} (only {door} may)")
+# The command line's own code stays in its target: the libraries take no terminal.
+for target in deps:
+    if target != "healthetl" and target.startswith("Health"):
+        folder = os.path.join(root, "Sources", target)
+        for dirpath, _, files in os.walk(folder):
+            for f in files:
+                if f.endswith(".swift") and "termios" in open(os.path.join(dirpath, f), encoding="utf-8").read():
+                    problems.append(f"{target} uses termios ({f}): a terminal belongs to the command line")
 # The SQLite layer is the only door to the C library: everyone else registers functions and
 # reads values through `Database` (issue 30).
-for target, ds in sorted(deps.items()):
-    if "CSQLite" in ds and target != "SQLite":
-        problems.append(f"{target} depends on CSQLite (only SQLite may)")
+# ... and no source outside it imports the C module by hand.
+for dirpath, _, files in os.walk(os.path.join(root, "Sources")):
+    for f in files:
+        path = os.path.join(dirpath, f)
+        if f.endswith(".swift") and not path.startswith(os.path.join(root, "Sources", "SQLite") + os.sep):
+            if re.search(r"^\s*import\s+CSQLite\b", open(path, encoding="utf-8").read(), re.M):
+                problems.append(f"{os.path.relpath(path, root)} imports CSQLite")
 for stage in ("HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate"):
     others = sorted(d for d in deps.get(stage, ()) if d.startswith("Health") and d != "HealthCore")
     if others:

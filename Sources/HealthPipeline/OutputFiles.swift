@@ -1,3 +1,4 @@
+import CSV
 import Foundation
 import HealthCore
 import HealthEmit

@@ -35,6 +35,9 @@ enum ReplCommand: Command {
 
     static func run(_ args: ParsedArguments) throws {
         let engine = try QueryEngine(storePath: args.storePath)
-        Repl(engine: engine, historyPath: try args.outFolder + "/.healthetl/repl_history").run()
+        Repl(engine: engine, historyPath: try args.outFolder + "/.healthetl/repl_history", reader: { history -> any LineReader in
+            TerminalLineEditor.isAvailable
+                ? TerminalLineEditor(history: history, complete: Completion.candidates(before:)) : PlainLineReader()
+        }).run()
     }
 }

@@ -14,7 +14,7 @@ public final class SeriesSamplesWriter {
     public private(set) var rows = 0
 
     public init(path: String, sources: [SeriesReader.Source], compression: ParquetCompression = .gzip) throws {
-        writer = try ParquetWriter(path: path, columns: OutputTable.samples.columns.map(TableExporter.parquetColumn),
+        writer = try ParquetWriter(path: path, createdBy: TableExporter.parquetCreator, columns: OutputTable.samples.columns.map(TableExporter.parquetColumn),
                                    compression: compression, writesGroupsInBackground: true)
         self.sources = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
