@@ -1,14 +1,17 @@
 // swift-tools-version:6.0
 // HealthETL: one target per pipeline stage, a small core, the store, system C libraries, a thin CLI.
 //
-//   healthetl ─→ HealthPipeline, HealthPeople, HealthQL   (the command line; the REPL's terminal line editor)
-//   HealthPeople ─→ HealthPipeline, HealthStore, HealthDataset   (several people: folders, settings, imports)
+//   healthetl ─→ HealthPipeline, HealthOutputs, HealthPeople, HealthQL   (the command line; the REPL's line editor)
+//   HealthPeople ─→ HealthPipeline, HealthOutputs, HealthStore, HealthDataset   (several people: folders, settings, imports)
+//   HealthOutputs ─→ HealthPipeline, HealthEmit, HealthReport, HealthWorkbook   (the output registry: names → Outputs)
 //   HealthDataset ─→ HealthStore, HealthEmit   (people's tables as a Hive-partitioned Parquet dataset)
-//   HealthPipeline ─→ HealthIngest, HealthNormalize, HealthDedupe, HealthAggregate, HealthStore, HealthEmit, HealthReport
+//   HealthPipeline ─→ HealthIngest, HealthNormalize, HealthDedupe, HealthAggregate, HealthStore, HealthEmit
+//                                              (wires, checkpoints, locks, publishes; knows no output format)
 //   HealthReport ─→ HealthStore                (the trends page, from a store)
 //   HealthQL ─→ HealthStore, SQLite            (reads a store; no emitters)
 //   HealthEmit ─→ HealthStore, CSV, Parquet, SQLite, PrivateFiles   (a store into files)
-//   HealthStore ─→ HealthCore, SQLite, PrivateFiles   (everything that reads or writes a store: its settings, run log, reads)
+//   HealthStore ─→ HealthCore, SQLite, PrivateFiles   (everything that reads or writes a store: its settings, run log,
+//                                              reads, and the `Output` protocol: a file made from a finished store)
 //   HealthIngest ─→ HealthCore, Archive, CLibXML2      (a stage knows its input and output types only)
 //   other stages ─→ HealthCore
 //   HealthWorkbook ─→ HealthStore, Spreadsheet  (health.xlsx)
@@ -81,7 +84,12 @@ let package = Package(
         // Wiring, checkpoints, lock, progress.
         .target(name: "HealthPipeline",
                 dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate",
-                               "HealthStore", "HealthEmit", "HealthReport", "HealthWorkbook", "SQLite", "CSV", "PrivateFiles"],
+                               "HealthStore", "HealthEmit", "SQLite", "CSV", "PrivateFiles"],
+                swiftSettings: strict),
+        // The output registry: every format the pipeline's `outputs` can name (above the
+        // pipeline, which knows none of them).
+        .target(name: "HealthOutputs", dependencies: ["HealthCore", "HealthPipeline", "HealthEmit", "HealthStore", "HealthReport",
+                                                     "HealthWorkbook"],
                 swiftSettings: strict),
         // The trends report: one self-contained HTML page from the store (SVG charts, insights).
         .target(name: "HealthReport", dependencies: ["HealthCore", "HealthStore", "SQLite", "PrivateFiles"],
@@ -93,13 +101,13 @@ let package = Package(
         .target(name: "HealthDataset", dependencies: ["HealthCore", "HealthStore", "HealthEmit", "SQLite", "PrivateFiles"],
                 swiftSettings: strict),
         // People: several people in one output folder (their own folders, settings, imports).
-        .target(name: "HealthPeople", dependencies: ["HealthCore", "HealthPipeline", "HealthStore", "HealthDataset", "SQLite",
+        .target(name: "HealthPeople", dependencies: ["HealthCore", "HealthPipeline", "HealthOutputs", "HealthStore", "HealthDataset", "SQLite",
                                                     "PrivateFiles"],
                 swiftSettings: strict),
         // HealthQL: a small query language compiled to SQL over a published store (issue 7).
         .target(name: "HealthQL", dependencies: ["HealthCore", "HealthStore", "SQLite"], swiftSettings: strict),
         // Thin command line.
-        .executableTarget(name: "healthetl", dependencies: ["HealthPipeline", "HealthPeople", "HealthReport", "HealthQL", "SQLite"], swiftSettings: strict),
+        .executableTarget(name: "healthetl", dependencies: ["HealthPipeline", "HealthOutputs", "HealthPeople", "HealthReport", "HealthQL", "SQLite"], swiftSettings: strict),
         // The parse floor for `make bench`: libxml2 only.
         .executableTarget(name: "xmlfloor", dependencies: ["CLibXML2"], swiftSettings: strict),
 
@@ -123,7 +131,7 @@ let package = Package(
 
         .testTarget(name: "HealthETLTests",
                     dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",
-                                   "HealthAggregate", "HealthStore", "HealthEmit", "HealthPipeline", "HealthPeople", "HealthReport", "HealthDataset", "HealthWorkbook", "Spreadsheet",
+                                   "HealthAggregate", "HealthStore", "HealthEmit", "HealthPipeline", "HealthOutputs", "HealthPeople", "HealthReport", "HealthDataset", "HealthWorkbook", "Spreadsheet",
                                    "SQLite", "CSV", "Parquet", "PrivateFiles", "Archive"],
                     exclude: ["Scripts"],   // Python checkers the tests run (tooling only)
                     swiftSettings: strict),

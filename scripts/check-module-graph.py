@@ -59,6 +59,13 @@ for dirpath, _, files in os.walk(os.path.join(root, "Sources")):
         if f.endswith(".swift") and not path.startswith(os.path.join(root, "Sources", "SQLite") + os.sep):
             if re.search(r"^\s*import\s+CSQLite\b", open(path, encoding="utf-8").read(), re.M):
                 problems.append(f"{os.path.relpath(path, root)} imports CSQLite")
+# The pipeline wires, checkpoints, locks and publishes: it knows no output format; the
+# registry above it (HealthOutputs) does (issue 30).
+wrong = sorted(d for d in closure("HealthPipeline") if d in ("HealthReport", "HealthWorkbook", "HealthDataset", "HealthOutputs"))
+if wrong:
+    problems.append(f"HealthPipeline depends on {', '.join(wrong)} (outputs come through the registry)")
+if "HealthPipeline" not in deps.get("HealthOutputs", ()):
+    problems.append("HealthOutputs (the output registry) is not above HealthPipeline")
 for stage in ("HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate"):
     others = sorted(d for d in deps.get(stage, ()) if d.startswith("Health") and d != "HealthCore")
     if others:

@@ -30,13 +30,15 @@ public struct ImportJob: Sendable {
         /// `CancellationError`, leaving the published outputs as they were.
         public var isCancelled: @Sendable () -> Bool
         public var full: Bool
-        /// Outputs outside `out` published with the run's own (a person's dataset partitions).
-        public var companions: (any CompanionOutputs)?
+        /// The outputs besides the store, staged in this order and published with it (made of the
+        /// pipeline's `outputs` by `OutputRegistry`, above the pipeline; a person's import adds
+        /// their dataset partitions).
+        public var outputs: [any Output]
         public init(export: String, out: String, timeZone: TimeZoneChoice?, config: PipelineConfig = PipelineConfig(),
-                    progress: ImportProgressHandler? = nil, isCancelled: @escaping @Sendable () -> Bool = { false },
-                    full: Bool = false, companions: (any CompanionOutputs)? = nil) {
-            self.export = export; self.out = out; self.timeZone = timeZone; self.config = config
-            self.progress = progress; self.isCancelled = isCancelled; self.full = full; self.companions = companions
+                    outputs: [any Output], progress: ImportProgressHandler? = nil,
+                    isCancelled: @escaping @Sendable () -> Bool = { false }, full: Bool = false) {
+            self.export = export; self.out = out; self.timeZone = timeZone; self.config = config; self.outputs = outputs
+            self.progress = progress; self.isCancelled = isCancelled; self.full = full
         }
     }
 
@@ -50,9 +52,7 @@ public struct ImportJob: Sendable {
         let zone = try options.timeZone
             ?? TimeZoneChoice.unconfigured(source: source, publishedStore: options.full ? nil : folder.databasePath)
         let settings = try AnalyticsSettings(options.config, timeZone: zone.zone)
-        let files = try OutputFiles(folder: folder, outputs: options.config.outputs ?? PipelineConfig.allOutputs,
-                                    goals: options.config.goals, units: try options.config.unitSystem(),
-                                    dialect: try options.config.dialect())
+        let files = OutputFiles(folder: folder, outputs: options.outputs)
         try folder.prepare()
         let lock = try RunLock(folder: folder)
         defer { withExtendedLifetime(lock) {} }
@@ -119,21 +119,18 @@ public struct ImportJob: Sendable {
         // rewritten, whether this export brings anything new or not.
         let cutShort = Publication.wasCutShort(in: folder)
         if cutShort { summary.notes.append("an earlier run was stopped while publishing: every output is rewritten") }
-        var companionMoves: [StagedOutput] = []
-        // Stages CSV/Parquet from the finished store (the rest, if `written` holds some) and
-        // the companion outputs, and logs the run into it.
+        var moves: [StagedOutput] = []
+        // Stages the outputs that are due from the finished store (the rest, if `written` holds
+        // some tables), and logs the run into it.
         func finish(_ database: Database, changed: Bool, written: [String: Int] = [:], _ summary: inout RunSummary) throws {
-            if changed || files.missing || cutShort {
-                let outputsStart = Date()
-                let rest = OutputTable.all.filter { written[$0.name] == nil }
-                summary.outputRows = try files.write(rest, from: database) { try progress.phase(.writingFiles, $0) }
-                    .merging(written) { a, _ in a }
-                summary.phaseSeconds["outputs"] = Date().timeIntervalSince(outputsStart)
+            let outputsStart = Date()
+            let staged = try files.stage(from: database, changed: changed || cutShort, written: Set(written.keys)) {
+                try progress.phase(.writingFiles, $0)
             }
-            if let companions = options.companions, changed || cutShort || companions.missing {
-                let staging = (files.staging as NSString).appendingPathComponent("companions")
-                try OutputFolder.makePrivateFolder(staging)
-                companionMoves = try companions.stage(from: database, in: staging)
+            moves = staged.moves
+            if !staged.moves.isEmpty || !written.isEmpty {
+                summary.outputRows = staged.rows.merging(written) { a, _ in a }
+                summary.phaseSeconds["outputs"] = Date().timeIntervalSince(outputsStart)
             }
             summary.finish(started: started)
             try RunLog.record(summary, in: database, started: started)
@@ -142,10 +139,7 @@ public struct ImportJob: Sendable {
         }
         // Every output moves into place as one step; a failure anywhere undoes every move.
         let publication = Publication(folder: folder)
-        func publishOutputs() throws {
-            try files.publish(into: publication)
-            for move in companionMoves { try publication.move(move.staged, to: move.final) }
-        }
+        func publishOutputs() throws { try files.publish(moves, into: publication) }
         do {
             if let previous {
                 summary.mode = "incremental"

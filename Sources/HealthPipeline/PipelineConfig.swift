@@ -2,7 +2,6 @@ import CSV
 import Foundation
 import HealthCore
 import HealthEmit
-import HealthReport
 import HealthStore
 
 /// A pipeline definition (`pipelines/default.json`, `pipelines/nightly.json`): SPEC "Pipelines".

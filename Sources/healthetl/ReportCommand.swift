@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthStore
 import HealthPipeline
 import HealthReport
 import SQLite
