@@ -5,7 +5,7 @@
 //   HealthPeople ─→ HealthPipeline, HealthOutputs, HealthStore, HealthDataset   (several people: folders, settings, imports)
 //   HealthOutputs ─→ HealthPipeline, HealthEmit, HealthReport, HealthWorkbook   (the output registry: names → Outputs)
 //   HealthDataset ─→ HealthStore, HealthEmit   (people's tables as a Hive-partitioned Parquet dataset)
-//   HealthPipeline ─→ HealthIngest, HealthNormalize, HealthDedupe, HealthAggregate, HealthStore, HealthEmit
+//   HealthPipeline ─→ HealthIngest, HealthNormalize, HealthDedupe, HealthAggregate, HealthAnalytics, HealthStore, HealthEmit
 //                                              (wires, checkpoints, locks, publishes; knows no output format)
 //   HealthReport ─→ HealthStore                (the trends page, from a store)
 //   HealthQL ─→ HealthStore, SQLite            (reads a store; no emitters)
@@ -14,6 +14,7 @@
 //                                              reads, and the `Output` protocol: a file made from a finished store)
 //   HealthIngest ─→ HealthCore, Archive, CLibXML2      (a stage knows its input and output types only)
 //   other stages ─→ HealthCore
+//   HealthAnalytics ─→ HealthAggregate, HealthDedupe, HealthStore   (the analytics algorithm over the stored series)
 //   HealthWorkbook ─→ HealthStore, Spreadsheet  (health.xlsx)
 //   general libraries (no health knowledge, no HealthCore; checked by scripts/check-module-graph.py):
 //     CSV ─→ PrivateFiles;  Parquet, Spreadsheet ─→ PrivateFiles, Archive;  Archive ─→ PrivateFiles, CZlib
@@ -74,6 +75,10 @@ let package = Package(
         .target(name: "HealthNormalize", dependencies: ["HealthCore"], swiftSettings: strict),
         .target(name: "HealthDedupe", dependencies: ["HealthCore"], swiftSettings: strict),
         .target(name: "HealthAggregate", dependencies: ["HealthCore"], swiftSettings: strict),
+        // The analytics algorithm: each stored series through the priority merge (dedupe) and the
+        // day, sleep and heart-rate stages (aggregate) into the analytics ledger.
+        .target(name: "HealthAnalytics", dependencies: ["HealthCore", "HealthAggregate", "HealthDedupe", "HealthStore"],
+                swiftSettings: strict),
         // The store: schema, bulk sink and duplicate filter, sorted spill runs, series reader,
         // merger, analytics writer, and the read API (HealthStore). Everything that reads or
         // writes a store imports this, not the emitters.
@@ -84,7 +89,7 @@ let package = Package(
         // Wiring, checkpoints, lock, progress.
         .target(name: "HealthPipeline",
                 dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate",
-                               "HealthStore", "HealthEmit", "SQLite", "CSV", "PrivateFiles"],
+                               "HealthAnalytics", "HealthStore", "HealthEmit", "SQLite", "CSV", "PrivateFiles"],
                 swiftSettings: strict),
         // The output registry: every format the pipeline's `outputs` can name (above the
         // pipeline, which knows none of them).
@@ -131,7 +136,7 @@ let package = Package(
 
         .testTarget(name: "HealthETLTests",
                     dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",
-                                   "HealthAggregate", "HealthStore", "HealthEmit", "HealthPipeline", "HealthOutputs", "HealthPeople", "HealthReport", "HealthDataset", "HealthWorkbook", "Spreadsheet",
+                                   "HealthAggregate", "HealthAnalytics", "HealthStore", "HealthEmit", "HealthPipeline", "HealthOutputs", "HealthPeople", "HealthReport", "HealthDataset", "HealthWorkbook", "Spreadsheet",
                                    "SQLite", "CSV", "Parquet", "PrivateFiles", "Archive"],
                     exclude: ["Scripts"],   // Python checkers the tests run (tooling only)
                     swiftSettings: strict),

@@ -66,6 +66,15 @@ if wrong:
     problems.append(f"HealthPipeline depends on {', '.join(wrong)} (outputs come through the registry)")
 if "HealthPipeline" not in deps.get("HealthOutputs", ()):
     problems.append("HealthOutputs (the output registry) is not above HealthPipeline")
+# ... nor the analytics algorithm: that is HealthAnalytics's, on the aggregate side.
+if "HealthAnalytics" not in deps:
+    problems.append("no target HealthAnalytics")
+elif "HealthPipeline" in closure("HealthAnalytics") or "HealthEmit" in closure("HealthAnalytics"):
+    problems.append("HealthAnalytics depends on the pipeline or the emitters")
+for dirpath, _, files in os.walk(os.path.join(root, "Sources", "HealthPipeline")):
+    for f in files:
+        if f.endswith(".swift") and re.search(r"\b(PriorityMerger|AnalyticsBook|DaySplitter)\b", open(os.path.join(dirpath, f), encoding="utf-8").read()):
+            problems.append(f"HealthPipeline/{f} runs the analytics algorithm (it belongs to HealthAnalytics)")
 for stage in ("HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate"):
     others = sorted(d for d in deps.get(stage, ()) if d.startswith("Health") and d != "HealthCore")
     if others:

@@ -1,4 +1,5 @@
 import HealthAggregate
+import HealthAnalytics
 import HealthCore
 import HealthDedupe
 import HealthEmit

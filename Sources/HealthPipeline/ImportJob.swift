@@ -120,9 +120,9 @@ public struct ImportJob: Sendable {
         let cutShort = Publication.wasCutShort(in: folder)
         if cutShort { summary.notes.append("an earlier run was stopped while publishing: every output is rewritten") }
         var moves: [StagedOutput] = []
-        // Stages the outputs that are due from the finished store (the rest, if `written` holds
-        // some tables), and logs the run into it.
-        func finish(_ database: Database, changed: Bool, written: [String: Int] = [:], _ summary: inout RunSummary) throws {
+        // Shared by both builds: stages the outputs that are due from the finished store (the
+        // rest, if `written` holds some tables), and logs the run into it.
+        func finish(_ database: Database, changed: Bool, written: [String: Int], _ summary: inout RunSummary) throws {
             let outputsStart = Date()
             let staged = try files.stage(from: database, changed: changed || cutShort, written: Set(written.keys)) {
                 try progress.phase(.writingFiles, $0)
@@ -137,52 +137,18 @@ public struct ImportJob: Sendable {
             // The last point at which a cancelled run stops: from here on it publishes.
             try progress.phase(.writingFiles, "publishing")
         }
-        // Every output moves into place as one step; a failure anywhere undoes every move.
+        let build: any StoreBuild = previous.map {
+            IncrementalBuild(previous: $0, settings: settings, progress: progress, recordedAt: recordedAt, delta: checkpoints.staged)
+        } ?? FullBuild(settings: settings, alongside: alongside, files: files, progress: progress, recordedAt: recordedAt,
+                       staged: checkpoints.staged)
+        summary.mode = build.mode
+        // Every output moves into place as one step, the store last; a failure anywhere undoes every move.
         let publication = Publication(folder: folder)
-        func publishOutputs() throws { try files.publish(moves, into: publication) }
         do {
-            if let previous {
-                summary.mode = "incremental"
-                load.database = nil   // closes the delta so the store can attach it
-                try previous.apply(delta: checkpoints.staged, settings: settings, summary: &summary, recordedAt: recordedAt,
-                                   progress: progress) { changed, summary in
-                    try finish(previous.database, changed: changed, &summary)
-                }
-                try publishOutputs()
-                try publication.move(previous.workingCopy, to: folder.databasePath)
-                checkpoints.discard()
-            } else {
-                summary.mode = "full"
-                let database = try load.database.orThrow("the loaded store is gone")
-                try progress.phase(.analytics)
-                let analyticsStart = Date()
-                // The samples output is written from the series the analytics read, on its own thread:
-                // alongside the index, or now (a resumed load) as they are read through it.
-                let precomputed = alongside.content
-                let samples = try alongside.samples
-                    ?? files.startSamples(sources: SeriesReader(database: database).sources(), alongsideIndex: false)
-                do {
-                    try database.transaction {
-                        let tap = precomputed != nil ? nil : samples.map { export in { @Sendable in try export.send(type: $0, $1) } }
-                        let result = try AnalyticsUpdate(database: database, settings: settings)
-                            .run(days: nil, recordedAt: recordedAt, progress: progress, computed: precomputed, tap: tap)
-                        summary.days = result.days
-                        summary.sleepNights = result.nights
-                        try settings.save(in: database)
-                    }
-                    summary.phaseSeconds["analytics"] = Date().timeIntervalSince(analyticsStart)
-                    let written = try samples?.finish() ?? [:]
-                    summary.phaseSeconds["analytics_and_samples"] = Date().timeIntervalSince(analyticsStart)
-                    try finish(database, changed: true, written: written, &summary)
-                } catch {
-                    samples?.cancel()   // never leave the thread behind, nor its unfinished file
-                    throw error
-                }
-                try database.execute("DELETE FROM load_checkpoint")
-                try publishOutputs()
-                try publication.move(checkpoints.staged, to: folder.databasePath)
-                checkpoints.discard()
-            }
+            let store = try build.build(&load, &summary, finish: finish)
+            try files.publish(moves, into: publication)
+            try publication.move(store, to: folder.databasePath)
+            checkpoints.discard()
         } catch {
             publication.rollBack()
             throw error
