@@ -41,12 +41,17 @@ public struct CohortDataset: Sendable {
     }
 
     /// Writes `person`'s partitions from their store into `staging`; returns each staged
-    /// partition with the path it replaces (whose table folder this creates).
-    public func stage(_ person: PersonKey, from database: Database, in staging: String) throws -> [(staged: String, final: String)] {
+    /// partition with the path it replaces (whose table folder this creates). A table whose
+    /// Parquet file the run staged already (`linking`: table → file, the person's own
+    /// `parquet/` output) is linked, not written twice: the same bytes, and published files are
+    /// only ever replaced by rename, never written in place.
+    public func stage(_ person: PersonKey, from database: Database, in staging: String,
+                      linking staged: [String: String] = [:]) throws -> [(staged: String, final: String)] {
         let exporter = TableExporter(database: database)
         for table in Self.tables {
             let folder = "\(staging)/\(table.name)"
             try makeFolder(folder)
+            if let file = staged[table.name], link(file, folder + "/part-0.parquet") == 0 { continue }
             try exporter.export(table, csv: nil, parquet: folder + "/part-0.parquet")
         }
         for (year, table) in try Self.samplesByYear(database) {

@@ -12,9 +12,9 @@ public struct DatasetOutput: Output {
 
     public func isMissing(in folder: String) -> Bool { !dataset.hasPartitions(of: person) }
 
-    public func stage(from database: Database, in staging: String, folder: String, written: Set<String>,
+    public func stage(from database: Database, in staging: String, folder: String, run: StagingRun,
                       progress: (String) throws -> Void) throws -> StagedFiles {
-        StagedFiles(moves: try dataset.stage(person, from: database, in: staging)
+        StagedFiles(moves: try dataset.stage(person, from: database, in: staging, linking: run.parquetTables)
             .map { StagedOutput(staged: $0.staged, final: $0.final) })
     }
 }

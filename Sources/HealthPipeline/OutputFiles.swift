@@ -33,9 +33,11 @@ struct OutputFiles {
         for output in outputs where changed || output.isMissing(in: folder.path) {
             let into = stagingFolder(output)
             try OutputFolder.makePrivateFolder(into)
-            let staged = try output.stage(from: database, in: into, folder: folder.path, written: written, progress: progress)
+            let run = StagingRun(written: written, parquetTables: all.parquetTables)
+            let staged = try output.stage(from: database, in: into, folder: folder.path, run: run, progress: progress)
             all.moves += staged.moves
             all.rows.merge(staged.rows) { a, _ in a }
+            all.parquetTables.merge(staged.parquetTables) { a, _ in a }
         }
         return all
     }

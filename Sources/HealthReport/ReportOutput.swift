@@ -14,7 +14,7 @@ public struct ReportOutput: Output {
         !FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("report/index.html"))
     }
 
-    public func stage(from database: Database, in staging: String, folder: String, written: Set<String>,
+    public func stage(from database: Database, in staging: String, folder: String, run: StagingRun,
                       progress: (String) throws -> Void) throws -> StagedFiles {
         try progress("report")
         try ReportWriter.write(from: database, to: (staging as NSString).appendingPathComponent("index.html"), goals: goals,

@@ -14,7 +14,7 @@ public struct WorkbookOutput: Output {
         !FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(Self.fileName))
     }
 
-    public func stage(from database: Database, in staging: String, folder: String, written: Set<String>,
+    public func stage(from database: Database, in staging: String, folder: String, run: StagingRun,
                       progress: (String) throws -> Void) throws -> StagedFiles {
         try progress("workbook")
         let path = (staging as NSString).appendingPathComponent(Self.fileName)

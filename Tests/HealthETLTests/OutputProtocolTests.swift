@@ -16,7 +16,7 @@ final class OutputProtocolTests: XCTestCase {
         func isMissing(in folder: String) -> Bool {
             !FileManager.default.fileExists(atPath: folder + "/days.txt")
         }
-        func stage(from database: Database, in staging: String, folder: String, written: Set<String>,
+        func stage(from database: Database, in staging: String, folder: String, run: StagingRun,
                    progress: (String) throws -> Void) throws -> StagedFiles {
             let days = try HealthStore(database: database).allDaily().map(\.date.iso8601)
             let path = staging + "/days.txt"
@@ -53,6 +53,25 @@ final class OutputProtocolTests: XCTestCase {
         XCTAssertThrowsError(try OutputRegistry.standard.outputs(for: config)) { error in
             XCTAssertEqual(error as? HealthETLError,
                            .usage("unknown output 'jsonl' (expected sqlite, csv, parquet, report or xlsx)"))
+        }
+    }
+
+    /// A person's Parquet tables are written once: their dataset partition is the same file
+    /// as their own `parquet/` table (one inode), not a second copy of the same bytes.
+    func testAPersonsTablesAreWrittenOnceForTheirFolderAndTheDataset() throws {
+        let out = try temporaryFolder(self).appendingPathComponent("family").path
+        let r = try healthetl(["import", TestPaths.packageRoot.path + "/sample-data/export.xml", "--out", out, "--person", "ann",
+                               "--quiet", "--timezone", "Europe/Berlin"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        func inode(_ path: String) throws -> Int {
+            try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int, path)
+        }
+        for table in ["daily", "weekly", "sleep", "workouts", "ecg_recordings"] {
+            let own = out + "/people/ann/parquet/\(table).parquet"
+            let partition = out + "/dataset/\(table)/person=ann/part-0.parquet"
+            XCTAssertEqual(try inode(own), try inode(partition), table)
+            let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: partition)[.posixPermissions] as? Int)
+            XCTAssertEqual(mode & 0o077, 0, "\(table): private")
         }
     }
 }

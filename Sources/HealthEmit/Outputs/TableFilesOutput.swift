@@ -28,18 +28,22 @@ public struct TableFilesOutput: SeriesOutput {
         OutputTable.all.contains { holds($0) && !OutputFolders.exists(folder, name, fileName($0)) }
     }
 
-    public func stage(from database: Database, in staging: String, folder: String, written: Set<String>,
+    public func stage(from database: Database, in staging: String, folder: String, run: StagingRun,
                       progress: (String) throws -> Void) throws -> StagedFiles {
         let exporter = TableExporter(database: database)
         var rows: [String: Int] = [:]
-        for table in OutputTable.all where holds(table) && !written.contains(table.name) {
+        for table in OutputTable.all where holds(table) && !run.written.contains(table.name) {
             let path = (staging as NSString).appendingPathComponent(fileName(table))
             try progress(table.name)
             rows[table.name] = try exporter.export(table, csv: format == .csv ? path : nil, parquet: format == .parquet ? path : nil,
                                                    units: units, dialect: dialect)
         }
+        // Parquet files are the canonical tables, whatever the units: another output may link them.
+        let parquet = format == .parquet
+            ? Dictionary(uniqueKeysWithValues: OutputTable.all.filter(holds).map { ($0.name, (staging as NSString).appendingPathComponent(fileName($0))) })
+            : [:]
         return StagedFiles(moves: OutputFolders.moves(from: staging, to: (folder as NSString).appendingPathComponent(name)),
-                           rows: rows)
+                           rows: rows, parquetTables: parquet)
     }
 
     /// The samples (Parquet only) are written from the series the analytics read.

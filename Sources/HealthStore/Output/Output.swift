@@ -18,10 +18,22 @@ public protocol Output: Sendable {
     /// that changes nothing writes it then (say, after it was added to the pipeline).
     func isMissing(in folder: String) -> Bool
     /// Writes it from `database` (the run's finished store) into the empty private folder
-    /// `staging`; `folder` is the run's output folder. Tables in `written` are already staged
-    /// (see `SeriesOutput`). `progress` gets the name of each part as it starts.
-    func stage(from database: Database, in staging: String, folder: String, written: Set<String>,
+    /// `staging`; `folder` is the run's output folder; `run` says what is staged already.
+    /// `progress` gets the name of each part as it starts.
+    func stage(from database: Database, in staging: String, folder: String, run: StagingRun,
                progress: (String) throws -> Void) throws -> StagedFiles
+}
+
+/// What a run has staged before an output's turn.
+public struct StagingRun: Sendable, Equatable {
+    /// Tables this output has staged already (its `SeriesOutput` file).
+    public var written: Set<String>
+    /// Parquet files of tables the outputs before it staged in this run (table → file): an
+    /// output holding the same table links the file instead of writing it again.
+    public var parquetTables: [String: String]
+    public init(written: Set<String> = [], parquetTables: [String: String] = [:]) {
+        self.written = written; self.parquetTables = parquetTables
+    }
 }
 
 /// An output that writes a table from the series the analytics read, on a thread beside them
@@ -36,7 +48,11 @@ public protocol SeriesOutput: Output {
 public struct StagedFiles: Sendable, Equatable {
     public var moves: [StagedOutput]
     public var rows: [String: Int]
-    public init(moves: [StagedOutput] = [], rows: [String: Int] = [:]) { self.moves = moves; self.rows = rows }
+    /// The output's Parquet file of each table it staged whole (for `StagingRun.parquetTables`).
+    public var parquetTables: [String: String]
+    public init(moves: [StagedOutput] = [], rows: [String: Int] = [:], parquetTables: [String: String] = [:]) {
+        self.moves = moves; self.rows = rows; self.parquetTables = parquetTables
+    }
 }
 
 /// A staged file or folder and the path it is published as.
