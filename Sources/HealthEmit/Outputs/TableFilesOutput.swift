@@ -35,6 +35,10 @@ public struct TableFilesOutput: SeriesOutput {
         for table in OutputTable.all where holds(table) && !run.written.contains(table.name) {
             let path = (staging as NSString).appendingPathComponent(fileName(table))
             try progress(table.name)
+            if table.name == OutputTable.samples.name, format == .parquet {
+                rows[table.name] = try SeriesSamplesWriter.write(from: database, to: path)   // its one writer
+                continue
+            }
             rows[table.name] = try exporter.export(table, csv: format == .csv ? path : nil, parquet: format == .parquet ? path : nil,
                                                    units: units, dialect: dialect)
         }
