@@ -1,6 +1,6 @@
-# HealthETL — the two commands a fresh machine needs:
+# HealthETL — the commands a fresh machine needs (after the README's install line):
 #   make import EXPORT=sample-data/export.xml
-#   make test
+#   make test       the whole suite          make check   the unit tests only (about a minute)
 SWIFT ?= swift
 EXPORT ?= sample-data/export.xml
 OUT ?= out
@@ -8,7 +8,7 @@ PIPELINE ?= pipelines/default.json
 VENV ?= .venv
 BIN = .build/release/healthetl
 
-.PHONY: build import nightly test test-asan test-tsan venv bench clean cohort fuzz
+.PHONY: build import nightly test check test-asan test-tsan venv bench clean cohort fuzz
 
 build:
 	$(SWIFT) build -c release --product healthetl
@@ -28,11 +28,13 @@ endif
 
 # Python is tooling only: pyarrow/duckdb read our Parquet files in tests, openpyxl reads the
 # spreadsheet LibreOffice makes from our CSV; pyspark drives the cohort job (the executors run
-# healthetl, which parses and counts every byte of health data).
+# healthetl, which parses and counts every byte of health data); mcp and neurokit2 are for the
+# tests of the MCP server and of the heart-rate-variability figures. The README's install line
+# names these too (scripts/check-install-line.py keeps them in step).
 venv: $(VENV)/.ready
 $(VENV)/.ready: Makefile
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet pyarrow duckdb openpyxl pyspark
+	$(VENV)/bin/pip install --quiet pyarrow duckdb openpyxl pyspark mcp neurokit2
 	touch $@
 
 # Cohorts (issue 24): every export in EXPORTS (NAME.zip, NAME.xml or NAME/) as person NAME, with
@@ -43,8 +45,24 @@ cohort: build venv
 # XCTest only (no Swift Testing suites), so the run closes on XCTest's own summary line.
 test: venv
 	python3 scripts/check-module-graph.py
+	python3 scripts/check-install-line.py
 	$(SWIFT) build --build-tests
 	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build --disable-swift-testing
+
+# The fast tier for the edit-test loop (about a minute of tests): every test but the ones below,
+# which run the healthetl binary on generated or real exports, kill it, or drive Chromium,
+# LibreOffice or Spark. `make test` runs everything; run it before handing work over.
+INTEGRATION_TESTS = AnalyticsEndToEndTests BadInputTests CohortJobTests CommandLineTests FaultInjectionTests \
+  FilesAndStateTests GeneratedExportTests HostileFilesTests IncrementalRunTests KilledRunTests KilledNightlyRunTests \
+  NightlyDefectsTests OutputFilesTests PeopleTests RealExportsTests ReportTests ResumeAfterKillTests WorkbookTests \
+  HealthQLTests.EndToEndTests REPLTests ECGTests/test(ZipImport|APersonsRecordings|StoreOfSchema3|FolderImport)
+empty :=
+space := $(empty) $(empty)
+check: venv
+	python3 scripts/check-module-graph.py
+	python3 scripts/check-install-line.py
+	$(SWIFT) build --build-tests
+	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build --disable-swift-testing --skip '$(subst $(space),|,$(strip $(INTEGRATION_TESTS)))'
 
 # The whole suite under AddressSanitizer or ThreadSanitizer, each in a build folder of its own;
 # the tests run the instrumented healthetl too (CI runs test-asan). There is no UBSan for Swift

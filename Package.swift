@@ -1,24 +1,8 @@
 // swift-tools-version:6.0
 // HealthETL: one target per pipeline stage, a small core, the store, system C libraries, a thin CLI.
-//
-//   healthetl ─→ HealthPipeline, HealthOutputs, HealthPeople, HealthQL   (the command line; the REPL's line editor)
-//   HealthPeople ─→ HealthPipeline, HealthOutputs, HealthStore, HealthDataset   (several people: folders, settings, imports)
-//   HealthOutputs ─→ HealthPipeline, HealthEmit, HealthReport, HealthWorkbook   (the output registry: names → Outputs)
-//   HealthDataset ─→ HealthStore, HealthEmit   (people's tables as a Hive-partitioned Parquet dataset)
-//   HealthPipeline ─→ HealthIngest, HealthNormalize, HealthDedupe, HealthAggregate, HealthAnalytics, HealthStore, HealthEmit
-//                                              (wires, checkpoints, locks, publishes; knows no output format)
-//   HealthReport ─→ HealthStore                (the trends page, from a store)
-//   HealthQL ─→ HealthStore, SQLite            (reads a store; no emitters)
-//   HealthEmit ─→ HealthStore, CSV, Parquet, SQLite, PrivateFiles   (a store into files)
-//   HealthStore ─→ HealthCore, SQLite, PrivateFiles   (everything that reads or writes a store: its settings, run log,
-//                                              reads, and the `Output` protocol: a file made from a finished store)
-//   HealthIngest ─→ HealthCore, Archive, CLibXML2      (a stage knows its input and output types only)
-//   other stages ─→ HealthCore
-//   HealthAnalytics ─→ HealthAggregate, HealthDedupe, HealthStore   (the analytics algorithm over the stored series)
-//   HealthWorkbook ─→ HealthStore, Spreadsheet  (health.xlsx)
-//   general libraries (no health knowledge, no HealthCore; checked by scripts/check-module-graph.py):
-//     CSV ─→ PrivateFiles;  Parquet, Spreadsheet ─→ PrivateFiles, Archive;  Archive ─→ PrivateFiles, CZlib
-//     SQLite ─→ CSQLite (the only door to it);  PrivateFiles ─→ libc
+// Which target depends on which, and why: docs/ARCHITECTURE.md, whose drawing of the graph
+// scripts/check-module-graph.py checks against this file (make test, make check).
+
 import PackageDescription
 
 // Release builds: cross-module optimization specializes the stages' generic types
@@ -111,8 +95,12 @@ let package = Package(
                 swiftSettings: strict),
         // HealthQL: a small query language compiled to SQL over a published store (issue 7).
         .target(name: "HealthQL", dependencies: ["HealthCore", "HealthStore", "SQLite"], swiftSettings: strict),
+        // The Model Context Protocol server (`healthetl mcp`, issue 34): JSON-RPC on stdio over HealthQL, read-only.
+        .target(name: "HealthMCP", dependencies: ["HealthCore", "HealthQL", "HealthStore"], swiftSettings: strict),
         // Thin command line.
-        .executableTarget(name: "healthetl", dependencies: ["HealthPipeline", "HealthOutputs", "HealthPeople", "HealthReport", "HealthQL", "SQLite"], swiftSettings: strict),
+        .executableTarget(name: "healthetl", dependencies: ["HealthPipeline", "HealthOutputs", "HealthPeople", "HealthReport", "HealthQL",
+                                                            "HealthMCP", "SQLite"],
+                          swiftSettings: strict),
         // The parse floor for `make bench`: libxml2 only.
         .executableTarget(name: "xmlfloor", dependencies: ["CLibXML2"], swiftSettings: strict),
 

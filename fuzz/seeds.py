@@ -1,17 +1,16 @@
 #!/usr/bin/env python3
 """Seed corpora for the fuzz targets (tooling only; `make fuzz` runs it): small slices of the
-bundled sample and of the real exports in ../shared/realexports (when that folder is there),
+bundled sample and of the real exports in ../shared/realexports beside the checkout (or the
+folder HEALTHETL_REAL_EXPORTS names; skipped when there is none),
 small zips built from them, GPX routes, dates and numbers, and the HealthQL queries of the
 tests. Written into OUT/<target>/ at make time; nothing from the real exports is committed.
 
     fuzz/seeds.py OUT [TARGET...]
 """
-import io, pathlib, re, sys, zipfile
+import io, os, pathlib, re, sys, zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-REAL = ROOT.parent / "shared" / "realexports"
-if not REAL.is_dir():
-    REAL = pathlib.Path("/work/shared/realexports")
+REAL = pathlib.Path(os.environ.get("HEALTHETL_REAL_EXPORTS") or ROOT.parent / "shared" / "realexports")
 
 # The xml and gpx targets read [mode][4 chunk lengths] (gpx: the lengths only) before the
 # document: whole, odd small chunks, and chunks around a device value's length.
@@ -118,7 +117,7 @@ def ecg_seeds():
 
 
 def healthql_seeds():
-    """Every quoted query in the HealthQL tests and the README's HealthQL section."""
+    """Every quoted query in the HealthQL tests and in the documentation (docs/HEALTHQL.md above all)."""
     seeds = set()
     literal = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
     for path in sorted((ROOT / "Tests" / "HealthQLTests").glob("*.swift")):
@@ -128,7 +127,8 @@ def healthql_seeds():
             text = re.sub(r'\\(.)', lambda e: {"n": "\n", "t": "\t"}.get(e.group(1), e.group(1)), m.group(1))
             if re.match(r"\s*select\b", text, re.I):
                 seeds.add(text)
-    for line in (ROOT / "README.md").read_text().splitlines():
+    documents = [ROOT / "README.md", ROOT / "CHANGELOG.md"] + sorted((ROOT / "docs").glob("*.md"))
+    for line in (line for path in documents if path.is_file() for line in path.read_text().splitlines()):
         for m in re.finditer(r"(SELECT [^`]*)", line):
             seeds.add(m.group(1).strip())
     return [s.encode("utf-8", errors="ignore") for s in sorted(seeds)]

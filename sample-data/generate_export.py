@@ -7,6 +7,7 @@ See sample-data/README.md for what the output contains and why.
     python3 sample-data/generate_export.py --out PATH [--days N] [--start YYYY-MM-DD]
         [--seed S] [--zone Europe/Berlin] [--layout xml|zip|folder] [--xml-name export.xml]
         [--truth PATH] [--broken-dtd] [--vertical-tabs] [--scale K] [--export-date YYYY-MM-DD]
+        [--export-time HH:MM[:SS]]
         [--validate]
 
 Design notes
@@ -38,7 +39,7 @@ from zoneinfo import ZoneInfo
 
 # ----------------------------------------------------------------------------------------------
 # Header: the HealthKit Export Version 14 DTD, verbatim from a real iOS 17/18 export
-# (shared/realexports/grll__apple-health-mcp/export.xml).
+# (the sample export of the open-source grll/apple-health-mcp project).
 # ----------------------------------------------------------------------------------------------
 DTD_V14 = """<!DOCTYPE HealthData [
 <!-- HealthKit Export Version: 14 -->
@@ -485,11 +486,13 @@ class Generator:
         self.scale = args.scale
         self.M = [self.wall(k, 0) for k in range(self.N + 1)]  # local midnights, day k = [M[k], M[k+1])
         self.range = (self.M[0], self.M[self.N])
+        clock = dt.time.fromisoformat(args.export_time)
+        export_s = clock.hour * 3600 + clock.minute * 60 + clock.second
         if args.export_date:
             ed = dt.date.fromisoformat(args.export_date)
-            self.export_t = self.wall((ed - self.start).days, 9 * 3600 + 41 * 60 + 17)
+            self.export_t = self.wall((ed - self.start).days, export_s)
         else:
-            self.export_t = self.wall(self.N, 9 * 3600 + 41 * 60 + 17)
+            self.export_t = self.wall(self.N, export_s)
         off = dt.datetime.fromtimestamp(self.export_t, self.zone).utcoffset()
         self.clock = Clock(int(off.total_seconds()))
         self.ts = self.clock.make_ts()
@@ -1014,7 +1017,8 @@ class Generator:
                     e = edges[i + 1]
                     self.sleep.append((s, e, LEVEL_OTHER, "AsleepUnspecified"))
                     self.emit(SLEEP, self.sleepcycle, k, None, SV + "AsleepUnspecified", s, e, c)
-        # manual naps around the 18:00 sleep-day boundary, and one afternoon nap
+        # manual naps on both sides of 18:00 and one afternoon nap: each ends on the wake-up day of a
+        # longer night, so each is a nap of that night (docs/sleep-nights.md)
         naps = [(9, 17 * 3600 + 40 * 60, 45), (15, 18 * 3600 + 20 * 60, 35), (12, 14 * 3600 + 10 * 60, 40)]
         for k, st, mins in naps:
             if k >= self.N:
@@ -1560,9 +1564,12 @@ class Generator:
         for s, e, lvl, name in counted:
             if name not in ASLEEP_VALUES:
                 continue
-            ld = dt.datetime.fromtimestamp(s, self.zone)
-            d = (ld.date() - self.start).days + (1 if ld.hour >= 18 else 0)
-            if not 0 <= d < N:
+            # A night counts on its wake-up day: the planned night k (bed[k] .. wake[k]) holding
+            # the sample, which wakes on day k. The manual naps lie outside every planned night
+            # and end on the day of a longer night, so they are naps: not in the night's total
+            # (docs/sleep-nights.md).
+            d = bisect.bisect_right(self.bed, s) - 1
+            if not (0 <= d < N and s < self.wake[d]):
                 continue
             mins = (e - s) / 60
             days[d]["sleep_total_minutes"] += mins
@@ -1963,16 +1970,35 @@ def validate(args, truth):
             for key, v in vals.items():
                 f = field if typ != DWR else ("running_distance_m" if key == "run" else "walking_distance_m")
                 mine[d][f] += v
-    # sleep: asleep/awake track merged by priority, attributed to the sleep day of the sample start
+    # sleep: sessions are the spans of all sleep records (in bed too) with gaps of at most an
+    # hour; each is dated by the local day of its end, and of the sessions ending on one day the
+    # longest (time covered) is the night, the others naps (docs/sleep-nights.md). The
+    # asleep/awake track, merged by priority, counts for the night whose main session holds it.
+    spans = sorted((parse_t(el.get("startDate")), parse_t(el.get("endDate"))) for el in by_type.get(SLEEP, []))
+    sessions = []  # [start, end, covered seconds]
+    for s, e in spans:
+        if sessions and s - sessions[-1][1] <= 3600:
+            last = sessions[-1]
+            last[2] += max(0, e - max(s, last[1]))
+            last[1] = max(last[1], e)
+        else:
+            sessions.append([s, e, e - s])
+    main = {}
+    for s, e, cov in sessions:
+        d = (dt.datetime.fromtimestamp(e - 1, zone).date() - start).days
+        if d not in main or (cov, e) > (main[d][2], main[d][1]):
+            main[d] = (s, e, cov)
+    main_by_start = sorted((s, e, d) for d, (s, e, _) in main.items())
     smp = []
     for el in by_type.get(SLEEP, []):
         v = el.get("value")[len(SV):]
         if v not in ASLEEP_TRACK:
             continue
         s, e = parse_t(el.get("startDate")), parse_t(el.get("endDate"))
-        ld = dt.datetime.fromtimestamp(s, zone)
-        sd = (ld.date() + dt.timedelta(days=1 if ld.hour >= 18 else 0) - start).days
-        smp.append((s, e, prio(el), (e - s) / 60.0, (v, sd)))
+        i = bisect.bisect_right(main_by_start, (s, math.inf, math.inf)) - 1
+        if i < 0 or not e <= main_by_start[i][1]:
+            continue  # a nap's record
+        smp.append((s, e, prio(el), (e - s) / 60.0, (v, main_by_start[i][2])))
     res = slice_merge(smp, [], lambda b0, b1, tag: tag)
     for (v, sd), mins in res.get(-1, {}).items():
         if v == "Awake" or not 0 <= sd < args.days:
@@ -2011,6 +2037,9 @@ def main(argv=None):
     ap.add_argument("--vertical-tabs", action="store_true")
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--export-date", help="export day (default: the day after the last day)")
+    ap.add_argument("--export-time", default="09:41:17",
+                    help="local clock time of the ExportDate, HH:MM[:SS] (records are not cut there: with an "
+                         "--export-date inside the days, the export day carries a whole day of records)")
     ap.add_argument("--validate", action="store_true", help="re-read the artifact and check it against the truth")
     args = ap.parse_args(argv)
     if args.days < 1 or args.scale <= 0:
@@ -2049,8 +2078,8 @@ def main(argv=None):
         "unit_factors": TO_STD,
         "notes": ("days: local calendar days in zone; cumulative types merged across sources by priority, "
                   "exact duplicates removed, samples split pro rata at local midnight; walking/running split by "
-                  "running-workout spans; sleep day = morning (start before 18:00 -> same day, else next day); "
-                  "sleep_total = Core+Deep+REM+Unspecified."),
+                  "running-workout spans; sleep: a night counts on its wake-up day, shorter sessions ending the same "
+                  "day are naps, not in sleep_total (docs/sleep-nights.md); sleep_total = Core+Deep+REM+Unspecified."),
         "days": days,
     }
     if args.truth:

@@ -1,17 +1,113 @@
 #!/usr/bin/env python3
-"""Checks the module graph the README's Design section draws (issue 21), from
-`swift package describe --type json`: the store, the emitters and the general libraries are
-targets of their own; the general libraries know nothing of health (no HealthCore, directly or
-through another target); HealthQL reads a store without the emitters; stages depend on the core only."""
-import json, os, re, subprocess, sys
+"""Checks the module graph (issue 21, issue 30), from `swift package describe --type json`
+(the targets and their direct dependencies as SwiftPM reads Package.swift):
 
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+1. The drawing in docs/ARCHITECTURE.md is the graph: every target of Package.swift appears on
+   the left of exactly one arrow, with exactly its direct target dependencies on the right,
+   and nothing else is drawn. A drawing in Package.swift's own comments, if any, is checked
+   the same way. So a target added, removed or rewired without its drawing fails here.
+2. The rules: the store, the emitters and the general libraries are targets of their own; the
+   general libraries know nothing of health (no Health* target, directly or through another);
+   HealthQL reads a store without the emitters; a feature (report, workbook) is no appendix to
+   the emitters or the pipeline; stages depend on the core only.
 
-described = json.loads(subprocess.run(["swift", "package", "describe", "--type", "json"],
-                                      check=True, capture_output=True, text=True).stdout)
-deps = {t["name"]: set(t.get("target_dependencies", [])) for t in described["targets"]}
+The drawing's syntax (one fenced block after the line `<!-- module-graph -->`):
 
-def closure(name):
+    TARGET[, TARGET...] ─→ DEP[, DEP...]     (a comment: from the first "(" on)
+    TARGET ─→ —                              (no target dependencies)
+
+A dependency list that ends with "," goes on on the next line; any other line without an arrow
+(an indented comment, a blank line) is ignored. `->` may stand for `─→`.
+"""
+import json, pathlib, re, subprocess, sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DRAWING = ROOT / "docs" / "ARCHITECTURE.md"
+MARKER = "<!-- module-graph -->"
+ARROW = re.compile(r"\s*(?:─→|->)\s*")
+
+
+def parse_drawing(lines, where):
+    """{target: set of dependencies} from drawn lines, and problems (a target drawn twice, a
+    line that cannot be read)."""
+    graph, problems = {}, []
+    pending = None  # (targets, deps so far) while a dependency list ends with ","
+    for number, raw in lines:
+        text = raw.split("(", 1)[0].rstrip()
+        if pending is not None:
+            targets, deps = pending
+            deps += [d.strip() for d in text.split(",") if d.strip()]
+            if text.endswith(","):
+                continue
+            pending = None
+            add(graph, targets, deps, f"{where}:{number}", problems)
+            continue
+        if not ARROW.search(text):
+            continue
+        left, right = ARROW.split(text, maxsplit=1)
+        targets = [t.strip() for t in left.split(",") if t.strip()]
+        if not targets or not all(re.fullmatch(r"[A-Za-z0-9_-]+", t) for t in targets):
+            problems.append(f"{where}:{number}: cannot read the targets in '{raw.strip()}'")
+            continue
+        deps = [] if right.strip() in ("—", "-", "") else [d.strip() for d in right.split(",") if d.strip()]
+        if right.endswith(","):
+            pending = (targets, deps)
+            continue
+        add(graph, targets, deps, f"{where}:{number}", problems)
+    if pending is not None:
+        problems.append(f"{where}: the drawing ends inside a dependency list")
+    return graph, problems
+
+
+def add(graph, targets, deps, place, problems):
+    for name in deps:
+        if not re.fullmatch(r"[A-Za-z0-9_-]+", name):
+            problems.append(f"{place}: cannot read the dependency '{name}'")
+    for target in targets:
+        if target in graph:
+            problems.append(f"{place}: {target} is drawn twice")
+        graph[target] = set(deps)
+
+
+def drawing_in_architecture():
+    if not DRAWING.is_file():
+        return None, [f"{DRAWING.relative_to(ROOT)} is missing"]
+    lines = DRAWING.read_text(encoding="utf-8").splitlines()
+    try:
+        start = lines.index(MARKER)
+    except ValueError:
+        return None, [f"{DRAWING.relative_to(ROOT)} has no '{MARKER}' line before its graph"]
+    fence = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("```")), None)
+    end = next((i for i in range(fence + 1, len(lines)) if lines[i].startswith("```")), None) if fence is not None else None
+    if end is None:
+        return None, [f"{DRAWING.relative_to(ROOT)}: no fenced block after '{MARKER}'"]
+    return parse_drawing([(i + 1, lines[i]) for i in range(fence + 1, end)], DRAWING.relative_to(ROOT))
+
+
+def drawing_in_manifest():
+    """The arrows drawn in Package.swift's comments (none is fine: it points at the docs)."""
+    lines = (ROOT / "Package.swift").read_text(encoding="utf-8").splitlines()
+    drawn = [(i + 1, line.split("//", 1)[1]) for i, line in enumerate(lines)
+             if "//" in line and ARROW.search(line.split("//", 1)[1].split("(", 1)[0])]
+    return parse_drawing(drawn, "Package.swift") if drawn else (None, [])
+
+
+def compare(drawn, deps, where):
+    problems = []
+    for target in sorted(deps.keys() - drawn.keys()):
+        problems.append(f"{where} does not draw target {target} (─→ {', '.join(sorted(deps[target])) or '—'})")
+    for target in sorted(drawn.keys() - deps.keys()):
+        problems.append(f"{where} draws {target}, which Package.swift has no target of")
+    for target in sorted(drawn.keys() & deps.keys()):
+        missing, extra = deps[target] - drawn[target], drawn[target] - deps[target]
+        if missing:
+            problems.append(f"{where}: {target} also depends on {', '.join(sorted(missing))} in Package.swift")
+        if extra:
+            problems.append(f"{where}: {target} does not depend on {', '.join(sorted(extra))} in Package.swift")
+    return problems
+
+
+def closure(deps, name):
     seen, todo = set(), [name]
     while todo:
         for d in deps.get(todo.pop(), ()):
@@ -19,68 +115,90 @@ def closure(name):
                 seen.add(d); todo.append(d)
     return seen
 
-problems = []
-GENERAL = ("SQLite", "Parquet", "PrivateFiles", "Spreadsheet", "Archive", "CSV")
-for target in GENERAL + ("HealthStore", "HealthEmit"):
-    if target not in deps:
-        problems.append(f"no target {target}")
-for general in GENERAL:
-    health = sorted(d for d in closure(general) if d.startswith("Health"))
-    if health:
-        problems.append(f"{general} depends on {', '.join(health)}")
-if "HealthEmit" in closure("HealthQL"):
-    problems.append("HealthQL depends on HealthEmit")
-if "HealthStore" not in deps.get("HealthQL", ()):
-    problems.append("HealthQL does not read the store through HealthStore")
-# A feature reads the store; it is no appendix to the emitters or the pipeline.
-for feature in ("HealthReport", "HealthWorkbook"):
-    wrong = sorted(d for d in closure(feature) if d in ("HealthEmit", "HealthPipeline"))
-    if wrong:
-        problems.append(f"feature {feature} depends on {', '.join(wrong)}")
-# A C library has one door each: zlib through Archive, SQLite through the SQLite layer (issue 30).
-for clib, door in (("CZlib", "Archive"), ("CSQLite", "SQLite")):
-    for target, ds in sorted(deps.items()):
-        if clib in ds and target != door:
-            problems.append(f"{target} depends on {clib} (only {door} may)")
-# The command line's own code stays in its target: the libraries take no terminal.
-for target in deps:
-    if target != "healthetl" and target.startswith("Health"):
-        folder = os.path.join(root, "Sources", target)
-        for dirpath, _, files in os.walk(folder):
-            for f in files:
-                if f.endswith(".swift") and "termios" in open(os.path.join(dirpath, f), encoding="utf-8").read():
-                    problems.append(f"{target} uses termios ({f}): a terminal belongs to the command line")
-# The SQLite layer is the only door to the C library: everyone else registers functions and
-# reads values through `Database` (issue 30).
-# ... and no source outside it imports the C module by hand.
-for dirpath, _, files in os.walk(os.path.join(root, "Sources")):
-    for f in files:
-        path = os.path.join(dirpath, f)
-        if f.endswith(".swift") and not path.startswith(os.path.join(root, "Sources", "SQLite") + os.sep):
-            if re.search(r"^\s*import\s+CSQLite\b", open(path, encoding="utf-8").read(), re.M):
-                problems.append(f"{os.path.relpath(path, root)} imports CSQLite")
-# The pipeline wires, checkpoints, locks and publishes: it knows no output format; the
-# registry above it (HealthOutputs) does (issue 30).
-wrong = sorted(d for d in closure("HealthPipeline") if d in ("HealthReport", "HealthWorkbook", "HealthDataset", "HealthOutputs"))
-if wrong:
-    problems.append(f"HealthPipeline depends on {', '.join(wrong)} (outputs come through the registry)")
-if "HealthPipeline" not in deps.get("HealthOutputs", ()):
-    problems.append("HealthOutputs (the output registry) is not above HealthPipeline")
-# ... nor the analytics algorithm: that is HealthAnalytics's, on the aggregate side.
-if "HealthAnalytics" not in deps:
-    problems.append("no target HealthAnalytics")
-elif "HealthPipeline" in closure("HealthAnalytics") or "HealthEmit" in closure("HealthAnalytics"):
-    problems.append("HealthAnalytics depends on the pipeline or the emitters")
-for dirpath, _, files in os.walk(os.path.join(root, "Sources", "HealthPipeline")):
-    for f in files:
-        if f.endswith(".swift") and re.search(r"\b(PriorityMerger|AnalyticsBook|DaySplitter)\b", open(os.path.join(dirpath, f), encoding="utf-8").read()):
-            problems.append(f"HealthPipeline/{f} runs the analytics algorithm (it belongs to HealthAnalytics)")
-for stage in ("HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate"):
-    others = sorted(d for d in deps.get(stage, ()) if d.startswith("Health") and d != "HealthCore")
-    if others:
-        problems.append(f"stage {stage} depends on {', '.join(others)}")
 
-for p in problems:
-    print("module graph:", p, file=sys.stderr)
-print(f"module graph: {len(deps)} targets checked, {len(problems)} problems")
-sys.exit(1 if problems else 0)
+GENERAL = ("SQLite", "Parquet", "PrivateFiles", "Spreadsheet", "Archive", "CSV")
+
+
+def sources(target):
+    """(name, text) of every Swift file of a target under Sources/."""
+    for path in sorted((ROOT / "Sources" / target).rglob("*.swift")):
+        yield path, path.read_text(encoding="utf-8")
+
+
+def rules(deps):
+    problems = []
+    for target in GENERAL + ("HealthStore", "HealthEmit"):
+        if target not in deps:
+            problems.append(f"no target {target}")
+    for general in GENERAL:
+        health = sorted(d for d in closure(deps, general) if d.startswith("Health"))
+        if health:
+            problems.append(f"{general} depends on {', '.join(health)}")
+    if "HealthEmit" in closure(deps, "HealthQL"):
+        problems.append("HealthQL depends on HealthEmit")
+    if "HealthStore" not in deps.get("HealthQL", ()):
+        problems.append("HealthQL does not read the store through HealthStore")
+    # A feature reads the store; it is no appendix to the emitters or the pipeline.
+    for feature in ("HealthReport", "HealthWorkbook"):
+        wrong = sorted(d for d in closure(deps, feature) if d in ("HealthEmit", "HealthPipeline"))
+        if wrong:
+            problems.append(f"feature {feature} depends on {', '.join(wrong)}")
+    # A C library has one door each: zlib through Archive, SQLite through the SQLite layer
+    # (issue 30): functions are registered through `Database`, no module imports the C module.
+    for clib, door in (("CZlib", "Archive"), ("CSQLite", "SQLite")):
+        for target, ds in sorted(deps.items()):
+            if clib in ds and target != door:
+                problems.append(f"{target} depends on {clib} (only {door} may)")
+    for target in deps:
+        if target == "SQLite" or not (ROOT / "Sources" / target).is_dir():
+            continue
+        for path, text in sources(target):
+            if re.search(r"^\s*import\s+CSQLite\b", text, re.M):
+                problems.append(f"{path.relative_to(ROOT)} imports CSQLite")
+            # The command line's own code stays in its target: the libraries take no terminal.
+            if target != "healthetl" and target.startswith("Health") and "termios" in text:
+                problems.append(f"{target} uses termios ({path.name}): a terminal belongs to the command line")
+    # The pipeline wires, checkpoints, locks and publishes: it knows no output format (the
+    # registry above it, HealthOutputs, does) and runs no analytics algorithm (HealthAnalytics).
+    wrong = sorted(d for d in closure(deps, "HealthPipeline")
+                   if d in ("HealthReport", "HealthWorkbook", "HealthDataset", "HealthOutputs"))
+    if wrong:
+        problems.append(f"HealthPipeline depends on {', '.join(wrong)} (outputs come through the registry)")
+    if "HealthPipeline" not in deps.get("HealthOutputs", ()):
+        problems.append("HealthOutputs (the output registry) is not above HealthPipeline")
+    if "HealthAnalytics" not in deps:
+        problems.append("no target HealthAnalytics")
+    elif {"HealthPipeline", "HealthEmit"} & closure(deps, "HealthAnalytics"):
+        problems.append("HealthAnalytics depends on the pipeline or the emitters")
+    for path, text in sources("HealthPipeline"):
+        if re.search(r"\b(PriorityMerger|AnalyticsBook|DaySplitter)\b", text):
+            problems.append(f"{path.relative_to(ROOT)} runs the analytics algorithm (it belongs to HealthAnalytics)")
+    for stage in ("HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate"):
+        others = sorted(d for d in deps.get(stage, ()) if d.startswith("Health") and d != "HealthCore")
+        if others:
+            problems.append(f"stage {stage} depends on {', '.join(others)}")
+    return problems
+
+
+def main():
+    described = json.loads(subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=ROOT,
+                                          check=True, capture_output=True, text=True).stdout)
+    deps = {t["name"]: set(t.get("target_dependencies") or []) for t in described["targets"]}
+    problems = rules(deps)
+    drawn, found = drawing_in_architecture()
+    problems += found
+    if drawn is not None:
+        problems += compare(drawn, deps, str(DRAWING.relative_to(ROOT)))
+    header, found = drawing_in_manifest()
+    problems += found
+    if header is not None:
+        problems += compare(header, deps, "Package.swift's header")
+    for p in problems:
+        print("module graph:", p, file=sys.stderr)
+    print(f"module graph: {len(deps)} targets checked against {DRAWING.relative_to(ROOT)}"
+          f"{' and Package.swift' if header is not None else ''}, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -5,7 +5,7 @@ and aggregated by `healthetl`, which the executors run, one task per export.
 
     python spark/cohort_job.py --exports DIR_OR_LIST --out OUT [--healthetl PATH] [--force]
 
-OUT/dataset/   the dataset (see the README): <table>/person=ID/part-0.parquet, samples by year
+OUT/dataset/   the dataset (see docs/PEOPLE.md): <table>/person=ID/part-0.parquet, samples by year
 OUT/status/    one row per person and run: person, export, exit_code, message, samples, days,
                seconds, size, mtime, sha256, status (ok, failed, skipped)
 OUT/cohort/    cohort tables computed with Spark SQL (person_percentiles, cohort_weekly,

@@ -70,11 +70,20 @@ public struct AnalyticsBook: Sendable {
         for row in rows { typeDays[TypeDay(type: row.type, date: row.date)] = row }
     }
 
+    /// A night's minutes go to its wake-up day. An in-bed-only night (no asleep/awake track)
+    /// leaves the asleep columns empty, not 0: how long was slept is unknown, and an average of
+    /// sleep must not count it as a night without sleep. Its in-bed minutes are still shown.
     public mutating func addNights(_ nights: [SleepNight]) {
-        for n in nights where n.asleepMinutes > 0 || n.inBedMinutes > 0 {
-            days[n.date, default: MetricValues()][.sleepTotalMinutes] = n.asleepMinutes
-            days[n.date, default: MetricValues()][.sleepDeepMinutes] = n.deepMinutes
-            days[n.date, default: MetricValues()][.sleepREMMinutes] = n.remMinutes
+        for n in nights where n.asleepMinutes > 0 || n.inBedMinutes > 0 || n.napMinutes > 0 {
+            var day = days[n.date, default: MetricValues()]
+            if !n.isInBedOnly {
+                day[.sleepTotalMinutes] = n.asleepMinutes
+                day[.sleepDeepMinutes] = n.deepMinutes
+                day[.sleepREMMinutes] = n.remMinutes
+            }
+            day[.sleepInBedMinutes] = n.inBedMinutes
+            day[.sleepNapMinutes] = n.napMinutes
+            days[n.date] = day
         }
     }
 

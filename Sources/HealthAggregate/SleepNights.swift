@@ -21,8 +21,8 @@ public enum SleepStage: Sendable, Equatable {
     public var isInBedTrack: Bool { self == .inBed }
 }
 
-/// What a merged sleep piece carries: its stage, the start of the sample it came from (the
-/// whole sample belongs to the night of its start) and its source.
+/// What a merged sleep piece carries: its stage, the start of the sample it came from and its
+/// source. (A piece goes to the night of its session, whatever sample it came from.)
 public struct SleepTag: Sendable {
     public var stage: SleepStage
     public var sampleStart: Int64
@@ -32,29 +32,34 @@ public struct SleepTag: Sendable {
     }
 }
 
-/// The aggregate stage for sleep: merged pieces of both tracks → sessions → nights.
+/// The aggregate stage for sleep: merged pieces of both tracks → sessions → nights (the rule,
+/// with a worked example, is docs/sleep-nights.md).
 ///
-/// Pieces are first grouped into sessions by their gaps: a piece that starts within
-/// `sessionGapMinutes` (60) of the end of the pieces before it continues their session. Then
-/// each whole session goes to one night, named after its morning: a session starting before
-/// `dayStartHour` (18:00) local time belongs to that day, one starting later to the next day.
-/// A session is never cut at the cutoff: in a zone where a night straddles 18:00 (a phone in
-/// Seoul read in UTC) it stays one night. Memory: the sleep pieces (a few per night) are held
-/// until `finish`, so that both tracks, which arrive interleaved, are grouped in time order.
+/// 1. Sessions: pieces of both tracks, in time order, form one session while each starts within
+///    `sessionGapMinutes` (60) of the end of the pieces before it.
+/// 2. Each session is dated by its wake-up: the local day of its end (SPEC: the night that ends
+///    on this day). A bedtime's clock time plays no part, so an early sleeper (17:30), a shift
+///    worker (asleep 09:00–16:00) and an export read in another zone get one night a day.
+/// 3. Of the sessions that end on the same day, the longest (time in bed or asleep) is the
+///    night; the others are naps: their asleep minutes are the night's `napMinutes`, never its
+///    asleep total, and they do not stretch its span. Two nights never share a date.
+/// 4. In bed is the time covered by either track: an iPhone's in-bed sample that starts after
+///    the watch's first asleep sample does not leave asleep minutes above in-bed minutes.
+///
+/// Memory: the sleep pieces (a few per night) are held until `finish`, so that both tracks,
+/// which arrive interleaved, are grouped in time order.
 public struct SleepNights: StageHandler {
     public typealias InboundIn = [MergedPiece<SleepTag>]
     public typealias InboundOut = [SleepNight]
 
     private var calendar: LocalCalendar
-    private let dayStartSecond: Int64
     private let sessionGap: Int64
     private var pieces: [MergedPiece<SleepTag>] = []
 
     public static let sessionGapMinutes = 60
 
-    public init(calendar: LocalCalendar, dayStartHour: Int = 18, sessionGapMinutes: Int = SleepNights.sessionGapMinutes) {
+    public init(calendar: LocalCalendar, sessionGapMinutes: Int = SleepNights.sessionGapMinutes) {
         self.calendar = calendar
-        self.dayStartSecond = Int64(dayStartHour) * 3600
         self.sessionGap = Int64(sessionGapMinutes) * 60_000_000
     }
 
@@ -64,35 +69,61 @@ public struct SleepNights: StageHandler {
 
     public mutating func finish(emit: (consuming [SleepNight]) throws -> Void) throws {
         pieces.sort { $0.start < $1.start }
-        var nights: [CivilDate: SleepNight] = [:]
-        var session: (end: Int64, night: CivilDate)?
+        var byWakeDay: [CivilDate: [SleepNight]] = [:]
+        var session: SleepNight?
+        var covered: Int64 = .min   // end of the time the session's pieces cover so far
         for piece in pieces {
-            if let current = session, piece.start - current.end <= sessionGap {
-                session = (max(current.end, piece.end), current.night)
+            if var current = session, piece.start - covered <= sessionGap {
+                add(piece, to: &current, coveredUntil: &covered)
+                session = current
             } else {
-                session = (piece.end, night(ofSessionStartingAt: piece.start))
+                if let done = session { byWakeDay[wakeDay(of: done), default: []].append(done) }
+                // Dated once the session's end, and so its wake-up day, is known.
+                var fresh = SleepNight(date: CivilDate(year: 1970, month: 1, day: 1),
+                                       start: Timestamp(microseconds: piece.start), end: Timestamp(microseconds: piece.end))
+                covered = piece.start
+                add(piece, to: &fresh, coveredUntil: &covered)
+                session = fresh
             }
-            if let night = session?.night { add(piece, to: night, in: &nights) }
         }
+        if let done = session { byWakeDay[wakeDay(of: done), default: []].append(done) }
         pieces = []
-        try emit(nights.values.sorted { $0.date < $1.date })
+        try emit(byWakeDay.map { Self.night(of: $0.key, sessions: $0.value) }.sorted { $0.date < $1.date })
     }
 
-    /// The night (by its morning's date) that a session starting at `start` belongs to.
-    public mutating func night(ofSessionStartingAt start: Int64) -> CivilDate {
-        let t = Timestamp(microseconds: start)
-        let date = calendar.localDate(of: t)
-        return calendar.secondOfDay(t) >= dayStartSecond ? date.adding(days: 1) : date
+    /// The local day a session ends on (an end at midnight sharp is the day before's).
+    public mutating func wakeDay(of session: SleepNight) -> CivilDate {
+        calendar.localDate(of: Timestamp(microseconds: max(session.start.microseconds, session.end.microseconds - 1)))
     }
 
-    private func add(_ piece: MergedPiece<SleepTag>, to date: CivilDate, in nights: inout [CivilDate: SleepNight]) {
-        let start = Timestamp(microseconds: piece.start), end = Timestamp(microseconds: piece.end)
-        var n = nights[date] ?? SleepNight(date: date, start: start, end: end)
-        n.start = min(n.start, start)
-        n.end = max(n.end, end)
+    /// The night of `date`: the longest of the sessions ending that day, with the others as naps.
+    static func night(of date: CivilDate, sessions: [SleepNight]) -> SleepNight {
+        // Longest by time in bed or asleep; a tie goes to the later session (the one ending
+        // nearer the morning it names), so the choice never depends on input order.
+        let main = sessions.indices.max { a, b in
+            (sessions[a].inBedMinutes, sessions[a].end.microseconds) < (sessions[b].inBedMinutes, sessions[b].end.microseconds)
+        }!
+        var night = sessions[main]
+        night.date = date
+        for (i, nap) in sessions.enumerated() where i != main {
+            night.napMinutes += nap.asleepMinutes
+            night.naps += 1
+            for s in nap.sources where !night.sources.contains(s) { night.sources.append(s) }
+        }
+        return night
+    }
+
+    private func add(_ piece: MergedPiece<SleepTag>, to n: inout SleepNight, coveredUntil covered: inout Int64) {
+        n.start = min(n.start, Timestamp(microseconds: piece.start))
+        n.end = max(n.end, Timestamp(microseconds: piece.end))
+        // Pieces come by start, so the union of both tracks grows only past what is covered.
+        if piece.end > covered {
+            n.inBedMinutes += Double(piece.end - max(piece.start, covered)) / 60_000_000
+            covered = piece.end
+        }
         let minutes = Double(piece.end - piece.start) / 60_000_000
         switch piece.tag.stage {
-        case .inBed: n.inBedMinutes += minutes
+        case .inBed: break   // counted in the union above
         case .awake: n.awakeMinutes += minutes
         case .core: n.coreMinutes += minutes
         case .deep: n.deepMinutes += minutes
@@ -100,6 +131,5 @@ public struct SleepNights: StageHandler {
         case .unspecified: n.unspecifiedMinutes += minutes
         }
         if !n.sources.contains(piece.tag.source) { n.sources.append(piece.tag.source) }
-        nights[date] = n
     }
 }

@@ -11,24 +11,25 @@ import HealthStore
 public struct AnalyticsBuilder: Sendable {
     public var calendar: LocalCalendar
     public let priority: SourcePriority
-    public let sleepDayStartHour: Int
     public let heartbeatMaxGapMinutes: Double
     /// Gets every batch of rows read, with its type's identifier (the full build's
     /// `samples` output rides along this way).
     public var tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)?
 
-    public init(calendar: LocalCalendar, priority: SourcePriority, sleepDayStartHour: Int, heartbeatMaxGapMinutes: Double,
+    public init(calendar: LocalCalendar, priority: SourcePriority, heartbeatMaxGapMinutes: Double,
                 tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) {
-        self.calendar = calendar; self.priority = priority; self.sleepDayStartHour = sleepDayStartHour
+        self.calendar = calendar; self.priority = priority
         self.heartbeatMaxGapMinutes = heartbeatMaxGapMinutes; self.tap = tap
     }
 
     static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
     static let runningActivity = "HKWorkoutActivityTypeRunning"
     /// How far before a window samples are read: long samples (iOS 8 daily aggregates, a
-    /// night of sleep), the heart-rate gap, and the sleep day's 18:00 start all reach back
-    /// less than this into the days being computed.
+    /// night of sleep) and the heart-rate gap reach back less than this into the days being computed.
     static let lookBack: Int64 = 2 * 86_400_000_000
+    /// How far after it: a sleep session is dated by its end, so a session still running at the
+    /// window's end must be read whole, or its part would pass for a night ending in the window.
+    static let lookAhead: Int64 = 86_400_000_000
 
     /// Analytics of every day (`days` nil) or only of the given days (an incremental run), read
     /// from the store: each run of consecutive days is computed from the samples around it,
@@ -38,11 +39,13 @@ public struct AnalyticsBuilder: Sendable {
         guard let days else { return try build(window: nil, store, series: reader) }
         var content = AnalyticsWriter.Content()
         for run in Self.consecutiveRuns(days) {
+            // Only the run's own days: what it reads before and after reaches into other runs'
+            // days (an isolated partial day two days before the next run), which they compute.
             let part = try build(window: run, store, series: reader)
-            content.days += part.days.filter { days.contains($0.date) }
-            content.nights += part.nights.filter { days.contains($0.date) }
-            content.typeDays += part.typeDays.filter { days.contains($0.date) }
-            content.typeHours += part.typeHours.filter { days.contains($0.date) }
+            content.days += part.days.filter { run.contains($0.date) }
+            content.nights += part.nights.filter { run.contains($0.date) }
+            content.typeDays += part.typeDays.filter { run.contains($0.date) }
+            content.typeHours += part.typeHours.filter { run.contains($0.date) }
         }
         return content
     }
@@ -87,7 +90,7 @@ public struct AnalyticsBuilder: Sendable {
                        series source: some SeriesSource) throws -> AnalyticsWriter.Content {
         var cal = calendar
         let span = window.map { w in
-            (cal.startOfDay(w.lowerBound).microseconds - Self.lookBack)..<cal.startOfDay(w.upperBound.adding(days: 1)).microseconds
+            (cal.startOfDay(w.lowerBound).microseconds - Self.lookBack)..<(cal.startOfDay(w.upperBound.adding(days: 1)).microseconds + Self.lookAhead)
         }
         let (ranks, names, running) = (store.ranks, store.names, store.running)
         var book = AnalyticsBook()
@@ -176,12 +179,12 @@ public struct AnalyticsBuilder: Sendable {
         }
     }
 
-    /// In-bed and asleep/awake samples are merged as two separate tracks (FORMAT.md), then
+    /// In-bed and asleep/awake samples are merged as two separate tracks (docs/FORMAT.md), then
     /// both tracks' pieces go to the nights.
     private func sleepNights(_ series: (([SeriesReader.Row]) throws -> Void) throws -> Void, ranks: RankTable,
                              names: [Int64: String]) throws -> [SleepNight] {
         var inBed = PriorityMerger<SleepTag>(), asleep = PriorityMerger<SleepTag>()
-        var nights = SleepNights(calendar: calendar, dayStartHour: sleepDayStartHour)
+        var nights = SleepNights(calendar: calendar)
         let collect: ([MergedPiece<SleepTag>]) throws -> Void = { try nights.handle($0) { _ in } }
         try series { rows in
             var bedSamples: [MergeSample<SleepTag>] = [], sleepSamples: [MergeSample<SleepTag>] = []

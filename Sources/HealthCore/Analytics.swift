@@ -1,13 +1,13 @@
-/// The analytics model (SPEC "Analytics columns"): what the aggregate stage produces and the
+/// The analytics model (docs/TABLES.md, "Analytics"): what the aggregate stage produces and the
 /// emit stage stores. Metrics are addressed by `DailyMetric`, so every period table has
 /// the same metric columns in the same order.
 public enum DailyMetric: Int, CaseIterable, Sendable {
     case steps, walkingDistance, runningDistance, cyclingDistance, swimmingDistance
     case crossCountrySkiingDistance, downhillSnowSportsDistance, swimmingStrokes
     case activeEnergy, restingEnergy, heartbeats, stairsClimbed, exerciseMinutes, standMinutes
-    case sleepTotalMinutes, sleepDeepMinutes, sleepREMMinutes
+    case sleepTotalMinutes, sleepDeepMinutes, sleepREMMinutes, sleepInBedMinutes, sleepNapMinutes
 
-    /// The column name of SPEC.
+    /// The column name (docs/TABLES.md).
     public var column: String {
         switch self {
         case .steps: "steps"
@@ -27,10 +27,12 @@ public enum DailyMetric: Int, CaseIterable, Sendable {
         case .sleepTotalMinutes: "sleep_total_minutes"
         case .sleepDeepMinutes: "sleep_deep_minutes"
         case .sleepREMMinutes: "sleep_rem_minutes"
+        case .sleepInBedMinutes: "sleep_in_bed_minutes"
+        case .sleepNapMinutes: "sleep_nap_minutes"
         }
     }
 
-    /// SPEC prints these as integers (counts and whole minutes).
+    /// The tables hold these as integers (counts and whole minutes).
     public var isInteger: Bool {
         switch self {
         case .steps, .swimmingStrokes, .heartbeats, .stairsClimbed, .exerciseMinutes, .standMinutes: true
@@ -53,7 +55,7 @@ public enum DailyMetric: Int, CaseIterable, Sendable {
         case .stairsClimbed: "HKQuantityTypeIdentifierFlightsClimbed"
         case .exerciseMinutes: "HKQuantityTypeIdentifierAppleExerciseTime"
         case .standMinutes: "HKQuantityTypeIdentifierAppleStandTime"
-        case .heartbeats, .sleepTotalMinutes, .sleepDeepMinutes, .sleepREMMinutes: nil
+        case .heartbeats, .sleepTotalMinutes, .sleepDeepMinutes, .sleepREMMinutes, .sleepInBedMinutes, .sleepNapMinutes: nil
         }
     }
 
@@ -111,23 +113,36 @@ public struct PeriodAnalytics: Sendable, Equatable {
     }
 }
 
-/// One night (named after its morning, SPEC "18:00 rule"), minutes per sleep stage after the
-/// priority merge of the in-bed track and of the asleep/awake track.
+/// One night, named after its wake-up day (docs/sleep-nights.md): its main session's minutes
+/// per sleep stage after the priority merge of the in-bed track and of the asleep/awake track,
+/// and the asleep minutes of the naps that ended the same day.
 public struct SleepNight: Sendable, Equatable {
     public var date: CivilDate
+    /// The main session's span (naps do not stretch it).
     public var start: Timestamp
     public var end: Timestamp
+    /// Time in bed: what either track covers (asleep time is time in bed, whether or not the
+    /// phone's in-bed sample covers it), so never less than asleep + awake, never more than the span.
     public var inBedMinutes = 0.0
     public var coreMinutes = 0.0
     public var deepMinutes = 0.0
     public var remMinutes = 0.0
     public var unspecifiedMinutes = 0.0
     public var awakeMinutes = 0.0
+    /// Asleep minutes of the other, shorter sessions that ended on this day (not in `asleepMinutes`).
+    public var napMinutes = 0.0
+    public var naps = 0
     /// Sources that contributed, by name.
     public var sources: [String] = []
     public init(date: CivilDate, start: Timestamp, end: Timestamp) { self.date = date; self.start = start; self.end = end }
     /// Core + Deep + REM + Unspecified; Awake and InBed are not sleep.
     public var asleepMinutes: Double { coreMinutes + deepMinutes + remMinutes + unspecifiedMinutes }
+    /// Only an in-bed sample (iPhone Bedtime without a watch): how long was slept is not known.
+    public var isInBedOnly: Bool { asleepMinutes == 0 && awakeMinutes == 0 }
+    /// What the night recorded, as the outputs name it.
+    public var recorded: String { isInBedOnly ? SleepNight.inBedOnlyLabel : SleepNight.stagesLabel }
+    public static let inBedOnlyLabel = "in bed only"
+    public static let stagesLabel = "sleep stages"
 }
 
 /// One row of the long-form `daily_metrics` table: every type on every day it has data.

@@ -47,7 +47,7 @@ public struct RouteFile: Sendable {
     public init(path: String, points: [RoutePoint]) { self.path = path; self.points = points }
 }
 
-/// A record that could not be used, with where and why (SPEC "Bad input").
+/// A record that could not be used, with where and why (docs/FORMAT.md, "Bad input").
 public struct QuarantineEntry: Error, Hashable, Sendable {
     public var line: Int
     public var element: String

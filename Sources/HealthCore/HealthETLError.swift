@@ -1,5 +1,5 @@
 /// A failure the user can see: its message and the sysexits code the command line exits with
-/// (SPEC "Exit codes"). `HealthETLError` is one; the general libraries (SQLite, Parquet, private
+/// (README.md, exit codes). `HealthETLError` is one; the general libraries (SQLite, Parquet, private
 /// files) have their own error types, which know nothing of this module, with the same two
 /// properties, and the modules that use them declare the conformance.
 public protocol SysexitsError: Error, CustomStringConvertible {

@@ -4,7 +4,7 @@ import Synchronization
 /// (`HKCategoryTypeIdentifier…`).
 public enum HealthTypeKind: String, Sendable { case quantity, category }
 
-/// How values of a type combine over a period (FORMAT.md "How the Health app counts a day").
+/// How values of a type combine over a period (docs/FORMAT.md, "How a day is counted").
 public enum Aggregation: String, Sendable {
     /// Summed, merged across sources by priority (steps, distances, energy, flights, exercise/stand
     /// minutes, strokes, dietary intake, push count, NikeFuel, time in daylight, falls, inhaler usage,

@@ -31,7 +31,7 @@ public struct CohortDataset: Sendable {
                                                .ecgRecordings, .ecgSamples]
     public static var tableNames: [String] { tables.map(\.name) + [OutputTable.samples.name] }
 
-    func partition(_ table: String, _ person: PersonKey) -> String {
+    public func partition(_ table: String, _ person: PersonKey) -> String {
         "\(root)/\(table)/person=\(person.rawValue)"
     }
 

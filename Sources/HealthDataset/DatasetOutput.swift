@@ -9,6 +9,7 @@ public struct DatasetOutput: Output {
     public init(dataset: CohortDataset, person: PersonKey) { self.dataset = dataset; self.person = person }
 
     public var name: String { "dataset" }
+    public var summaryName: String { "dataset partitions" }
 
     public func isMissing(in folder: String) -> Bool { !dataset.hasPartitions(of: person) }
 

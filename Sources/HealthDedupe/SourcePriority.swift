@@ -1,4 +1,4 @@
-/// The order in which sources win a time slice (FORMAT.md "How the Health app counts a day").
+/// The order in which sources win a time slice (docs/FORMAT.md, "How a day is counted").
 ///
 /// The order is a setting, not part of the export: `sourcePriority` lists patterns, best
 /// first, each matched case-insensitively against the source name and the device model

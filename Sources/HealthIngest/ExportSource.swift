@@ -61,6 +61,7 @@ public struct ExportSource: Sendable {
             totalBytes = Int64(found.compressedSize)   // what the progress callback counts
             return
         }
+        try FileKindCheck.requireXML(path)
         kind = .xml; xmlName = path; zip = nil; zipEntry = nil
         baseFolder = (path as NSString).deletingLastPathComponent
         totalBytes = Self.fileSize(path)

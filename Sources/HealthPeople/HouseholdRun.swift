@@ -92,7 +92,7 @@ public struct HouseholdRun: Sendable {
         var outcome = Outcome(person: name, export: path, exitCode: 0, seconds: 0)
         do {
             let id = try PersonID(name)
-            outcome.summary = try people.importJob(path, for: id, pipeline: pipeline, full: full).run()
+            outcome.summary = try people.runImport(path, for: id, pipeline: pipeline, full: full)
         } catch let error as any SysexitsError {
             outcome.error = error.description
             outcome.exitCode = error.exitCode

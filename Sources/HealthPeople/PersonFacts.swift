@@ -17,6 +17,13 @@ public struct PersonFacts: Codable, Sendable, Equatable {
     public var lastImport: String?
     public var samples: Int
     public var days: Int
+    /// The person's own settings that `healthetl people show` lists beside the facts (unset:
+    /// the pipeline's apply).
+    public var units: String?
+    public var sourcePriority: [String]?
+    /// The zone set in `person.json` (`timezone` above falls back to the last import's).
+    public var timezoneSetting: String?
+    public var birthDateSetting: String?
 
     /// Reads the facts of `id` from their settings and their published store (none yet: no days).
     public init(id: PersonID, in people: People) throws {
@@ -25,6 +32,10 @@ public struct PersonFacts: Codable, Sendable, Equatable {
         name = settings.name
         birthDate = settings.birthDate
         timezone = settings.timezone
+        timezoneSetting = settings.timezone
+        birthDateSetting = settings.birthDate
+        units = settings.units
+        sourcePriority = settings.sourcePriority
         samples = 0
         days = 0
         let storePath = people.outputFolder(of: id).databasePath
@@ -41,6 +52,17 @@ public struct PersonFacts: Codable, Sendable, Equatable {
     /// The columns of `healthetl people`.
     public static let header = ["id", "name", "birth date", "time zone", "first day", "last day", "last import",
                                 "samples", "days"]
+
+    /// Every setting of `person.json`, as `healthetl people show` lists them after the facts.
+    public var settingLines: [String] {
+        let unset = "(not set: the pipeline's)"
+        return ["settings (person.json; `healthetl people set` changes them):",
+                "  name: " + (name ?? unset),
+                "  birth date: " + (birthDateSetting ?? "(not set: the export's)"),
+                "  timezone: " + (timezoneSetting ?? unset),
+                "  units: " + (units ?? unset),
+                "  source priority: " + (sourcePriority.map { $0.joined(separator: ", ") } ?? unset)]
+    }
 
     public var cells: [String] {
         [id, name ?? "", birthDate ?? "", timezone ?? "", firstDay ?? "", lastDay ?? "", lastImport ?? "",

@@ -35,6 +35,25 @@ extension People {
                                         outputs: outputs, progress: progress, isCancelled: isCancelled, full: full))
     }
 
+    /// Imports `export` for `id` as `importJob` sets it up. A person this import created (no
+    /// folder before it) is removed again when it fails with nothing to resume: a broken export
+    /// leaves no one behind with no data (`people` would list them, `import-all` would count them).
+    public func runImport(_ export: String, for id: PersonID, pipeline: PipelineConfig = PipelineConfig(),
+                          timezone: String? = nil, full: Bool = false, progress: ImportProgressHandler? = nil,
+                          isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> RunSummary {
+        let isNew = !exists(id)
+        do {
+            return try importJob(export, for: id, pipeline: pipeline, timezone: timezone, full: full, progress: progress,
+                                 isCancelled: isCancelled).run()
+        } catch {
+            // Unless the load got far enough to resume (its checkpoint is kept for the same command).
+            let resumable = FileManager.default.fileExists(
+                atPath: (outputFolder(of: id).stateFolder as NSString).appendingPathComponent("checkpoint.json"))
+            if isNew && !resumable { try? remove(id) }
+            throw error
+        }
+    }
+
     /// The cohort dataset of the folder (`OUT/dataset`).
     public var dataset: CohortDataset { CohortDataset(root: (root as NSString).appendingPathComponent("dataset")) }
 
@@ -47,13 +66,16 @@ extension People {
                              full: Bool = false, progress: ImportProgressHandler? = nil) async throws -> RunSummary {
         try Task.checkCancellation()
         let cancelled = CancellationFlag()
-        let job = try importJob(export, for: id, pipeline: pipeline, full: full, progress: progress,
-                                isCancelled: { cancelled.isSet })
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RunSummary, Error>) in
                 // A thread, not a task: the import blocks for minutes, which the cooperative
                 // pool's few threads must not.
-                let thread = Thread { continuation.resume(with: Result { try job.run() }) }
+                let thread = Thread {
+                    continuation.resume(with: Result {
+                        try runImport(export, for: id, pipeline: pipeline, full: full, progress: progress,
+                                      isCancelled: { cancelled.isSet })
+                    })
+                }
                 thread.name = "healthetl import \(id)"
                 thread.start()
             }

@@ -13,7 +13,6 @@ import HealthStore
 struct AnalyticsSettings: Sendable, Equatable {
     var timeZone: TimeZone
     var priority: SourcePriority
-    var sleepDayStartHour: Int
     var heartbeatMaxGapMinutes: Double
     var weekStart: Int
 
@@ -23,14 +22,13 @@ struct AnalyticsSettings: Sendable, Equatable {
         }
         self.timeZone = timeZone
         priority = SourcePriority(patterns: config.sourcePriority)
-        sleepDayStartHour = config.sleepDayStartHour ?? 18
         heartbeatMaxGapMinutes = config.heartbeatMaxGapMinutes ?? 30
         self.weekStart = weekStart
     }
 
     /// These settings as the store saves them.
     var stored: StoreSettings {
-        StoreSettings(zone: timeZone.identifier, priority: priority.patterns, sleepDayStartHour: sleepDayStartHour,
+        StoreSettings(zone: timeZone.identifier, priority: priority.patterns,
                       heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, weekStart: weekStart)
     }
 
@@ -40,7 +38,7 @@ struct AnalyticsSettings: Sendable, Equatable {
     /// The analytics stage under these settings.
     func builder(tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) -> AnalyticsBuilder {
         AnalyticsBuilder(calendar: LocalCalendar(timeZone: timeZone), priority: priority,
-                         sleepDayStartHour: sleepDayStartHour, heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, tap: tap)
+                         heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, tap: tap)
     }
 
     func save(in database: Database) throws { try stored.save(in: database) }

@@ -1,3 +1,4 @@
+import Foundation
 import HealthAggregate
 import HealthAnalytics
 import HealthCore
@@ -24,6 +25,7 @@ struct AnalyticsUpdate {
         let content = try computed ?? settings.builder(tap: tap).build(days: days, from: SeriesReader(database: database))
         let writer = AnalyticsWriter(database: database)
         try writer.replace(days: days, with: content, recordedAt: recordedAt)
+        try writer.markPartialDays(exportDay: Self.exportDay(in: database, timeZone: settings.timeZone))
         let stored = HealthStore(database: database)
         for (kind, within) in [(PeriodKind.week, 0.4), (.month, 0.65), (.year, 0.85)] {
             try progress.phase(.analytics, kind.rawValue + "ly", within: within)
@@ -38,5 +40,14 @@ struct AnalyticsUpdate {
         }
         try progress.phase(.analytics, "finish", within: 1)
         return Result(days: content.days.count, nights: content.nights.count)
+    }
+
+    /// The local day of the stored export's `ExportDate` (the profile follows the newest
+    /// export), nil when the export had none.
+    static func exportDay(in database: Database, timeZone: TimeZone) throws -> CivilDate? {
+        guard let text = try database.scalar("SELECT export_date_utc FROM profile WHERE id = 1").string,
+              let instant = Timestamp(iso8601: text) else { return nil }
+        var calendar = LocalCalendar(timeZone: timeZone)
+        return calendar.localDate(of: instant)
     }
 }

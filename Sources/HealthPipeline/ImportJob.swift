@@ -93,6 +93,9 @@ public struct ImportJob: Sendable {
         let job = "\(previous.map { "incremental after run \($0.nextRunID - 1)" } ?? "full");\(settings.fingerprint)"
         let input = try InputFingerprint(path: source.kind == .zip ? source.path : source.xmlName)
         var notes: [String] = []
+        if previous == nil, !options.full, let why = RebuildReason.explain(publishedStore: folder.databasePath, settings: settings) {
+            notes.append(why)
+        }
         let resumed = checkpoints.resumable(input: input, job: job) { notes.append($0) }
         // A full build computes its analytics while the loaded store is indexed.
         let alongside = AnalyticsAlongsideIndex(files: files, settings: settings)
@@ -107,9 +110,11 @@ public struct ImportJob: Sendable {
                               checkpointCopy: checkpoints.copy).run(alongsideIndex: previous == nil ? alongside.start : nil)
         } catch {
             alongside.samples?.cancel()
+            // A load that committed no checkpoint has nothing to resume: no staged store is left behind.
+            if !FileManager.default.fileExists(atPath: checkpoints.copy) { checkpoints.discard() }
             throw error
         }
-        var summary = RunSummary(input: options.export, source: source, load: load, timeZone: zone.zone.identifier,
+        var summary = RunSummary(input: options.export, source: source, load: load, timeZone: zone.name,
                                  out: options.out)
         summary.timeZoneReason = zone.reason
         summary.resumedAtElement = load.resumedAt
@@ -123,15 +128,22 @@ public struct ImportJob: Sendable {
         // Shared by both builds: stages the outputs that are due from the finished store (the
         // rest, if `written` holds some tables), and logs the run into it.
         func finish(_ database: Database, changed: Bool, written: [String: Int], _ summary: inout RunSummary) throws {
+            let outputSettings = OutputSettings(options.config)
+            let settingsChanged = try RunOutcome.noteOutputSettings(outputSettings, in: database, changed: changed,
+                                                                    files: files, summary: &summary)
             let outputsStart = Date()
-            let staged = try files.stage(from: database, changed: changed || cutShort, written: Set(written.keys)) {
+            let staged = try files.stage(from: database, changed: changed || cutShort || settingsChanged,
+                                         written: Set(written.keys)) {
                 try progress.phase(.writingFiles, $0)
             }
-            moves = staged.moves
-            if !staged.moves.isEmpty || !written.isEmpty {
-                summary.outputRows = staged.rows.merging(written) { a, _ in a }
+            moves = staged.files.moves
+            if !staged.names.isEmpty || !written.isEmpty {
+                summary.outputsWritten = ["health.sqlite"] + staged.names
+                summary.outputRows = staged.files.rows.merging(written) { a, _ in a }
                 summary.phaseSeconds["outputs"] = Date().timeIntervalSince(outputsStart)
             }
+            try outputSettings.save(in: database)
+            try RunOutcome.countStore(database, into: &summary)
             summary.finish(started: started)
             try RunLog.record(summary, in: database, started: started)
             // The last point at which a cancelled run stops: from here on it publishes.

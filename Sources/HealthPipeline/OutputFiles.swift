@@ -28,9 +28,11 @@ struct OutputFiles {
     /// publication was cut short; else those missing a file), skipping the tables `written`
     /// already. Returns the moves of the publication and the rows per table.
     func stage(from database: Database, changed: Bool, written: Set<String> = [],
-               progress: (String) throws -> Void) throws -> StagedFiles {
+               progress: (String) throws -> Void) throws -> (files: StagedFiles, names: [String]) {
         var all = StagedFiles()
+        var names: [String] = []
         for output in outputs where changed || output.isMissing(in: folder.path) {
+            names.append(output.summaryName)
             let into = stagingFolder(output)
             try OutputFolder.makePrivateFolder(into)
             let run = StagingRun(written: written, parquetTables: all.parquetTables)
@@ -39,7 +41,7 @@ struct OutputFiles {
             all.rows.merge(staged.rows) { a, _ in a }
             all.parquetTables.merge(staged.parquetTables) { a, _ in a }
         }
-        return all
+        return (all, names)
     }
 
     /// Starts writing the samples (nearly all the rows) on a thread of their own, from the
@@ -78,6 +80,9 @@ struct OutputFiles {
     }
 
     func discard() { try? FileManager.default.removeItem(atPath: staging) }
+
+    /// The workbook's published name (what `reset` removes; the pipeline writes no workbook itself).
+    static let workbookName = "health.xlsx"
 }
 /// The samples output being written on its own thread (`OutputFiles.startSamples`).
 final class SamplesExport: Sendable {

@@ -4,13 +4,15 @@ import HealthCore
 import HealthEmit
 import HealthStore
 
-/// A pipeline definition (`pipelines/default.json`, `pipelines/nightly.json`): SPEC "Pipelines".
+/// A pipeline definition (`pipelines/default.json`, `pipelines/nightly.json`): README.md, "Pipelines".
 public struct PipelineConfig: Codable, Sendable, Equatable {
     public var timezone: String?
     public var weekStart: String?
     public var outputs: [String]?
     public var sourcePriority: [String]?
     public var anchorOverlapSeconds: Double?
+    /// Read for older pipeline files, and ignored: a night is dated by its wake-up day
+    /// (docs/sleep-nights.md), not by a clock cutoff.
     public var sleepDayStartHour: Int?
     public var heartbeatMaxGapMinutes: Double?
     public var out: String?
@@ -51,11 +53,7 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw HealthETLError.inputMissing("\(path): pipeline file not found")
         }
-        do {
-            return try JSONDecoder().decode(PipelineConfig.self, from: data)
-        } catch {
-            throw HealthETLError.usage("\(path): not a valid pipeline definition (\(error))")
-        }
+        return try PipelineFile.decode(data, path: path)
     }
 
     /// The zone the user configured for local days: the option (`--timezone`), else the
@@ -67,6 +65,6 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
         guard let zone = TimeZone(identifier: name) else {
             throw HealthETLError.usage("unknown time zone '\(name)' (expected an IANA name such as Europe/Berlin)")
         }
-        return TimeZoneChoice(zone: zone, reason: override != nil ? "the --timezone option" : "the timezone setting")
+        return TimeZoneChoice(zone: zone, reason: override != nil ? "the --timezone option" : "the timezone setting", name: name)
     }
 }

@@ -18,6 +18,8 @@ struct PublishedStore {
     let workingCopy: String
     let anchors: Anchors
     let nextRunID: Int64
+    /// The schema version of the published store (below `StoreSchema.version`: upgraded in the copy).
+    var upgradedFrom = StoreSchema.version
 
     /// `trusted`: the store is as this program published it (`StoreFingerprint`), so the
     /// whole-file check is skipped.
@@ -57,7 +59,9 @@ struct PublishedStore {
             guard let type = row[0].string, let source = row[1].string, let us = row[2].int else { continue }
             newest[Anchors.Key(type: type, source: source)] = Timestamp(microseconds: us)
         }
-        return PublishedStore(database: database, workingCopy: workingCopy, anchors: Anchors(newest), nextRunID: lastRun + 1)
+        var store = PublishedStore(database: database, workingCopy: workingCopy, anchors: Anchors(newest), nextRunID: lastRun + 1)
+        store.upgradedFrom = Int(version)
+        return store
     }
 
     /// Applies the delta and recomputes the analytics of the days it touched, then calls
@@ -71,14 +75,29 @@ struct PublishedStore {
         defer { merger.detach() }
         try database.transaction {
             try progress.phase(.storing, "merging the new records")
+            let exportBefore = try database.scalar("SELECT export_date_utc FROM profile WHERE id = 1").string
             let merged = try merger.merge()
             summary.newSamples = merged.newSamples
             summary.newWorkouts = merged.newWorkouts
             summary.newECGRecordings = merged.newECGRecordings
             // After `reset` the analytics are empty: every day is to be computed.
             let empty = try database.scalar("SELECT count(*) FROM daily_analytics").int == 0
-            let days = empty ? nil : try touchedDays(since: merged.firstNewSampleID, workouts: merged.newWorkoutSpans,
+            var days = empty ? nil : try touchedDays(since: merged.firstNewSampleID, workouts: merged.newWorkoutSpans,
                                                      settings: settings)
+            // A later export completes the days that were partial (docs/days-and-averages.md):
+            // they are recomputed, and every day's `partial_day` set again, even without new samples.
+            let exportAfter = try database.scalar("SELECT export_date_utc FROM profile WHERE id = 1").string
+            if days != nil, exportAfter != exportBefore || upgradedFrom < StoreSchema.partialDayVersion {
+                days!.formUnion(try AnalyticsWriter(database: database).partialDays())
+                for text in [exportBefore, exportAfter] {
+                    guard let instant = text.flatMap(Timestamp.init(iso8601:)) else { continue }
+                    var calendar = LocalCalendar(timeZone: settings.timeZone)
+                    days!.insert(calendar.localDate(of: instant))
+                }
+                if let first = try database.scalar("SELECT min(date) FROM daily_analytics").string.flatMap({ CivilDate(iso: $0) }) {
+                    days!.insert(first)
+                }
+            }
             summary.touchedDays = days?.count
             summary.samples = Int(try database.scalar("SELECT count(*) FROM sample_data").int ?? 0)
             guard days.map({ !$0.isEmpty }) ?? true else {

@@ -31,8 +31,16 @@ public struct RunSummary: Codable, Sendable {
     public var out: String
     public var megabytesPerSecond: Double
     public var recordsPerSecond: Double
+    /// The days and sleep nights this run computed (an incremental run: of the days it
+    /// recomputed, those with data).
     public var days = 0
     public var sleepNights = 0
+    /// What the store holds after the run, in all.
+    public var storeDays = 0
+    public var storeSleepNights = 0
+    /// The outputs this run wrote, relative to `out` (`csv/`, `report/index.html` …): an
+    /// incremental run that brings nothing new rewrites none but the store's run log.
+    public var outputsWritten: [String] = []
     /// Rows per CSV/Parquet table written.
     public var outputRows: [String: Int] = [:]
     /// Wall-clock seconds per phase (load = parse through SQLite insert, overlapped).
@@ -99,6 +107,41 @@ public struct RunSummary: Codable, Sendable {
         return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
     }
 
+    /// What the analytics line says: a full build's days, or which days an incremental run
+    /// recomputed beside what the store holds (never a bare "0 days" that reads as an empty store).
+    var analyticsText: String {
+        let store = "\(storeDays) days, \(storeSleepNights) sleep nights in the store"
+        guard mode == "incremental" else { return "\(storeDays) days, \(storeSleepNights) sleep nights" }
+        switch touchedDays {
+        case nil:
+            return "every day recomputed: " + store
+        case 0?:
+            return "no day to recompute; " + store
+        case let n?:
+            return "\(n) day\(n == 1 ? "" : "s") recomputed (\(days) with data, \(sleepNights) sleep night\(sleepNights == 1 ? "" : "s")); "
+                + store
+        }
+    }
+
+    /// The outputs this run wrote, and those it kept as they were (nothing new for them).
+    var outputLines: [String] {
+        let path = { (name: String) in "\(self.out)/" + (name.hasSuffix("/") ? String(name.dropLast()) : name) }
+        let written = outputsWritten.filter { $0 != "dataset partitions" }
+        var lines: [String]
+        if written.isEmpty {
+            lines = ["  → \(path("health.sqlite")) (only this run's log: nothing new)"]
+        } else {
+            lines = ["  → wrote " + written.map(path).joined(separator: ", ")
+                + (outputsWritten.contains("dataset partitions") ? ", and this person's dataset partitions" : "")]
+        }
+        let kept = ["csv", "parquet", "report/index.html", "health.xlsx"].filter { name in
+            !written.contains { $0 == name || $0 == name + "/" }
+                && FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent(name))
+        }
+        if !kept.isEmpty { lines.append("  unchanged: " + kept.map(path).joined(separator: ", ")) }
+        return lines
+    }
+
     /// The human summary printed at the end of an interactive run.
     public var text: String {
         var lines = [
@@ -113,7 +156,7 @@ public struct RunSummary: Codable, Sendable {
         }
         if mode == "incremental" {
             lines.append("  incremental: \(skippedByAnchor) records already imported (anchors), \(newSamples ?? 0) new samples, "
-                + "\(newWorkouts ?? 0) new workouts, \(newECGRecordings ?? 0) new ECG recordings, \(touchedDays ?? 0) days recomputed")
+                + "\(newWorkouts ?? 0) new workouts, \(newECGRecordings ?? 0) new ECG recordings")
         }
         if ecgRecordings > 0 || ecgFilesUnreadable > 0 {
             lines.append("  ECG recordings \(ecgRecordings), ECG files not readable \(ecgFilesUnreadable)")
@@ -132,11 +175,8 @@ public struct RunSummary: Codable, Sendable {
         } else {
             for missing in routeFilesMissing { lines.append("  route file not found: \(missing)") }
         }
-        lines.append("  analytics: \(days) days, \(sleepNights) sleep nights; local days in \(timeZone) (\(timeZoneReason))")
-        let files = ["csv", "parquet", "report/index.html", "health.xlsx"].filter {
-            FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent($0))
-        }
-        lines.append("  → " + (["health.sqlite"] + files).map { "\(out)/\($0)" }.joined(separator: ", "))
+        lines.append("  analytics: " + analyticsText + "; local days in \(timeZone) (\(timeZoneReason))")
+        lines += outputLines
         return lines.joined(separator: "\n")
     }
 }

@@ -6,7 +6,7 @@ import HealthStore
 
 /// `healthetl reset`: start over. With `keepProfile`, the store keeps its samples and the
 /// profile but loses its analytics and anchors, so the next import checks every record by
-/// identity and recomputes every day; without, the store and its CSV/Parquet files go.
+/// identity and recomputes every day; without, every output of the folder goes (`ResetPlan`).
 public struct StoreReset {
     public let folder: OutputFolder
     public init(folder: OutputFolder) { self.folder = folder }
@@ -14,17 +14,17 @@ public struct StoreReset {
     public func run(keepProfile: Bool) throws -> String {
         let pending = CheckpointFiles.pending(in: folder) != nil
             || ["load.sqlite", "delta.sqlite"].contains { FileManager.default.fileExists(atPath: (folder.stateFolder as NSString).appendingPathComponent($0)) }
-        guard FileManager.default.fileExists(atPath: folder.databasePath) || pending else {
+        guard FileManager.default.fileExists(atPath: folder.databasePath) || pending || !ResetPlan(folder: folder).paths.isEmpty else {
             throw HealthETLError.inputMissing("\(folder.databasePath): no store to reset")
         }
         let lock = try RunLock(folder: folder)
         defer { withExtendedLifetime(lock) {} }
-        // An interrupted run's state goes in every case (damaged or not, it is never resumed after a reset).
-        CheckpointFiles.clear(in: folder)
-        guard FileManager.default.fileExists(atPath: folder.databasePath) else {
-            return "Removed the interrupted run's state in \(folder.stateFolder); there was no store yet."
-        }
-        if keepProfile {
+        // Listed with the lock held (its file stays): what is removed is what is said.
+        let plan = ResetPlan(folder: folder)
+        let lines = plan.lines
+        if keepProfile && FileManager.default.fileExists(atPath: folder.databasePath) {
+            // An interrupted run's state goes in every case (damaged or not, it is never resumed after a reset).
+            CheckpointFiles.clear(in: folder)
             let database = try Database(path: folder.databasePath, mode: .readWrite)
             try database.transaction {
                 try AnalyticsWriter(database: database).clear()
@@ -32,12 +32,8 @@ public struct StoreReset {
             }
             return "Cleared analytics and anchors of \(folder.databasePath); samples and profile kept."
         }
-        let fm = FileManager.default
-        for path in [folder.databasePath, (folder.path as NSString).appendingPathComponent("csv"),
-                     (folder.path as NSString).appendingPathComponent("parquet"),
-                     (folder.path as NSString).appendingPathComponent("report")] where fm.fileExists(atPath: path) {
-            try fm.removeItem(atPath: path)
-        }
-        return "Removed the store and its CSV, Parquet and report files in \(folder.path)."
+        CheckpointFiles.clear(in: folder)
+        try plan.remove()
+        return "Removed from \(folder.path):\n" + lines.map { "  " + $0 }.joined(separator: "\n")
     }
 }

@@ -15,16 +15,20 @@ import SQLite
 public struct TimeZoneChoice: Sendable, Equatable {
     public var zone: TimeZone
     public var reason: String
+    /// The zone's name as the user or the store gave it: Foundation on Linux calls `UTC`
+    /// "GMT", which a summary must not print back to someone who asked for UTC.
+    public var name: String
 
-    public init(zone: TimeZone, reason: String) {
+    public init(zone: TimeZone, reason: String, name: String? = nil) {
         self.zone = zone
         self.reason = reason
+        self.name = name ?? zone.identifier
     }
 
     /// The zone for a run that configures none.
     static func unconfigured(source: ExportSource, publishedStore: String?) throws -> TimeZoneChoice {
-        if let store = publishedStore, let zone = earlierZone(in: store) {
-            return TimeZoneChoice(zone: zone, reason: "the zone of the earlier imports into this folder")
+        if let store = publishedStore, let (zone, name) = earlierZone(in: store) {
+            return TimeZoneChoice(zone: zone, reason: "the zone of the earlier imports into this folder", name: name)
         }
         let hints = try ExportZoneHints.read(source)
         if let name = hints.timeZoneName, let zone = TimeZone(identifier: name) {
@@ -43,11 +47,12 @@ public struct TimeZoneChoice: Sendable, Equatable {
     }
 
     /// The zone of the last run stored in `path`, if there is one.
-    static func earlierZone(in path: String) -> TimeZone? {
+    static func earlierZone(in path: String) -> (TimeZone, String)? {
         guard FileManager.default.fileExists(atPath: path),
               let db = try? Database(path: path, mode: .readOnly),
-              let name = try? HealthStore(database: db).lastRun()?.timeZone else { return nil }
-        return TimeZone(identifier: name)
+              let name = try? HealthStore(database: db).lastRun()?.timeZone,
+              let zone = TimeZone(identifier: name) else { return nil }
+        return (zone, name)
     }
 
     /// `KR` of `ko-Kore_KR`, `US` of `en_US`.

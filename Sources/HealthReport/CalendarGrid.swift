@@ -23,7 +23,9 @@ enum CalendarGrid {
         let value = day?.value(metric)
         // No value: an empty quoted attribute.
         let valueText = value.map { v in v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) } ?? "\"\""
-        return "<i class=\(band(day?.fraction(metric, goals))) data-date=\(date.iso8601) data-metric=\(metric.column) data-value=\(valueText)>\(label)</i>"
+        // A partial day keeps its band, outlined: its value is what there was at the export.
+        let cls = day?.partial == true ? "\"\(band(day?.fraction(metric, goals))) pt\"" : band(day?.fraction(metric, goals))
+        return "<i class=\(cls) data-date=\(date.iso8601) data-metric=\(metric.column) data-value=\(valueText)>\(label)</i>"
     }
 
     /// One month: weekday header, blank cells before the 1st (weeks start on Monday).
@@ -57,6 +59,6 @@ enum CalendarGrid {
         let labels = ["under 25% of the goal", "25–50%", "50–75%", "75–100%", "goal reached", "no data"]
         return #"<div class="legend" aria-label="Colours: fraction of the day's goal">"#
             + zip(["b0", "b1", "b2", "b3", "b4", "nd"], labels).map { #"<span><i class="\#($0)"></i>\#($1)</span>"# }.joined()
-            + "</div>"
+            + #"<span><i class="nd pt"></i>partial day (the first day of data, the export's day): not counted</span></div>"#
     }
 }

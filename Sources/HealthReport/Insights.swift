@@ -9,17 +9,21 @@ public struct Insight: Sendable, Equatable {
 }
 
 /// The insights of the report, each a pure function of the days (or nights), tested alone.
+/// Each counts complete days only (a partial day, the first of the data or the export's own,
+/// is skipped wherever it is passed in), and averages a metric over the days with data, a
+/// day's 0 included (docs/days-and-averages.md).
 public enum Insights {
     public static func all(_ data: ReportData, goals: ReportGoals) -> [Insight] {
-        [streaks(data.days, goals: goals), bestAndWorst(data.days, period: .week), bestAndWorst(data.days, period: .month),
-         lastWeekAgainstTheWeekBefore(data.days), weekdaysAgainstWeekends(data.days), sleepRegularity(data.nights),
-         trend(data.days, metric: .steps), trend(data.days, metric: .sleep)].compactMap { $0 }
+        let days = data.completeDays
+        return [streaks(days, goals: goals), bestAndWorst(days, period: .week), bestAndWorst(days, period: .month),
+                lastWeekAgainstTheWeekBefore(days), weekdaysAgainstWeekends(days), sleepRegularity(data.nights),
+                trend(days, metric: .steps), trend(days, metric: .sleep)].compactMap { $0 }
     }
 
     /// The current and the longest run of consecutive days at the step goal (a day without
     /// data ends a run). The current one ends on the last day with data.
     public static func streaks(_ days: [ReportDay], goals: ReportGoals) -> Insight? {
-        let sorted = days.filter { $0.steps != nil }.sorted { $0.date < $1.date }
+        let sorted = days.filter { $0.steps != nil && !$0.partial }.sorted { $0.date < $1.date }
         guard !sorted.isEmpty else { return nil }
         var longest = 0, run = 0
         var previous: CivilDate?
@@ -40,7 +44,7 @@ public enum Insights {
     /// on at least 4 of 7 days (15 of a month's).
     public static func bestAndWorst(_ days: [ReportDay], period: Period) -> Insight? {
         var groups: [CivilDate: [Double]] = [:]
-        for day in days {
+        for day in days where !day.partial {
             guard let steps = day.steps else { continue }
             let start = period == .week ? day.date.startOfWeek(weekStart: 0)
                 : CivilDate(year: day.date.year, month: day.date.month, day: 1)
@@ -60,6 +64,7 @@ public enum Insights {
 
     /// The last 7 days against the 7 before, by average steps a day (at least 4 days in each).
     public static func lastWeekAgainstTheWeekBefore(_ days: [ReportDay]) -> Insight? {
+        let days = days.filter { !$0.partial }
         guard let last = days.filter({ $0.steps != nil }).map(\.date).max() else { return nil }
         func average(_ from: CivilDate, _ to: CivilDate) -> (Double, Int) {
             let values = days.filter { $0.date >= from && $0.date <= to }.compactMap(\.steps)
@@ -76,7 +81,7 @@ public enum Insights {
     /// Average steps on weekdays against weekends (at least 4 of each).
     public static func weekdaysAgainstWeekends(_ days: [ReportDay]) -> Insight? {
         var weekday: [Double] = [], weekend: [Double] = []
-        for day in days {
+        for day in days where !day.partial {
             guard let steps = day.steps else { continue }
             if day.date.weekdayFromMonday >= 5 { weekend.append(steps) } else { weekday.append(steps) }
         }
@@ -98,11 +103,14 @@ public enum Insights {
                            + "by ±\(Format.count(wake)) min (standard deviation).")
     }
 
-    /// The direction of a metric over the last 8 weeks, by a least-squares line through its
-    /// weekly averages (at least 5 weeks with 4 days of data). "Up" or "down" only when the line
-    /// moves by at least 10% of the period's average over the span and fits (R² ≥ 0.5);
-    /// otherwise it says "steady".
+    /// The direction of a metric over (at most) the last 8 weeks, by a least-squares line
+    /// through its weekly averages (at least 5 weeks with 4 days of data). The span named is
+    /// the one measured: from the first of those weeks to the week of the last day, never more.
+    /// "Up" or "down" when the line moves by at least 10% of the average over the span and fits
+    /// (R² ≥ 0.5); "steady" only when it moves by less than 10% and no week is more than 10%
+    /// from the average; otherwise the weekly averages are given, without a direction.
     public static func trend(_ days: [ReportDay], metric: ReportMetric) -> Insight? {
+        let days = days.filter { !$0.partial }
         guard let last = days.filter({ $0.value(metric) != nil }).map(\.date).max() else { return nil }
         let firstWeek = last.startOfWeek(weekStart: 0).adding(days: -7 * 7)
         var weeks: [(Double, Double)] = []
@@ -111,17 +119,24 @@ public enum Insights {
             let values = days.filter { $0.date >= start && $0.date < start.adding(days: 7) }.compactMap { $0.shown(metric) }
             if values.count >= 4 { weeks.append((Double(w), mean(values))) }
         }
-        guard weeks.count >= 5 else { return nil }
+        guard weeks.count >= 5, let first = weeks.first, let latest = weeks.last else { return nil }
         let fit = leastSquares(weeks)
-        let average = mean(weeks.map(\.1))
+        let averages = weeks.map(\.1)
+        let average = mean(averages)
         guard average > 0 else { return nil }
-        let change = fit.slope * 7 / average * 100   // over the 8-week span (7 steps between first and last)
-        let name = metric.title
+        let spanWeeks = 8 - Int(first.0)
+        let change = fit.slope * (latest.0 - first.0) / average * 100   // between the first and the last week measured
+        let spread = averages.map { abs($0 - average) / average * 100 }.max() ?? 0
+        let name = metric.title, over = "over the last \(spanWeeks) weeks"
         let text: String
         if abs(change) >= 10 && fit.r2 >= 0.5 {
-            text = "\(name) trending \(change > 0 ? "up" : "down"): \(Format.percent(change)) over the last 8 weeks."
+            text = "\(name) trending \(change > 0 ? "up" : "down"): \(Format.percent(change)) \(over)."
+        } else if abs(change) < 10 && spread <= 10 {
+            text = "\(name) steady \(over) (the weekly averages moved \(Format.percent(change)))."
         } else {
-            text = "\(name) steady over the last 8 weeks (the weekly averages moved \(Format.percent(change)))."
+            let places = metric == .sleep ? 1 : 0
+            text = "\(name) without a clear direction \(over): weekly averages between "
+                + "\(SVGCharts.number(averages.min()!, places)) and \(SVGCharts.number(averages.max()!, places)) \(metric.unit) a day."
         }
         return Insight(kind: "trend-\(metric.rawValue)", text: text)
     }

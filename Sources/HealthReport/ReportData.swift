@@ -48,11 +48,16 @@ public struct ReportDay: Sendable, Equatable {
     public var exerciseMinutes: Double?
     public var standHours: Double?
     public var sleepMinutes: Double?
+    /// Time in bed of the night ending this day; alone (no `sleepMinutes`) on a night in bed only.
+    public var inBedMinutes: Double?
     public var distanceMeters: Double?
     /// The day's Activity ring goals, where the Watch recorded them.
     public var ringEnergyGoal: Double?
     public var ringExerciseGoal: Double?
     public var ringStandGoal: Double?
+    /// A day known to be incomplete (`daily_analytics.partial_day`: the first day of data, the
+    /// export's own day): shown, never counted (docs/days-and-averages.md).
+    public var partial = false
 
     public init(date: CivilDate, steps: Double? = nil, activeEnergy: Double? = nil, exerciseMinutes: Double? = nil,
                 standHours: Double? = nil, sleepMinutes: Double? = nil, distanceMeters: Double? = nil) {
@@ -104,7 +109,11 @@ public struct ReportNight: Sendable, Equatable {
     /// after the morning's midnight.
     public var bedtimeMinutes: Double
     public var wakeMinutes: Double
+    /// Time in bed (either track), and the asleep minutes of the day's naps (not in `asleep`).
+    public var inBed = 0.0, napMinutes = 0.0
     public var asleep: Double { core + deep + rem + unspecified }
+    /// Only an in-bed sample (iPhone Bedtime without a watch): shown as time in bed, never as 0 h asleep.
+    public var isInBedOnly: Bool { asleep == 0 && awake == 0 && inBed > 0 }
 }
 
 public struct ReportWorkout: Sendable, Equatable {
@@ -126,6 +135,14 @@ public struct ReportECG: Sendable, Equatable {
     }
 }
 
+/// When the export was taken: its local day and clock time.
+public struct ReportExport: Sendable, Equatable {
+    public var date: CivilDate
+    /// Minutes after the local midnight.
+    public var minutes: Double
+    public init(date: CivilDate, minutes: Double) { self.date = date; self.minutes = minutes }
+}
+
 /// Everything the page shows, read from a store in a few queries.
 public struct ReportData: Sendable {
     public var days: [ReportDay]
@@ -136,51 +153,128 @@ public struct ReportData: Sendable {
     /// ECG recordings, oldest first.
     public var ecg: [ReportECG]
     public var timeZone: String
+    /// The export's `ExportDate`, where it had one.
+    public var export: ReportExport?
 
     public init(days: [ReportDay], nights: [ReportNight] = [], workouts: [ReportWorkout] = [],
                 restingHeartRate: [(CivilDate, Double)] = [], hrv: [(CivilDate, Double)] = [], ecg: [ReportECG] = [],
-                timeZone: String = "UTC") {
+                timeZone: String = "UTC", export: ReportExport? = nil) {
         self.days = days; self.nights = nights; self.workouts = workouts
         self.restingHeartRate = restingHeartRate; self.hrv = hrv; self.ecg = ecg; self.timeZone = timeZone
+        self.export = export
+    }
+
+    /// The days every figure counts: the complete ones.
+    public var completeDays: [ReportDay] { days.filter { !$0.partial } }
+
+    /// The day the page opens on: the last complete day (the last day when none is complete).
+    public var latestComplete: ReportDay? { days.last { !$0.partial } ?? days.last }
+
+    /// The export's own day when it has data: shown as "so far". (A later day, from samples dated
+    /// after the export such as a meal plan, is partial too but was not "so far" at the export.)
+    public var exportDay: ReportDay? {
+        guard let export else { return nil }
+        return days.last { $0.date == export.date }
+    }
+
+    /// The metrics a worn or carried device records as a total for the day, so that a day with
+    /// data and no value for one of them is a day of 0 (docs/days-and-averages.md). Sleep is
+    /// not one: a night without a sleep record is unknown, not a night without sleep.
+    static var zeroWhenAbsent: [WritableKeyPath<ReportDay, Double?>] {
+        [\.steps, \.activeEnergy, \.exerciseMinutes, \.standHours, \.distanceMeters]
+    }
+
+    /// `days` (each a day with data: a `daily_analytics` row or an activity summary) with 0
+    /// where a total metric has no value, from the first day that metric was ever recorded on
+    /// (before it, the device that records it was not there).
+    public static func countingZeros(_ days: [ReportDay]) -> [ReportDay] {
+        let sorted = days.sorted { $0.date < $1.date }
+        var result = sorted
+        for path in zeroWhenAbsent {
+            guard let first = sorted.firstIndex(where: { $0[keyPath: path] != nil }) else { continue }
+            for i in first..<result.count where result[i][keyPath: path] == nil { result[i][keyPath: path] = 0 }
+        }
+        return result
     }
 
     public static func load(from database: Database) throws -> ReportData {
-        let store = HealthStore(database: database)
-        let zoneName = try store.analyticsZoneName() ?? "UTC"
+        // The zone of the analytics (the settings row is written with them, before the run's row).
+        let zoneName = try HealthStore(database: database).analyticsZoneName() ?? "UTC"
         let zone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
-        var byDate: [CivilDate: ReportDay] = [:]
-        for d in try store.allDaily() {
-            let m = d.metrics
-            byDate[d.date] = ReportDay(date: d.date, steps: m[.steps], activeEnergy: m[.activeEnergy],
-                                       exerciseMinutes: m[.exerciseMinutes], sleepMinutes: m[.sleepTotalMinutes],
-                                       distanceMeters: (m[.walkingDistance] ?? 0) + (m[.runningDistance] ?? 0))
-        }
-        for rings in try store.allActivityRings() {
-            var day = byDate[rings.date] ?? ReportDay(date: rings.date)
-            day.standHours = rings.standHours
-            day.ringEnergyGoal = rings.activeEnergyGoal; day.ringExerciseGoal = rings.exerciseGoal
-            day.ringStandGoal = rings.standHoursGoal
-            byDate[rings.date] = day
-        }
         var calendar = LocalCalendar(timeZone: zone)
-        let nights = try store.allSleepNights().map { s -> ReportNight in
-            let midnight = calendar.startOfDay(s.date)
-            var n = ReportNight(date: s.date, bedtimeMinutes: Double(s.start.microseconds - midnight.microseconds) / 60_000_000,
-                                wakeMinutes: Double(s.end.microseconds - midnight.microseconds) / 60_000_000)
-            n.core = s.coreMinutes; n.deep = s.deepMinutes; n.rem = s.remMinutes
-            n.unspecified = s.unspecifiedMinutes; n.awake = s.awakeMinutes
+        let export = try database.scalar("SELECT export_date_utc FROM profile WHERE id = 1").string
+            .flatMap(Timestamp.init(iso8601:)).map { instant -> ReportExport in
+                let date = calendar.localDate(of: instant)
+                return ReportExport(date: date, minutes: Double(instant.microseconds - calendar.startOfDay(date).microseconds) / 60_000_000)
+            }
+        // A store of version 4 (read before its first import by this version) has no
+        // `partial_day`: the same rule, here.
+        let hasPartial = try database.rows("PRAGMA table_info(daily_analytics)").contains { $0[1].string == "partial_day" }
+        var byDate: [CivilDate: ReportDay] = [:]
+        for r in try database.rows("""
+            SELECT date, steps, active_energy_kcal, exercise_minutes, sleep_total_minutes,
+                   coalesce(walking_distance_m, 0) + coalesce(running_distance_m, 0), sleep_in_bed_minutes,
+                   \(hasPartial ? "partial_day" : "date = (SELECT min(date) FROM daily_analytics)")
+            FROM daily_analytics ORDER BY date
+            """) {
+            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { continue }
+            byDate[date] = ReportDay(date: date, steps: r[1].double, activeEnergy: r[2].double, exerciseMinutes: r[3].double,
+                                     sleepMinutes: r[4].double, distanceMeters: r[5].double)
+            byDate[date]?.inBedMinutes = r[6].double
+            byDate[date]?.partial = (r[7].int ?? 0) != 0 || (!hasPartial && export.map { date >= $0.date } ?? false)
+        }
+        for r in try database.rows("""
+            SELECT date, stand_hours, active_energy_goal_kcal, exercise_goal_min, stand_hours_goal FROM activity_summaries
+            """) {
+            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { continue }
+            // A day with rings only is partial by the same rule (the export's day and after).
+            var day = byDate[date] ?? ReportDay(date: date)
+            if byDate[date] == nil, let export, date >= export.date { day.partial = true }
+            day.standHours = r[1].double
+            day.ringEnergyGoal = r[2].double; day.ringExerciseGoal = r[3].double; day.ringStandGoal = r[4].double
+            byDate[date] = day
+        }
+        let nights = try database.rows("""
+            SELECT night_date, start_utc, end_utc, core_minutes, deep_minutes, rem_minutes, unspecified_minutes, awake_minutes,
+                   in_bed_minutes, nap_minutes
+            FROM sleep_sessions ORDER BY night_date
+            """).compactMap { r -> ReportNight? in
+            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }),
+                  let start = r[1].string.flatMap(Timestamp.init(iso8601:)),
+                  let end = r[2].string.flatMap(Timestamp.init(iso8601:)) else { return nil }
+            let midnight = calendar.startOfDay(date)
+            var n = ReportNight(date: date, bedtimeMinutes: Double(start.microseconds - midnight.microseconds) / 60_000_000,
+                                wakeMinutes: Double(end.microseconds - midnight.microseconds) / 60_000_000)
+            n.core = r[3].double ?? 0; n.deep = r[4].double ?? 0; n.rem = r[5].double ?? 0
+            n.unspecified = r[6].double ?? 0; n.awake = r[7].double ?? 0
+            n.inBed = r[8].double ?? 0; n.napMinutes = r[9].double ?? 0
             return n
         }
-        let workouts = try store.allWorkouts().map { w in
-            ReportWorkout(date: w.date, type: w.activityType.replacingOccurrences(of: "HKWorkoutActivityType", with: ""),
-                          minutes: w.minutes, distanceMeters: w.distanceMeters, energyKcal: w.energyKcal)
+        let workouts = try database.rows("""
+            SELECT local_date, activity_type, duration_min, distance_m, energy_kcal FROM workouts
+            WHERE local_date IS NOT NULL ORDER BY start_us
+            """).compactMap { r -> ReportWorkout? in
+            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { return nil }
+            let type = (r[1].string ?? "").replacingOccurrences(of: "HKWorkoutActivityType", with: "")
+            return ReportWorkout(date: date, type: type, minutes: r[2].double, distanceMeters: r[3].double, energyKcal: r[4].double)
         }
-        let ecg = try store.allECGRecordings().map {
-            ReportECG(date: $0.date, classification: $0.classification, averageHeartRate: $0.averageHeartRate, symptoms: $0.symptoms)
+        func series(_ type: String) throws -> [(CivilDate, Double)] {
+            try database.rows("SELECT date, average FROM daily_metrics WHERE type = ? AND average IS NOT NULL ORDER BY date",
+                              [.text(type)]).compactMap { r in
+                guard let d = r[0].string.flatMap({ CivilDate(iso: $0) }), let v = r[1].double else { return nil }
+                return (d, v)
+            }
         }
-        return ReportData(days: byDate.values.sorted { $0.date < $1.date }, nights: nights, workouts: workouts,
-                          restingHeartRate: try store.dailyAverages(of: "HKQuantityTypeIdentifierRestingHeartRate"),
-                          hrv: try store.dailyAverages(of: "HKQuantityTypeIdentifierHeartRateVariabilitySDNN"), ecg: ecg,
-                          timeZone: zoneName)
+        let ecg = try database.rows("""
+            SELECT local_date, classification, average_heart_rate, symptoms FROM ecg_recordings
+            WHERE local_date IS NOT NULL ORDER BY recorded_utc, id
+            """).compactMap { r -> ReportECG? in
+            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { return nil }
+            return ReportECG(date: date, classification: r[1].string, averageHeartRate: r[2].double, symptoms: r[3].string)
+        }
+        return ReportData(days: countingZeros(Array(byDate.values)), nights: nights, workouts: workouts,
+                          restingHeartRate: try series("HKQuantityTypeIdentifierRestingHeartRate"),
+                          hrv: try series("HKQuantityTypeIdentifierHeartRateVariabilitySDNN"), ecg: ecg, timeZone: zoneName,
+                          export: export)
     }
 }

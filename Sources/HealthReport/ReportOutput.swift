@@ -9,6 +9,7 @@ public struct ReportOutput: Output {
     public init(goals: ReportGoals = ReportGoals(), units: UnitSystem = .metric) { self.goals = goals; self.units = units }
 
     public var name: String { "report" }
+    public var summaryName: String { "report/index.html" }
 
     public func isMissing(in folder: String) -> Bool {
         !FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("report/index.html"))

@@ -24,7 +24,8 @@ public struct ReportPage: Sendable {
         s += #"<meta name="viewport" content="width=device-width, initial-scale=1"><title>Health report</title>"#
         s += "<style>" + ReportStyle.css + "</style></head><body>"
         s += header
-        guard let latest = data.days.last else {
+        // The page opens on the last complete day; the export's own day is shown as "so far".
+        guard let latest = data.latestComplete else {
             return s + #"<main><p class="empty">No days with data yet.</p></main></body></html>"#
         }
         s += "<main>" + dashboard(latest) + trends(latest) + sleep + workouts + heart + insights + "</main>"
@@ -57,23 +58,35 @@ public struct ReportPage: Sendable {
             let percent = value.map { Int(($0 / max(goal, 1e-9) * 100).rounded()) }
             s += #"<li class="goalbar"><span>\#(metric.title)</span><b>\#(value.map { SVGCharts.number($0, places) } ?? "–")</b>"#
                 + #" / \#(SVGCharts.number(goal, places)) \#(metric.unit)<meter min="0" max="1" value="\#(min(percent.map { Double($0) / 100 } ?? 0, 1))"></meter>"#
-                + #"<em>\#(percent.map { "\($0)%" } ?? "no data")</em></li>"#
+                + #"<em>\#(percent.map { "\($0)%" } ?? Self.noValue(metric, latest))</em></li>"#
         }
         s += "</ul></div>"
+        s += soFar
         let week = (0..<7).map { latest.date.adding(days: $0 - 6) }
-        let bars = week.map { d in SVGCharts.Bar(label: weekdayName(d), value: byDate[d]?.steps, highlight: d == latest.date) }
-        s += #"<div class="card"><h3>Steps, last 7 days</h3>"# + SVGCharts.bars(bars, goal: latest.goal(.steps, goals), unit: "steps",
+        let stepGoal = latest.goal(.steps, goals)
+        // A bar takes the "goal reached" colour only when its own day reached the goal; the
+        // latest day is marked by its outline, not by a colour the legend gives another meaning.
+        let bars = week.map { d in
+            SVGCharts.Bar(label: weekdayName(d), value: byDate[d]?.steps, highlight: d == latest.date,
+                          reached: byDate[d].map { ($0.steps ?? 0) >= $0.goal(.steps, goals) } ?? false)
+        }
+        s += #"<div class="card"><h3>Steps, last 7 days</h3>"# + SVGCharts.bars(bars, goal: stepGoal, unit: "steps",
                                                                                    title: "Steps of the last 7 days") + "</div>"
         if let night = data.nights.last {
-            let parts = [("Deep", night.deep, "deep"), ("Core", night.core, "core"), ("REM", night.rem, "rem"),
-                         ("Asleep", night.unspecified, "unspec"), ("Awake", night.awake, "awake")]
-            s += #"<div class="card"><h3>Last night (\#(Format.day(night.date)))</h3>"#
-                + #"<p class="big">\#(Format.number(night.asleep / 60, places: 1)) h asleep · \#(Format.clock(night.bedtimeMinutes))–\#(Format.clock(night.wakeMinutes))</p>"#
-                + SVGCharts.stacked(parts, title: "Sleep stages of the last night")
-                + #"<div class="legend">"# + parts.filter { $0.1 > 0 }.map { #"<span><i class="\#($0.2)"></i>\#($0.0) \#(Format.count($0.1)) min</span>"# }.joined()
-                + "</div></div>"
+            s += #"<div class="card"><h3>Last night (\#(Format.day(night.date)))</h3>"# + Self.lastNight(night) + "</div>"
         }
         return s + "</div></section>"
+    }
+
+    /// The export's own day, as far as it went: never counted (docs/days-and-averages.md).
+    private var soFar: String {
+        guard let day = data.exportDay, let export = data.export else { return "" }
+        var s = #"<div class="card sofar" data-partial="\#(day.date.iso8601)"><h3>\#(Format.day(day.date)) so far (exported \#(Format.clock(export.minutes)))</h3><ul>"#
+        for metric in ReportMetric.allCases where metric != .sleep {
+            guard let value = day.shown(metric) else { continue }
+            s += "<li>\(Format.html(metric.title)): \(SVGCharts.number(value, metric == .stand ? 1 : 0)) \(metric.unit)</li>"
+        }
+        return s + #"</ul><p class="note">A day in progress when the export was taken: not counted in averages, streaks or comparisons until a later export completes it.</p></div>"#
     }
 
     // MARK: trends
@@ -83,7 +96,7 @@ public struct ReportPage: Sendable {
         for (id, label, checked) in [("week", "Week", false), ("month", "Month", true), ("year", "Year", false)] {
             s += #"<input type="radio" name="view" id="view-\#(id)"\#(checked ? " checked" : "")><label class="tab" for="view-\#(id)">\#(label)</label>"#
         }
-        s += #"<div class="views">"# + weekView(latest) + monthView + yearView + "</div></section>"
+        s += #"<div class="views">"# + weekView(latest) + monthView(latest) + yearView(latest) + "</div></section>"
         return s
     }
 
@@ -97,9 +110,13 @@ public struct ReportPage: Sendable {
                 return SVGCharts.Bar(label: weekdayName(d), value: byDate[d]?.shown(metric),
                                      previous: byDate[d.adding(days: -7)]?.shown(metric))
             }
-            let now = bars.compactMap(\.value), before = bars.compactMap(\.previous)
+            // A day a week: over its complete days with data, a day of 0 counted (docs/days-and-averages.md).
+            func counted(_ from: CivilDate) -> [Double] {
+                (0..<7).compactMap { byDate[from.adding(days: $0)].flatMap { $0.partial ? nil : $0.shown(metric) } }
+            }
+            let now = counted(start), before = counted(start.adding(days: -7))
             let change = !now.isEmpty && !before.isEmpty && Insights.mean(before) > 0
-                ? " · " + Format.percent((Insights.mean(now) - Insights.mean(before)) / Insights.mean(before) * 100) + " a day" : ""
+                ? " · " + Format.percent((Insights.mean(now) - Insights.mean(before)) / Insights.mean(before) * 100) + " vs last week" : ""
             s += #"<div class="card"><h3>\#(metric.title)</h3><p class="note">\#(now.isEmpty ? "no data" : SVGCharts.number(Insights.mean(now), places) + " \(metric.unit) a day")\#(change)</p>"#
                 + SVGCharts.bars(bars, goal: latest.goal(metric, goals), unit: metric.unit, places: places,
                                  title: "\(metric.title) this week and the week before") + "</div>"
@@ -111,20 +128,21 @@ public struct ReportPage: Sendable {
         Array(Set(data.days.map { CivilDate(year: $0.date.year, month: $0.date.month, day: 1) })).sorted()
     }
 
-    private var monthView: String {
+    private func monthView(_ latest: ReportDay) -> String {
         let months = self.months
+        let opened = CivilDate(year: latest.date.year, month: latest.date.month, day: 1)
         let days = byDate
         var s = #"<div class="view month">"#
         for (i, metric) in Self.calendarMetrics.enumerated() {
             s += #"<input type="radio" name="mmetric" id="mm-\#(metric.rawValue)"\#(i == 0 ? " checked" : "")><label class="chip" for="mm-\#(metric.rawValue)">\#(metric.title)</label>"#
         }
         s += #"<select id="month-pick" aria-label="Month">"#
-        for (i, m) in months.enumerated().reversed() {
-            s += #"<option value="\#(String(m.iso8601.prefix(7)))"\#(i == months.count - 1 ? " selected" : "")>\#(Format.month(m))</option>"#
+        for m in months.reversed() {
+            s += #"<option value="\#(String(m.iso8601.prefix(7)))"\#(m == opened ? " selected" : "")>\#(Format.month(m))</option>"#
         }
         s += #"</select><div class="months">"#
-        for (i, m) in months.enumerated() {
-            s += #"<div class="mon\#(i == months.count - 1 ? " on" : "")" data-month="\#(String(m.iso8601.prefix(7)))"><h3>\#(Format.month(m))</h3>"#
+        for m in months {
+            s += #"<div class="mon\#(m == opened ? " on" : "")" data-month="\#(String(m.iso8601.prefix(7)))"><h3>\#(Format.month(m))</h3>"#
             for metric in Self.calendarMetrics {
                 s += #"<div class="m-\#(metric.rawValue)">"# + CalendarGrid.month(m, days: days, metric: metric, goals: goals) + "</div>"
             }
@@ -133,19 +151,20 @@ public struct ReportPage: Sendable {
         return s + "</div>" + CalendarGrid.legend + "</div>"
     }
 
-    private var yearView: String {
+    private func yearView(_ latest: ReportDay) -> String {
         let years = Array(Set(data.days.map(\.date.year))).sorted()
-        let days = byDate
+        let opened = latest.date.year
+        let days = byDate, complete = data.completeDays
         var s = #"<div class="view year"><select id="year-pick" aria-label="Year">"#
-        for y in years.reversed() { s += #"<option value="\#(y)"\#(y == years.last ? " selected" : "")>\#(y)</option>"# }
+        for y in years.reversed() { s += #"<option value="\#(y)"\#(y == opened ? " selected" : "")>\#(y)</option>"# }
         s += "</select>"
         for y in years {
             let bars = (1...12).map { month -> SVGCharts.Bar in
-                let values = data.days.filter { $0.date.year == y && $0.date.month == month }.compactMap(\.steps)
+                let values = complete.filter { $0.date.year == y && $0.date.month == month }.compactMap(\.steps)
                 return SVGCharts.Bar(label: String(Format.monthNames[month - 1].prefix(1)),
                                      value: values.isEmpty ? nil : Insights.mean(values))
             }
-            s += #"<div class="yr\#(y == years.last ? " on" : "")" data-year="\#(y)"><h3>\#(y): steps a day, by month</h3>"#
+            s += #"<div class="yr\#(y == opened ? " on" : "")" data-year="\#(y)"><h3>\#(y): steps a day, by month</h3>"#
                 + SVGCharts.bars(bars, goal: goals.resolved.steps, unit: "steps a day", width: 720, title: "Steps a day by month, \(y)")
                 + CalendarGrid.year(y, days: days, metric: .steps, goals: goals) + "</div>"
         }
@@ -157,10 +176,11 @@ public struct ReportPage: Sendable {
     private var sleep: String {
         let recent = Array(data.nights.suffix(30))
         guard !recent.isEmpty else { return #"<section id="sleep"><h2>Sleep</h2><p class="empty">No sleep recorded.</p></section>"# }
-        let average = Insights.mean(recent.map(\.asleep)) / 60
-        var s = #"<section id="sleep"><h2>Sleep</h2><p class="note">Last \#(recent.count) nights: \#(Format.number(average, places: 1)) h asleep on average.</p>"#
+        var s = #"<section id="sleep"><h2>Sleep</h2><p class="note">\#(Format.html(Self.sleepAverage(recent)))</p>"#
         s += #"<div class="card wide"><h3>Stages</h3>"# + SVGCharts.nights(recent)
-            + #"<div class="legend"><span><i class="deep"></i>Deep</span><span><i class="core"></i>Core</span><span><i class="rem"></i>REM</span><span><i class="unspec"></i>Asleep</span><span><i class="awake"></i>Awake</span></div></div>"#
+            + #"<div class="legend"><span><i class="deep"></i>Deep</span><span><i class="core"></i>Core</span><span><i class="rem"></i>REM</span><span><i class="unspec"></i>Asleep</span><span><i class="awake"></i>Awake</span>"#
+            + (recent.contains(where: \.isInBedOnly) ? #"<span><i class="inbed"></i>In bed (no sleep stages recorded)</span>"# : "")
+            + "</div></div>"
         s += #"<div class="card wide"><h3>Bedtime and wake time</h3>"# + SVGCharts.bedAndWake(recent)
         if let regularity = Insights.sleepRegularity(data.nights) { s += #"<p class="note">\#(Format.html(regularity.text))</p>"# }
         return s + "</div></section>"

@@ -4,7 +4,7 @@ enum ReportStyle {
     static let css = """
     :root{--ink:#1d2733;--muted:#5b6776;--card:#fff;--bg:#f3f5f8;--accent:#2c7fb8;--move:#e0245e;--exercise:#5ec24a;--stand:#1fb5d8;
     --b0:#ffffcc;--b1:#a1dab4;--b2:#41b6c4;--b3:#2c7fb8;--b4:#253494;--nd:#d9d9d9;
-    --deep:#253494;--core:#2c7fb8;--rem:#41b6c4;--unspec:#7fcdbb;--awake:#fdae61}
+    --deep:#253494;--core:#2c7fb8;--rem:#41b6c4;--unspec:#7fcdbb;--awake:#fdae61;--inbed:#c6d3e0}
     *{box-sizing:border-box}body{margin:0;font:15px/1.45 -apple-system,system-ui,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg)}
     header{background:#1d2733;color:#fff;padding:16px 20px 0}header h1{margin:0;font-size:22px}header p{margin:4px 0 10px;color:#c9d3df;font-size:13px}
     nav{display:flex;gap:4px;overflow-x:auto}nav a{color:#fff;text-decoration:none;padding:8px 12px;border-radius:8px 8px 0 0;font-size:14px}nav a:hover{background:#2f3c4b}
@@ -14,11 +14,12 @@ enum ReportStyle {
     .rings{display:flex;gap:12px;align-items:center;flex-wrap:wrap}.rings svg{width:150px;flex:none}.rings ul{list-style:none;margin:0;padding:0;flex:1;min-width:200px}
     .goalbar{display:grid;grid-template-columns:1fr auto;gap:0 8px;margin:4px 0;font-size:14px}.goalbar span{color:var(--muted)}
     .goalbar meter{grid-column:1/3;width:100%;height:8px}.goalbar em{grid-column:1/3;font-style:normal;font-size:12px;color:var(--muted)}
-    svg{width:100%;height:auto;display:block}.bar{fill:var(--accent)}.bar.hi{fill:var(--b4)}.prev{fill:#c6d3e0}.goal{stroke:#e0245e;stroke-dasharray:4 3;stroke-width:1.5}
+    svg{width:100%;height:auto;display:block}.bar{fill:var(--accent)}.bar.met{fill:var(--b4)}.bar.hi{stroke:var(--ink);stroke-width:2}.prev{fill:#c6d3e0}.goal{stroke:#e0245e;stroke-dasharray:4 3;stroke-width:1.5}
     .val,.lbl,.axis{font-size:11px;fill:var(--muted);text-anchor:middle}.axis{text-anchor:start}.grid{stroke:#e3e7ec}
     .track{fill:none;stroke:#eceff3}.ring{fill:none;stroke-linecap:round}.ring.move{stroke:var(--move)}.ring.exercise{stroke:var(--exercise)}.ring.stand{stroke:var(--stand)}
     .deep{fill:var(--deep);background:var(--deep)}.core{fill:var(--core);background:var(--core)}.rem{fill:var(--rem);background:var(--rem)}
     .unspec{fill:var(--unspec);background:var(--unspec)}.awake{fill:var(--awake);background:var(--awake)}
+    .inbed{fill:var(--inbed);background:var(--inbed)}
     .span{stroke:var(--accent);stroke-width:5;stroke-linecap:round}.line{fill:none;stroke:var(--move);stroke-width:2}.dot{fill:var(--move)}
     .big{font-size:20px;font-weight:600;margin:2px 0 8px}.note{color:var(--muted);font-size:13px;margin:2px 4px 8px}.empty{color:var(--muted)}
     input[type=radio]{position:absolute;opacity:0;pointer-events:none}
@@ -31,7 +32,7 @@ enum ReportStyle {
     .cal{display:grid;grid-template-columns:repeat(7,1fr);gap:4px;max-width:460px}.cal b{font-size:11px;color:var(--muted);text-align:center;font-weight:600}
     .cal i{aspect-ratio:1;border-radius:8px;font-style:normal;font-size:12px;display:flex;align-items:flex-start;justify-content:flex-end;padding:3px 5px;cursor:pointer}
     .heat{display:grid;grid-auto-flow:column;grid-template-rows:repeat(7,1fr);gap:2px;overflow-x:auto;margin:8px 0}.heat i{width:11px;height:11px;border-radius:2px;cursor:pointer}
-    i.b0{background:var(--b0)}i.b1{background:var(--b1)}i.b2{background:var(--b2)}i.b3{background:var(--b3);color:#fff}i.b4{background:var(--b4);color:#fff}i.nd{background:var(--nd);color:#777}
+    i.b0{background:var(--b0)}i.b1{background:var(--b1)}i.b2{background:var(--b2)}i.b3{background:var(--b3);color:#fff}i.b4{background:var(--b4);color:#fff}i.nd{background:var(--nd);color:#777}i.pt{outline:2px dashed var(--muted);outline-offset:-2px}
     .legend{display:flex;flex-wrap:wrap;gap:4px 12px;font-size:12px;color:var(--muted);margin:8px 0}.legend span{display:flex;align-items:center;gap:4px}.legend i{width:12px;height:12px;border-radius:3px;display:inline-block}
     table{border-collapse:collapse;width:100%;background:#fff;border-radius:12px;overflow:hidden;font-size:13px}th,td{padding:6px 8px;text-align:left;border-bottom:1px solid #eef1f4}th{background:#e9eef3}
     .insights{list-style:none;padding:0;margin:0;display:grid;gap:8px}.insights li{background:#fff;border-left:4px solid var(--accent);border-radius:10px;padding:10px 12px}

@@ -8,6 +8,8 @@ enum SVGCharts {
         /// A second, paler bar behind (the week before), or nil.
         var previous: Double? = nil
         var highlight = false
+        /// The day reached its goal: the legend's "goal reached" colour.
+        var reached = false
     }
 
     /// Vertical bars scaled to the largest value (or the goal, if higher), the goal as a dashed
@@ -32,7 +34,7 @@ enum SVGCharts {
             }
             if let v = bar.value {
                 let h = plot * v / maxValue
-                s += #"<rect class="\#(bar.highlight ? "bar hi" : "bar")" x="\#(f(x))" y="\#(f(top + plot - h))" width="\#(f(barWidth))" height="\#(f(h))" rx="3"><title>\#(Format.html(bar.label)): \#(number(v, places)) \#(unit)</title></rect>"#
+                s += #"<rect class="bar\#(bar.reached ? " met" : "")\#(bar.highlight ? " hi" : "")" x="\#(f(x))" y="\#(f(top + plot - h))" width="\#(f(barWidth))" height="\#(f(h))" rx="3"><title>\#(Format.html(bar.label)): \#(number(v, places)) \#(unit)</title></rect>"#
                 s += #"<text class="val" x="\#(f(x + barWidth / 2))" y="\#(f(top + plot - h - 4))">\#(short(v, places))</text>"#
             }
             s += #"<text class="lbl" x="\#(f(x + barWidth / 2))" y="\#(height - 6)">\#(Format.html(bar.label))</text>"#
@@ -68,17 +70,20 @@ enum SVGCharts {
         return s + "</svg>"
     }
 
-    /// Nights as stacked columns of stages (minutes).
+    /// Nights as stacked columns of stages (minutes); a night in bed only as one pale column
+    /// of its time in bed, so it is neither missing nor drawn as sleep.
     static func nights(_ nights: [ReportNight], width: Int = 720, height: Int = 180) -> String {
         let top = 10.0, bottom = 20.0, plot = Double(height) - top - bottom
-        let maxMinutes = max(nights.map { $0.asleep + $0.awake }.max() ?? 0, 60)
+        let maxMinutes = max(nights.map { $0.isInBedOnly ? $0.inBed : $0.asleep + $0.awake }.max() ?? 0, 60)
         let slot = Double(width) / Double(max(nights.count, 1))
         var s = svgOpen(width, height, "Sleep stages of the last \(nights.count) nights")
         for (i, n) in nights.enumerated() {
             var y = top + plot
             let x = slot * Double(i) + slot * 0.15
-            for (name, minutes, cls) in [("Deep", n.deep, "deep"), ("Core", n.core, "core"), ("REM", n.rem, "rem"),
-                                         ("Asleep", n.unspecified, "unspec"), ("Awake", n.awake, "awake")] where minutes > 0 {
+            let parts = n.isInBedOnly ? [("In bed, no stages recorded", n.inBed, "inbed")]
+                : [("Deep", n.deep, "deep"), ("Core", n.core, "core"), ("REM", n.rem, "rem"),
+                   ("Asleep", n.unspecified, "unspec"), ("Awake", n.awake, "awake")]
+            for (name, minutes, cls) in parts where minutes > 0 {
                 let h = plot * minutes / maxMinutes
                 y -= h
                 s += #"<rect class="\#(cls)" x="\#(f(x))" y="\#(f(y))" width="\#(f(slot * 0.7))" height="\#(f(h))"><title>\#(Format.day(n.date)) \#(name): \#(Format.count(minutes)) min</title></rect>"#

@@ -9,6 +9,7 @@ public struct WorkbookOutput: Output {
     public init(units: UnitSystem = .metric) { self.units = units }
 
     public var name: String { "xlsx" }
+    public var summaryName: String { Self.fileName }
 
     public func isMissing(in folder: String) -> Bool {
         !FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(Self.fileName))

@@ -6,7 +6,7 @@ import Darwin
 
 /// A file written beside its final path as a hidden temporary (`dir/.name.tmp-<pid>`, mode 0600)
 /// through one fixed buffer, then fsynced and renamed over `path`: a reader of `path` sees the
-/// old file or the whole new one, never half a file (SPEC "Outputs"). The CSV and Parquet
+/// old file or the whole new one, never half a file (docs/RUNS.md, "Publishing"). The CSV and Parquet
 /// writers both write through it.
 ///
 /// The name is hidden so that a folder listing that skips dot files (publishing a staging

@@ -4,19 +4,35 @@ import HealthOutputs
 import HealthPeople
 import HealthPipeline
 
+/// A subcommand: its name, what it does (one line for the overview, more for its help) and
+/// what it accepts; `Help` generates the texts from these.
 protocol Command {
     static var name: String { get }
-    static var usage: String { get }
+    static var abstract: String { get }
+    static var discussion: String { get }
     static var spec: ArgumentSpec { get }
     static func run(_ args: ParsedArguments) throws
+}
+
+extension Command {
+    static var discussion: String { "" }
+    static var usage: String { Help.usageLine(name, spec) }
 }
 
 /// `healthetl import EXPORT [--out DIR] [--person ID] [--pipeline FILE] [--timezone ZONE] [--full] [--quiet] [--json]`
 enum ImportCommand: Command {
     static let name = "import"
-    static let usage = "healthetl import EXPORT [--out DIR] [--person ID] [--pipeline FILE] [--timezone ZONE] [--full] [--quiet] [--json]"
-    static let spec = ArgumentSpec(flags: ["full", "quiet", "json"], options: ["out", "person", "pipeline", "timezone"],
-                                   positionals: ["EXPORT"])
+    static let abstract = "import an Apple Health export: the first run builds the store, later ones add what is new"
+    static let discussion = """
+        Writes OUT/health.sqlite, OUT/csv/, OUT/parquet/, OUT/report/index.html and OUT/health.xlsx (the pipeline's
+        "outputs" choose). A later import of a newer export adds only its new records; a changed setting (time zone,
+        source priority, units, CSV dialect, goals) takes effect then, and the summary says what was rewritten and why.
+        A killed import resumes when run again. Exit codes: 0 ok, 64 usage, 65 not a usable export, 66 not found,
+        73 cannot create output, 74 I/O error, 75 another run holds the folder.
+        """
+    static let spec = ArgumentSpec(
+        positionals: [Positional(name: "EXPORT", help: "export.zip, export.xml, or the unzipped apple_health_export folder")],
+        options: [.out, .person, .pipeline, .timezone, .full, .quiet, .json])
 
     static func run(_ args: ParsedArguments) throws {
         let config = try loadPipeline(args.option("pipeline"))
@@ -26,9 +42,9 @@ enum ImportCommand: Command {
         let out = args.option("out") ?? config.out ?? ParsedArguments.defaultOut
         let summary: RunSummary
         if let person = try args.person {
-            summary = try People(root: out).importJob(args.positionals[0], for: person, pipeline: config,
+            summary = try People(root: out).runImport(args.positionals[0], for: person, pipeline: config,
                                                       timezone: args.option("timezone"), full: args.flag("full"),
-                                                      progress: progress).run()
+                                                      progress: progress)
         } else {
             let zone = try config.configuredTimeZone(override: args.option("timezone"))
             summary = try ImportJob(options: .init(export: args.positionals[0], out: out, timeZone: zone, config: config,
@@ -53,21 +69,55 @@ enum ImportCommand: Command {
 /// `healthetl status [--out DIR] [--person ID]`: the last runs and what the store holds.
 enum StatusCommand: Command {
     static let name = "status"
-    static let usage = "healthetl status [--out DIR] [--person ID]"
-    static let spec = ArgumentSpec(options: ["out", "person"])
+    static let abstract = "show the last runs, what the store holds and any import waiting to resume"
+    static let spec = ArgumentSpec(options: [.out, .person])
 
     static func run(_ args: ParsedArguments) throws {
+        try args.refuseFamilyFolderWithoutPerson(name)
         print(try StoreStatus(folder: OutputFolder(path: try args.outFolder)).report())
     }
 }
 
-/// `healthetl reset [--out DIR] [--person ID] [--keep-profile]`: start over (see `StoreReset`).
+/// `healthetl reset [--out DIR] [--person ID] [--keep-profile] [--yes]`: start over (see `StoreReset`,
+/// `ResetPlan`). Without `--yes` it lists what it would remove and changes nothing (64), as
+/// `people remove` does.
 enum ResetCommand: Command {
     static let name = "reset"
-    static let usage = "healthetl reset [--out DIR] [--person ID] [--keep-profile]"
-    static let spec = ArgumentSpec(flags: ["keep-profile"], options: ["out", "person"])
+    static let abstract = "start over: remove every output of a folder (with --yes)"
+    static let discussion = """
+        Removes the store (health.sqlite), csv/, parquet/, report/, health.xlsx and the run state in .healthetl/
+        (run log, checkpoints, REPL history); with --person also the person's partitions of OUT/dataset. Keeps a
+        person's settings (person.json) and, in a family folder, everyone in people/. Without --yes it lists what
+        it would remove and changes nothing (exit 64).
+        """
+    static let spec = ArgumentSpec(options: [
+        .out, .person,
+        Option("keep-profile", help: "keep the samples and profile; clear only analytics and anchors (the next import recomputes every day)"),
+        .yes,
+    ])
 
     static func run(_ args: ParsedArguments) throws {
-        print(try StoreReset(folder: OutputFolder(path: try args.outFolder)).run(keepProfile: args.flag("keep-profile")))
+        let person = try args.person
+        let folder = OutputFolder(path: try args.outFolder)
+        let people = People(root: args.root)
+        let partitions = person.map { people.datasetPartitions(of: $0) } ?? []
+        let keepProfile = args.flag("keep-profile")
+        guard args.flag("yes") else {
+            throw HealthETLError.usage(ResetText.dryRun(folder: folder, plan: ResetPlan(folder: folder), partitions: partitions,
+                                                        keepProfile: keepProfile, person: person, root: args.root))
+        }
+        var text: String
+        do {
+            text = try StoreReset(folder: folder).run(keepProfile: keepProfile)
+        } catch let error as HealthETLError where !partitions.isEmpty && !keepProfile {
+            // Partitions whose store is gone already are still the person's outputs.
+            guard case .inputMissing = error else { throw error }
+            text = "Removed from \(folder.path): nothing (no store)"
+        }
+        if let person, !keepProfile, !partitions.isEmpty {
+            try people.removeDatasetPartitions(of: person)
+            text += "\n" + partitions.map { "  " + $0 }.joined(separator: "\n")
+        }
+        print(text + ResetText.kept(folder: folder, person: person, root: args.root, keepProfile: keepProfile))
     }
 }

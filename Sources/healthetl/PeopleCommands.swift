@@ -7,10 +7,24 @@ import HealthPipeline
 /// the people of an output folder.
 enum PeopleCommand: Command {
     static let name = "people"
-    static let usage = "healthetl people [list | show ID | set ID [--name N] [--birthdate YYYY-MM-DD] [--timezone ZONE] [--units metric|imperial]"
-        + " | remove ID [--yes]] [--out DIR] [--json]"
-    static let spec = ArgumentSpec(flags: ["json", "yes"], options: ["out", "name", "birthdate", "timezone", "units"],
-                                   optionalPositionals: ["list|show|set|remove", "ID"])
+    static let abstract = "list, show, set or remove the people of a family folder"
+    static let discussion = """
+        actions:
+          list            everyone, with their days and last import (the default)
+          show ID         one person's facts and every setting of person.json
+          set ID ...      set --name, --birthdate, --timezone or --units (creates the person if new); units take
+                          effect on the next report and import, a zone on the next import (which rebuilds every day)
+          remove ID       erase the person, their files and dataset partitions (with --yes)
+        """
+    static let spec = ArgumentSpec(
+        positionals: [Positional(name: "ACTION", help: "list, show, set or remove", optional: true),
+                      Positional(name: "ID", help: "the person (show, set, remove)", optional: true)],
+        options: [.out, .json,
+                  Option("name", value: "NAME", help: "set: their name"),
+                  Option("birthdate", value: "YYYY-MM-DD", help: "set: their birth date (else the export's)"),
+                  Option("timezone", value: "ZONE", help: "set: the IANA zone of their local days"),
+                  Option("units", value: "metric|imperial", help: "set: what their CSV, workbook and report show"),
+                  .yes])
 
     static func run(_ args: ParsedArguments) throws {
         let people = People(root: args.root)
@@ -23,14 +37,18 @@ enum PeopleCommand: Command {
             print(args.flag("json") ? try json(all) : table(all))
         case ("show", let id?):
             let facts = try people.facts(of: id)
-            print(args.flag("json") ? try json(facts) : zip(PersonFacts.header, facts.cells).map { "\($0): \($1)" }.joined(separator: "\n"))
+            print(args.flag("json") ? try json(facts)
+                  : (zip(PersonFacts.header, facts.cells).map { "\($0): \($1)" } + facts.settingLines).joined(separator: "\n"))
         case ("set", let id?):
             guard ["name", "birthdate", "timezone", "units"].contains(where: { args.option($0) != nil }) else {
                 throw HealthETLError.usage("people set \(id): nothing to set (--name, --birthdate, --timezone or --units)")
             }
-            try people.update(id, name: args.option("name"), birthDate: args.option("birthdate"), timezone: args.option("timezone"),
-                              units: args.option("units"))
-            print(args.flag("json") ? try json(try people.facts(of: id)) : "updated \(id)")
+            let created = !people.exists(id)
+            let before = created ? PersonSettings() : try people.settings(of: id)
+            let after = try people.update(id, name: args.option("name"), birthDate: args.option("birthdate"),
+                                          timezone: args.option("timezone"), units: args.option("units"))
+            print(args.flag("json") ? try json(try people.facts(of: id))
+                  : PersonSettingsText.describe(id, created: created, before: before, after: after))
         case ("remove", let id?):
             guard people.exists(id) else { throw HealthETLError.inputMissing("no person '\(id)' in \(people.root)") }
             guard args.flag("yes") else {
@@ -47,7 +65,8 @@ enum PeopleCommand: Command {
         case ("show", nil), ("set", nil), ("remove", nil):
             throw HealthETLError.usage("people \(action) needs a person id")
         default:
-            throw HealthETLError.usage("people: unknown action '\(action)' (list, show, set or remove)\n" + usage)
+            let hint = Suggestion.closest(to: action, in: ["list", "show", "set", "remove"]).map { " (did you mean '\($0)'?)" } ?? ""
+            throw HealthETLError.usage("people: unknown action '\(action)'\(hint): list, show, set or remove\n" + usage)
         }
     }
 
@@ -82,8 +101,11 @@ enum PeopleCommand: Command {
 /// person NAME; one broken export does not stop the others; the exit code is the worst one.
 enum ImportAllCommand: Command {
     static let name = "import-all"
-    static let usage = "healthetl import-all DIR [--out DIR] [--pipeline FILE] [--jobs 1|2] [--full] [--quiet] [--json]"
-    static let spec = ArgumentSpec(flags: ["full", "quiet", "json"], options: ["out", "pipeline", "jobs"], positionals: ["DIR"])
+    static let abstract = "import a household: every NAME.zip, NAME.xml or NAME/ in DIR as person NAME"
+    static let discussion = "One broken export does not stop the others; the exit code is the worst one."
+    static let spec = ArgumentSpec(
+        positionals: [Positional(name: "DIR", help: "the folder of exports, one per person")],
+        options: [.out, .pipeline, Option("jobs", value: "1|2", help: "people imported at once (default 1)"), .full, .quiet, .json])
 
     static func run(_ args: ParsedArguments) throws {
         let config = try ImportCommand.loadPipeline(args.option("pipeline"))

@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthPeople
 import HealthStore
 import HealthPipeline
 import HealthReport
@@ -9,11 +10,15 @@ import SQLite
 /// `OUT/report/index.html` from the store (every import also rewrites it when something changed).
 enum ReportCommand: Command {
     static let name = "report"
-    static let usage = "healthetl report [--out DIR] [--person ID] [--pipeline FILE] [--open]"
-    static let spec = ArgumentSpec(flags: ["open"], options: ["out", "person", "pipeline"])
+    static let abstract = "write OUT/report/index.html from the store, in the current units and goals"
+    static let spec = ArgumentSpec(options: [.out, .person, .pipeline, Option("open", help: "open the page in the browser")])
 
     static func run(_ args: ParsedArguments) throws {
-        let config = try ImportCommand.loadPipeline(args.option("pipeline"))
+        let pipeline = try ImportCommand.loadPipeline(args.option("pipeline"))
+        try args.refuseFamilyFolderWithoutPerson(name)
+        // The person's settings over the pipeline's, as their imports use them: a changed
+        // `units` shows in the next report, not only after the next import.
+        let config = try args.person.map { try People(root: args.root).config(for: $0, pipeline: pipeline) } ?? pipeline
         let folder = OutputFolder(path: try args.outFolder)
         guard FileManager.default.fileExists(atPath: folder.databasePath) else {
             throw HealthETLError.inputMissing("\(folder.databasePath): no store yet (run healthetl import first)")
@@ -23,9 +28,19 @@ enum ReportCommand: Command {
         try FileManager.default.createDirectory(atPath: reportFolder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let path = (reportFolder as NSString).appendingPathComponent("index.html")
-        try ReportWriter.write(from: database, to: path, goals: config.goals ?? ReportGoals())
+        try ReportWriter.write(from: database, to: path, goals: config.goals ?? ReportGoals(), units: try config.unitSystem())
+        if let note = try zoneNote(config, database) { FileHandle.standardError.write(Data("healthetl: note: \(note)\n".utf8)) }
         print(path)
         if args.flag("open") { open(path) }
+    }
+
+    /// A zone set since the last import cannot move the stored days; the report says so
+    /// rather than silently showing the old zone's days.
+    private static func zoneNote(_ config: PipelineConfig, _ database: Database) throws -> String? {
+        guard let configured = config.timezone, let zone = TimeZone(identifier: configured),
+              let stored = try HealthStore(database: database).lastRun()?.timeZone,
+              let storedZone = TimeZone(identifier: stored), storedZone != zone else { return nil }
+        return "the timezone setting is \(configured) but the stored days are in \(stored); the next import rebuilds them"
     }
 
     /// Opens the page with the desktop's browser, where there is one; the path is printed anyway.

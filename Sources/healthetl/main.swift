@@ -8,28 +8,60 @@ umask(0o077)
 signal(SIGXFSZ, SIG_IGN)
 
 let commands: [any Command.Type] = [ImportCommand.self, ImportAllCommand.self, PeopleCommand.self, ReportCommand.self, QueryCommand.self,
-                                     ReplCommand.self, StatusCommand.self, ResetCommand.self]
+                                     ReplCommand.self, MCPCommand.self, StatusCommand.self, ResetCommand.self]
 
-let usage = "usage:\n" + commands.map { "  " + $0.usage }.joined(separator: "\n")
+/// Parses the command line, runs the command, and exits with its sysexits code.
+enum Main {
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("healthetl: \(message)\n".utf8))
+        exit(64)
+    }
 
-let arguments = CommandLine.arguments
-guard arguments.count >= 2, let command = commands.first(where: { $0.name == arguments[1] }) else {
-    if arguments.count >= 2, ["-h", "--help", "help"].contains(arguments[1]) {
-        print(usage)
+    static func didYouMean(_ word: String, _ names: [String]) -> String {
+        Suggestion.closest(to: word, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+    }
+
+    /// `healthetl help [COMMAND]`, or `COMMAND --help`: printed on stdout, exit 0.
+    static func printHelp(_ name: String?, _ commands: [any Command.Type]) -> Never {
+        if let name {
+            let found = commands.first { $0.name == name }
+            if found == nil { fail("help: no command '\(name)'" + didYouMean(name, commands.map { $0.name })) }
+            print(Help.text(of: found!))
+        } else {
+            print(Help.overview(commands))
+        }
         exit(0)
     }
-    FileHandle.standardError.write(Data("healthetl: \(arguments.count < 2 ? "missing command" : "unknown command '\(arguments[1])'")\n\(usage)\n".utf8))
-    exit(64)
+
+    static func run(_ arguments: [String], _ commands: [any Command.Type]) -> Never {
+        if arguments.isEmpty { fail("missing command\n\n" + Help.overview(commands)) }
+        let first = arguments[0]
+        if first == "-h" || first == "--help" { printHelp(nil, commands) }
+        if first == "help" { printHelp(arguments.dropFirst().first, commands) }
+        if first == "--version" || first == "version" {
+            print("healthetl \(Version.current)")
+            exit(0)
+        }
+        let found = commands.first { $0.name == first }
+        if found == nil {
+            fail("unknown command '\(first)'" + didYouMean(first, commands.map { $0.name } + ["help"]) + "; healthetl help lists the commands")
+        }
+        let command = found!
+        // `--help` anywhere before a lone `--` asks for the command's help instead of running it.
+        let rest = arguments.dropFirst()
+        if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) { printHelp(command.name, commands) }
+        do {
+            let parsed = try ArgumentParser.parse(rest, spec: command.spec, command: command.name)
+            try command.run(parsed)
+            exit(0)
+        } catch let error as any SysexitsError {
+            FileHandle.standardError.write(Data("healthetl: \(error.description)\n".utf8))
+            exit(error.exitCode)
+        } catch {
+            FileHandle.standardError.write(Data("healthetl: internal error: \(error)\n".utf8))
+            exit(70)
+        }
+    }
 }
 
-do {
-    let parsed = try ArgumentParser.parse(arguments.dropFirst(2), spec: command.spec, command: command.name)
-    try command.run(parsed)
-    exit(0)
-} catch let error as any SysexitsError {
-    FileHandle.standardError.write(Data("healthetl: \(error.description)\n".utf8))
-    exit(error.exitCode)
-} catch {
-    FileHandle.standardError.write(Data("healthetl: internal error: \(error)\n".utf8))
-    exit(70)
-}
+Main.run(Array(CommandLine.arguments.dropFirst()), commands)

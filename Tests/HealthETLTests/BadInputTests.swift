@@ -1,7 +1,7 @@
 import XCTest
 @testable import HealthCore
 
-/// SPEC "Bad input" and exit codes: clear errors, nothing published is touched, no entity
+/// docs/FORMAT.md "Bad input" and the exit codes: clear errors, nothing published is touched, no entity
 /// or external file is ever read.
 final class BadInputTests: XCTestCase {
     private let good = ElementKindsTests.export

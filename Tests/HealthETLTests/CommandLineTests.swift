@@ -27,7 +27,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(log[0].contains("\"mode\":\"full\"") && log[1].contains("\"mode\":\"incremental\""), "\(log)")
         XCTAssertTrue(log[2].contains("\"status\":\"failed\"") && log[2].contains("not well-formed"), "\(log[2])")
         // reset --keep-profile empties analytics and anchors, keeps samples and profile.
-        let reset = try healthetl(["reset", "--out", out, "--keep-profile"])
+        let reset = try healthetl(["reset", "--out", out, "--keep-profile", "--yes"])
         XCTAssertEqual(reset.status, 0, reset.stderr)
         let store = out + "/health.sqlite"
         XCTAssertEqual(try query(store, "SELECT (SELECT count(*) FROM daily_analytics) + (SELECT count(*) FROM anchors)"), ["0"])
@@ -36,7 +36,7 @@ final class CommandLineTests: XCTestCase {
         // The next import recomputes every day.
         XCTAssertEqual(try healthetl(["import", path, "--out", out, "--quiet"]).status, 0)
         XCTAssertNotEqual(try query(store, "SELECT count(*) FROM daily_analytics"), ["0"])
-        XCTAssertEqual(try healthetl(["reset", "--out", out]).status, 0)
+        XCTAssertEqual(try healthetl(["reset", "--out", out, "--yes"]).status, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: store))
         XCTAssertEqual(try healthetl(["status", "--out", dir.appendingPathComponent("none").path]).status, 66)
     }

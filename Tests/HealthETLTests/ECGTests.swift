@@ -3,6 +3,7 @@ import XCTest
 @testable import HealthCore
 @testable import HealthIngest
 @testable import SQLite
+@testable import HealthStore
 
 /// ECG recordings (`electrocardiograms/ecg_….csv`): the reader on files made here (English and
 /// German headers, units, decimal commas, line ends, damage), then whole imports of an export
@@ -354,14 +355,17 @@ final class ECGTests: XCTestCase {
         let store = out + "/health.sqlite"
         do {   // closed before the next import opens the store
             let db = try Database(path: store, mode: .readWrite)
-            try db.execute("DROP TABLE ecg_samples; DROP TABLE ecg_recordings; PRAGMA user_version = 3")
+            try db.execute("""
+                DROP TABLE ecg_samples; DROP TABLE ecg_recordings; ALTER TABLE daily_analytics DROP COLUMN partial_day;
+                PRAGMA user_version = 3
+                """)
         }
         let runsBefore = try query(store, "SELECT count(*) FROM runs")
 
         let upgraded = try importJSON(export.path, out)
         XCTAssertEqual(upgraded["mode"] as? String, "incremental")
         XCTAssertEqual(upgraded["new_ecg_recordings"] as? Int, export.expected.count)
-        XCTAssertEqual(try query(store, "PRAGMA user_version"), ["4"])
+        XCTAssertEqual(try query(store, "PRAGMA user_version"), [String(StoreSchema.version)], "upgraded in place from 3 to the latest")
         XCTAssertEqual(try query(store, "SELECT count(*) - 1 FROM runs"), runsBefore)
         XCTAssertEqual(try storedVoltages(store), export.expected)
         try assertParquet(out, equals: export.expected)

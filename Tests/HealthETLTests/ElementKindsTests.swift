@@ -2,7 +2,7 @@ import XCTest
 @testable import HealthCore
 @testable import HealthIngest
 
-/// One small export holding every element kind of FORMAT.md, read through the real parser.
+/// One small export holding every element kind of docs/FORMAT.md, read through the real parser.
 final class ElementKindsTests: XCTestCase {
     static let export = """
     <?xml version="1.0" encoding="UTF-8"?>

@@ -201,7 +201,7 @@ final class FaultInjectionTests: XCTestCase {
         XCTAssertGreaterThan(total, 0, file: file, line: line)
         let expected = try result(of: reference)
 
-        // HEALTHETL_FAULT_EVERY_CALL=1 tries every N (minutes, not seconds: run by hand, see README).
+        // HEALTHETL_FAULT_EVERY_CALL=1 tries every N (minutes, not seconds: run by hand, see docs/TESTING.md).
         let everyCall = ProcessInfo.processInfo.environment["HEALTHETL_FAULT_EVERY_CALL"] == "1"
         let stride = everyCall ? 1 : (total / 10) | 1
         var planned = Array(1...min(4, total)) + Array(Swift.stride(from: 5, to: total - 2, by: stride)) + Array(max(5, total - 2)...max(5, total))

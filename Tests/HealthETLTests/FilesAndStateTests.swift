@@ -111,7 +111,7 @@ final class FilesAndStateTests: XCTestCase {
         }
         try plantDamagedState()
         // Without a store: reset clears the state (before: it left it, and every run failed).
-        let reset = try healthetl(["reset", "--out", out])
+        let reset = try healthetl(["reset", "--out", out, "--yes"])
         XCTAssertEqual(reset.status, 0, reset.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/.healthetl/load.sqlite"))
         for extra in [[], ["--full"]] {

@@ -80,11 +80,11 @@ final class HealthStoreTests: XCTestCase {
 /// The store's own contract: the settings line, read back typed, and the run history.
 final class StoreContractTests: XCTestCase {
     func testSettingsLineIsTheStoredFormatAndReadsBack() throws {
-        let settings = StoreSettings(zone: "Asia/Seoul", priority: ["Watch", "iPhone"], sleepDayStartHour: 20,
+        let settings = StoreSettings(zone: "Asia/Seoul", priority: ["Watch", "iPhone"],
                                      heartbeatMaxGapMinutes: 12.5, weekStart: 6, schema: 7)
         // The stored format stores of earlier versions hold: an incremental run compares it.
         XCTAssertEqual(settings.line,
-                       "schema=7;zone=Asia/Seoul;priority=Watch|iPhone;sleepDayStart=20;heartbeatGap=12.5;weekStart=6")
+                       "schema=7;zone=Asia/Seoul;priority=Watch|iPhone;heartbeatGap=12.5;weekStart=6")
         XCTAssertEqual(StoreSettings(line: settings.line), settings)
         XCTAssertNil(StoreSettings(line: "not=ours"))
 
@@ -121,8 +121,7 @@ final class StoreContractTests: XCTestCase {
         XCTAssertEqual(try store.lastRunID(), 2)
         XCTAssertEqual(try store.lastRun()?.timeZone, "Asia/Seoul")
         XCTAssertEqual(try store.analyticsZoneName(), "Asia/Seoul")   // no settings: the last run's zone
-        try StoreSettings(zone: "America/Denver", priority: [], sleepDayStartHour: 18, heartbeatMaxGapMinutes: 30,
-                          weekStart: 0).save(in: db)
+        try StoreSettings(zone: "America/Denver", priority: [], heartbeatMaxGapMinutes: 30, weekStart: 0).save(in: db)
         XCTAssertEqual(try store.analyticsZoneName(), "America/Denver")
     }
 }

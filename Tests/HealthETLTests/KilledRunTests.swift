@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// A run killed while it writes its outputs leaves the previous outputs exactly as they were,
-/// and the next run cleans up after it (SPEC "Outputs": files are replaced atomically).
+/// and the next run cleans up after it (docs/RUNS.md, "Publishing": files are replaced atomically).
 final class KilledRunTests: XCTestCase {
     /// Name → contents of every published output file: CSV and Parquet byte for byte, the
     /// store by what a reader gets from it (an interrupted transaction of an incremental run

@@ -3,8 +3,8 @@ import XCTest
 @testable import HealthCore
 @testable import HealthDedupe
 
-/// The Health app's day arithmetic, with answers computed by hand (FORMAT.md "How the Health
-/// app counts a day"). Times are Europe/Berlin wall clocks.
+/// The Health app's day arithmetic, with answers computed by hand (docs/FORMAT.md, "How a
+/// day is counted"). Times are Europe/Berlin wall clocks.
 final class MergeAndDaysTests: XCTestCase {
     let berlin = LocalCalendar(identifier: "Europe/Berlin")!
 
@@ -156,7 +156,7 @@ final class MergeAndDaysTests: XCTestCase {
 
     func sleepNights(_ samples: [(String, String, SleepStage, Int)]) throws -> [CivilDate: SleepNight] {
         var bed = PriorityMerger<SleepTag>(), asleep = PriorityMerger<SleepTag>()
-        var nights = SleepNights(calendar: berlin, dayStartHour: 18)
+        var nights = SleepNights(calendar: berlin)
         let collect: ([MergedPiece<SleepTag>]) throws -> Void = { try nights.handle($0) { _ in } }
         let sorted = samples.map { s in
             MergeSample(start: t(s.0), end: t(s.1), value: 0, rank: s.3, tag: SleepTag(stage: s.2, sampleStart: t(s.0), source: "r\(s.3)"))
@@ -178,7 +178,7 @@ final class MergeAndDaysTests: XCTestCase {
             ("2024-05-07 02:00", "2024-05-07 02:15", .awake, 1),
             ("2024-05-07 02:15", "2024-05-07 03:00", .rem, 1),
             ("2024-05-06 23:30", "2024-05-07 03:00", .unspecified, 3), // AutoSleep, covered by the watch
-            ("2024-05-07 14:00", "2024-05-07 14:30", .unspecified, 3), // nap before 18:00: same day
+            ("2024-05-07 14:00", "2024-05-07 14:30", .unspecified, 3), // afternoon nap, same wake-up day
         ])
         XCTAssertEqual(nights.count, 1)
         let n = try XCTUnwrap(nights[day("2024-05-07")])
@@ -187,17 +187,24 @@ final class MergeAndDaysTests: XCTestCase {
         XCTAssertEqual(n.deepMinutes, 60, accuracy: 1e-9)
         XCTAssertEqual(n.remMinutes, 45, accuracy: 1e-9)
         XCTAssertEqual(n.awakeMinutes, 15, accuracy: 1e-9)
-        XCTAssertEqual(n.unspecifiedMinutes, 30, accuracy: 1e-9)   // only the nap
-        XCTAssertEqual(n.asleepMinutes, 255, accuracy: 1e-9)       // awake and in-bed excluded
+        XCTAssertEqual(n.unspecifiedMinutes, 0, accuracy: 1e-9)    // AutoSleep shadowed; the nap is apart
+        XCTAssertEqual(n.asleepMinutes, 225, accuracy: 1e-9)       // awake, in-bed and the nap excluded
+        XCTAssertEqual(n.napMinutes, 30, accuracy: 1e-9)
+        XCTAssertEqual(n.naps, 1)
         XCTAssertEqual(n.start.microseconds, t("2024-05-06 22:30"))
+        XCTAssertEqual(n.end.microseconds, t("2024-05-07 07:00"))   // the nap does not stretch the span
     }
 
-    func testSleepSessionStartingAfterSixPMIsTheNextDaysNight() throws {
-        // Two sessions (more than an hour apart): each goes to the night of its start.
+    func testTwoSessionsEndingOnOneDayAreANightAndANap() throws {
+        // Two sessions (more than an hour apart) on both sides of 18:00, both ending on 6 May:
+        // one night (the longer), the other a nap; the old 18:00 rule made them two dates.
         let nights = try sleepNights([("2024-05-06 19:30", "2024-05-06 20:00", .core, 1),
                                       ("2024-05-06 17:00", "2024-05-06 18:10", .core, 1)])
-        XCTAssertEqual(nights[day("2024-05-07")]?.coreMinutes ?? 0, 30, accuracy: 1e-9)
-        XCTAssertEqual(nights[day("2024-05-06")]?.coreMinutes ?? 0, 70, accuracy: 1e-9)
+        XCTAssertEqual(nights.count, 1, "\(nights.keys)")
+        let n = try XCTUnwrap(nights[day("2024-05-06")])
+        XCTAssertEqual(n.coreMinutes, 70, accuracy: 1e-9)
+        XCTAssertEqual(n.napMinutes, 30, accuracy: 1e-9)
+        XCTAssertEqual(n.end.microseconds, t("2024-05-06 18:10"))
     }
 
     func testASessionAcrossTheSixPMCutoffStaysOneNight() throws {

@@ -3,7 +3,7 @@ import XCTest
 @testable import HealthNormalize
 
 /// Each record is converted by its own printed unit into the type's canonical unit
-/// (FORMAT.md "Values and units"); what cannot be converted is quarantined with the reason.
+/// (docs/FORMAT.md, "Values and units"); what cannot be converted is quarantined with the reason.
 final class NormalizeUnitsTests: XCTestCase {
     var normalizer = Normalizer(calendar: LocalCalendar(identifier: "Europe/Berlin")!)
 

@@ -13,6 +13,7 @@ final class OutputProtocolTests: XCTestCase {
     /// A format the pipeline has never heard of: one line per day of the store.
     struct DayListOutput: Output {
         var name: String { "days" }
+        var summaryName: String { "days.txt" }
         func isMissing(in folder: String) -> Bool {
             !FileManager.default.fileExists(atPath: folder + "/days.txt")
         }

@@ -28,6 +28,17 @@ final class DSLTests: XCTestCase {
                        try Parser.parse("SELECT p90(value) FROM hrv WHERE date <= '2024-01-31' GROUP BY week, source"))
     }
 
+    func testBetweenLikeAndPeriods() throws {
+        XCTAssertEqual(Health.selectAll(.daily).where { $0.steps.isBetween(8000, 10000) && $0.date.isIn(.last(4, .weeks)) }.query,
+                       try Parser.parse("SELECT * FROM daily WHERE steps BETWEEN 8000 AND 10000 AND date IN LAST 4 WEEKS"))
+        XCTAssertEqual(Health.selectAll(.daily).where { $0.date.isIn(.this(.months)) || $0.date.isIn(.previous(.years)) }.query,
+                       try Parser.parse("SELECT * FROM daily WHERE date IN THIS MONTH OR date IN LAST YEAR"))
+        XCTAssertEqual(Health.select(.steps, .count).where { $0.source.isLike("%Watch%") }.query,
+                       try Parser.parse("SELECT count(*) FROM steps WHERE source LIKE '%Watch%'"))
+        XCTAssertEqual(Health.selectAll(.daily).where { $0.date.isIn(.this(.days)) }.query,
+                       try Parser.parse("SELECT * FROM daily WHERE date IN LAST 1 DAY"))
+    }
+
     func testTheDSLRunsLikeTheText() throws {
         let engine = try SharedStore.get().engine()
         let dsl = Health.select(.heartRate, aggregate: .avg).where { $0.value > 60 }.groupBy(.week)

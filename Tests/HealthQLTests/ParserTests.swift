@@ -142,7 +142,7 @@ final class ParserTests: XCTestCase {
         ("SELECT steps. FROM steps", "FROM", "Expected a field name after 'steps.' but found 'FROM'.", false),
         ("SELECT * FROM steps WHERE value IS 3", "3", "Expected NULL after IS but found '3'.", false),
         ("SELECT * FROM steps WHERE value IS NOT 3", "3", "Expected NULL after IS NOT but found '3'.", false),
-        ("SELECT * FROM steps WHERE value IN 1", "1", "Expected '(' after IN but found '1'.", false),
+        ("SELECT * FROM steps WHERE value IN 1", "1", "Expected '(' after IN (or a period: LAST 4 WEEKS, THIS MONTH) but found '1'.", false),
         ("SELECT * FROM steps WHERE value IN (1, 2", nil, "Expected ')' but found end of input.", true),
         ("SELECT sum(value FROM steps", "FROM", "Expected ')' but found 'FROM'.", false),
         ("SELECT * FROM steps WHERE", nil, "Expected an expression but found end of input.", true),

@@ -34,6 +34,15 @@ public enum FuzzHarness {
         #endif
     }
 
+    /// The `main` of a target in a build where it cannot run: a release build without
+    /// -enable-testing (`swift build -c release` of the whole package), where the target's
+    /// `@testable import` is compiled out.
+    public static func unavailable() -> Never {
+        printError("\(CommandLine.arguments[0]): a release build without fuzzing support; replay inputs "
+                   + "with a debug build (swift build) or fuzz with make fuzz")
+        exit(70)
+    }
+
     private static func replay(_ body: (UnsafeRawBufferPointer) -> Void) {
         let paths = CommandLine.arguments.dropFirst()
         guard !paths.isEmpty else {

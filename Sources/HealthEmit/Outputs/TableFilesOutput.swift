@@ -19,6 +19,7 @@ public struct TableFilesOutput: SeriesOutput {
     }
 
     public var name: String { format.rawValue }
+    public var summaryName: String { name + "/" }
 
     func holds(_ table: OutputTable) -> Bool { format == .csv ? table.inCSV : table.inParquet }
 

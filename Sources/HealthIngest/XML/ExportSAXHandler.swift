@@ -2,7 +2,7 @@ import HealthCore
 
 /// Builds typed export values from SAX events and hands them on in batches.
 ///
-/// Knows every element of FORMAT.md, iOS 8 through current: children of `HealthData`
+/// Knows every element of docs/FORMAT.md, iOS 8 through current: children of `HealthData`
 /// become values; their children are attached to the value being built. Anything
 /// unknown is counted (and its subtree skipped), never fatal.
 final class ExportSAXHandler: SAXHandler {

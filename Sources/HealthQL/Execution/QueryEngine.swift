@@ -9,33 +9,80 @@ public struct QueryResult: Sendable {
     public var milliseconds: Double
     /// The SQL that ran (for `.explain`-style debugging and tests).
     public var sql: String
+    /// What the reader should know to read the rows right: where `today()` was anchored, that a
+    /// filter read raw samples where days were probably meant.
+    public var notes: [String] = []
 }
 
-/// Parse → plan → run against one store. The entry point of the CLI, the REPL and the DSL.
+/// Parse → plan → run against one store. The entry point of the CLI, the REPL, the MCP server and the DSL.
 public final class QueryEngine {
     public let store: StoreContext
+    /// `--now`: the instant relative dates count from. Unset, they count from the data's end
+    /// (`dataAnchor`), and a result that used them says so in a note.
+    public var fixedNow: Date? {
+        didSet { givenNow = fixedNow.map { StoreContext.anchor(at: Timestamp(secondsSince1970: $0.timeIntervalSince1970), store) } }
+    }
+    /// `--now` as the planner reads it (set by `fixedNow` or `setNow(_:)`).
+    private var givenNow: DataAnchor?
+    /// Seconds a query may run before it is stopped (the MCP server sets one); nil: no limit.
+    public var timeLimit: Double?
+    /// The data's last complete day and the export's time (computed once).
+    public private(set) lazy var dataAnchor: DataAnchor? = store.computeDataAnchor()
 
     public init(storePath: String) throws { store = try StoreContext(path: storePath) }
     public init(store: StoreContext) { self.store = store }
 
-    public func plan(_ text: String, now: Date = Date()) throws(HealthQLError) -> Plan {
-        try Planner(store: store, now: Timestamp(secondsSince1970: now.timeIntervalSince1970)).plan(try Parser.parse(text))
+    public func plan(_ text: String, now: Date? = nil) throws(HealthQLError) -> Plan {
+        try planner(now: now).plan(try Parser.parse(text))
     }
 
-    public func run(_ text: String, now: Date = Date()) throws -> QueryResult {
+    public func run(_ text: String, now: Date? = nil) throws -> QueryResult {
         let started = DispatchTime.now().uptimeNanoseconds
         let query = try Parser.parse(text)
         return try run(query, now: now, started: started)
     }
 
-    public func run(_ query: Query, now: Date = Date()) throws -> QueryResult {
+    public func run(_ query: Query, now: Date? = nil) throws -> QueryResult {
         try run(query, now: now, started: DispatchTime.now().uptimeNanoseconds)
     }
 
-    private func run(_ query: Query, now: Date, started: UInt64) throws -> QueryResult {
-        let plan = try Planner(store: store, now: Timestamp(secondsSince1970: now.timeIntervalSince1970)).plan(query)
-        let rows = try store.database.rows(plan.sql, plan.bindings)
+    /// `--now 2024-04-01` (that day is today(), now() its end) or `--now '2024-04-01 08:00'`, in the store's zone.
+    public func setNow(_ text: String) throws(HealthQLError) {
+        var clock = store.clock(now: Timestamp(secondsSince1970: 0))
+        switch clock.parseTime(text) {
+        case .date(let day)?:
+            givenNow = DataAnchor(today: day, now: clock.instant(of: day.adding(days: 1)), reason: "from --now")
+        case .instant(let t)?:
+            givenNow = StoreContext.anchor(at: t, store)
+        default:
+            throw HealthQLError("--now: '\(text)' is not a date (use YYYY-MM-DD or 'YYYY-MM-DD HH:MM')", at: .start)
+        }
+    }
+
+    /// "today() is 2024-04-18, the last complete day of the data (…)", for a session's greeting.
+    public var todayDescription: String? {
+        (givenNow ?? dataAnchor).map { "today() is \($0.today.iso8601), \($0.reason)" }
+    }
+
+    /// An explicit `now` (argument, then `--now`) is the wall clock's; without one, the data's anchor.
+    private func planner(now: Date?) -> Planner {
+        if let explicit = now {
+            return Planner(store: store, now: Timestamp(secondsSince1970: explicit.timeIntervalSince1970))
+        }
+        if let givenNow { return Planner(store: store, now: givenNow.now, today: givenNow.today) }
+        if let anchor = dataAnchor { return Planner(store: store, now: anchor.now, today: anchor.today) }
+        return Planner(store: store, now: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+    }
+
+    private func run(_ query: Query, now: Date?, started: UInt64) throws -> QueryResult {
+        let plan = try planner(now: now).plan(query)
+        let rows = try timeLimit.map { limit in
+            try store.database.withTimeLimit(seconds: limit) { try store.database.rows(plan.sql, plan.bindings) }
+        } ?? store.database.rows(plan.sql, plan.bindings)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
-        return QueryResult(columns: plan.columns, rows: rows, milliseconds: elapsed, sql: plan.sql)
+        var result = QueryResult(columns: plan.columns, rows: rows, milliseconds: elapsed, sql: plan.sql)
+        if now == nil, givenNow == nil, query.readsClock, let anchor = dataAnchor { result.notes.append(anchor.note) }
+        result.notes += try SampleFilterNote.note(for: query, rowCount: rows.count)
+        return result
     }
 }

@@ -18,15 +18,18 @@ public enum ResultFormatter {
 
     // MARK: table
 
-    /// Aligned columns (numbers right-aligned with thousands separators), then `N rows (T ms)`.
+    /// Aligned columns (numbers right-aligned with thousands separators), then `N rows (T ms)`,
+    /// then the result's notes. Widths are terminal columns: a Hangul or CJK character takes two.
     public static func table(_ result: QueryResult) -> String {
         let header = result.columns.map(\.name)
-        let cells = result.rows.map { row in row.enumerated().map { i, v in tableCell(v, numeric: result.columns[safe: i]?.isNumeric ?? false) } }
-        var widths = header.map(\.count)
-        for row in cells { for (i, c) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
+        let cells = result.rows.map { row in
+            row.enumerated().map { i, v in tableCell(v, style: result.columns[safe: i]?.style ?? .decimal) }
+        }
+        var widths = header.map(DisplayWidth.of)
+        for row in cells { for (i, c) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], DisplayWidth.of(c)) } }
         func line(_ values: [String], numericRight: Bool) -> String {
             values.enumerated().map { i, v in
-                let pad = String(repeating: " ", count: max(0, widths[i] - v.count))
+                let pad = String(repeating: " ", count: max(0, widths[i] - DisplayWidth.of(v)))
                 return numericRight && result.columns[i].isNumeric ? pad + v : v + pad
             }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
         }
@@ -34,7 +37,18 @@ public enum ResultFormatter {
         out += cells.map { line($0, numericRight: true) }
         let count = result.rows.count
         out.append("\(count) row\(count == 1 ? "" : "s") (\(String(format: "%.1f", result.milliseconds)) ms)")
+        out += result.notes.map { "note: " + $0 }
         return out.joined(separator: "\n")
+    }
+
+    static func tableCell(_ value: SQLValue, style: ColumnStyle) -> String {
+        switch (value, style) {
+        case (.null, _): return ""
+        case (.integer(let v), .identifier): return String(v)
+        case (.real(let v), .identifier): return v.isFinite && v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+        case (.real(let v), .whole) where v.isFinite && abs(v) < 1e15: return grouped(Int64(v.rounded()))
+        default: return tableCell(value, numeric: style != .text)
+        }
     }
 
     static func tableCell(_ value: SQLValue, numeric: Bool) -> String {

@@ -49,7 +49,7 @@ public final class StoreContext {
         }
     }
 
-    func clock(now: Timestamp) -> QueryClock {
-        QueryClock(now: now, calendar: LocalCalendar(timeZone: timeZone), weekStart: weekStart)
+    func clock(now: Timestamp, today: CivilDate? = nil) -> QueryClock {
+        QueryClock(now: now, calendar: LocalCalendar(timeZone: timeZone), weekStart: weekStart, today: today)
     }
 }

@@ -83,6 +83,8 @@ public enum BinaryOperator: String, Sendable, CaseIterable {
     case and = "AND", or = "OR"
     case equal = "=", notEqual = "!=", less = "<", lessEqual = "<=", greater = ">", greaterEqual = ">="
     case plus = "+", minus = "-", times = "*", divide = "/"
+    /// `text LIKE 'pattern'` (`%` any run, `_` one character, case-insensitive as SQLite's).
+    case like = "LIKE"
 
     var isComparison: Bool { [.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual].contains(self) }
 

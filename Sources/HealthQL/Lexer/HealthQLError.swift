@@ -25,17 +25,58 @@ public struct HealthQLError: Error, Sendable, Equatable, CustomStringConvertible
 
 /// "Did you mean …?": the closest candidate by edit distance, if close enough to be a typo.
 enum Suggestion {
+    /// Words people write for a name HealthQL spells otherwise (`average` for `avg`).
+    static let synonyms: [String: String] = [
+        "average": "avg", "mean": "avg", "median": "p50", "std": "stddev", "stdev": "stddev", "total": "sum",
+        "minimum": "min", "maximum": "max", "var": "variance",
+    ]
+
     static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let target = Array(word.lowercased())
         var best: (name: String, distance: Int)?
-        for candidate in candidates {
+        let names = Array(candidates)
+        let known = Set(names)
+        let aliases = synonyms.filter { known.contains($0.value) }
+        if let name = aliases[word.lowercased()] { return name }
+        for (alias, name) in aliases.sorted(by: { $0.key < $1.key })
+        where Self.distance(target, Array(alias)) <= min(3, max(1, target.count / 3)) {
+            return name
+        }
+        for candidate in names {
             let d = distance(target, Array(candidate.lowercased()))
             if d < (best?.distance ?? Int.max) { best = (candidate, d) }
         }
-        guard let best else { return nil }
         // A third of the word may be wrong (at least one edit, at most three).
         let allowed = min(3, max(1, target.count / 3))
-        return best.distance <= allowed ? best.name : nil
+        if let best, best.distance <= allowed { return best.name }
+        return abbreviated(word, in: candidates)
+    }
+
+    /// A name written short: `resting_hr` for `resting_heart_rate`, `hr` for `heart_rate`,
+    /// `walk_dist` for `walking_distance_m`. Each typed word is the start of a name's word or the
+    /// initials of several, in order, from the name's first word; the shortest name that fits wins.
+    static func abbreviated(_ word: String, in candidates: some Sequence<String>) -> String? {
+        let typed = word.lowercased().split(separator: "_")
+        guard word.count >= 3 else { return nil }
+        var best: String?
+        for candidate in candidates {
+            let words = candidate.lowercased().split(separator: "_")
+            guard words.count >= typed.count, fits(typed[...], words[...]) else { continue }
+            if best == nil || candidate.count < best!.count { best = candidate }
+        }
+        return best
+    }
+
+    private static func fits(_ typed: ArraySlice<Substring>, _ words: ArraySlice<Substring>) -> Bool {
+        guard let first = typed.first else { return true }   // later words may be left out: `hr_var` → `…_sdnn`
+        guard !words.isEmpty else { return false }
+        if words.first!.hasPrefix(first), fits(typed.dropFirst(), words.dropFirst()) { return true }
+        // Initials: `hr` covers `heart` `rate`.
+        let n = first.count
+        if n >= 2, words.count >= n, zip(first, words.prefix(n)).allSatisfy({ $0 == $1.first }) {
+            return fits(typed.dropFirst(), words.dropFirst(n))
+        }
+        return false
     }
 
     /// " Did you mean 'x'?" or "".

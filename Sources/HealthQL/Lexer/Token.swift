@@ -3,6 +3,7 @@ public enum Keyword: String, CaseIterable, Sendable {
     case select = "SELECT", from = "FROM", join = "JOIN", on = "ON", `where` = "WHERE", group = "GROUP"
     case by = "BY", having = "HAVING", order = "ORDER", asc = "ASC", desc = "DESC", limit = "LIMIT"
     case and = "AND", or = "OR", not = "NOT", `is` = "IS", null = "NULL", `in` = "IN", `as` = "AS"
+    case between = "BETWEEN", like = "LIKE"
 }
 
 /// Units of duration literals: `12h 7d 2w 3mo 1y` (and `30min`).

@@ -16,8 +16,8 @@ public struct Parser {
 
     init(tokens: [Token]) { self.tokens = tokens }
 
-    private var current: Token { tokens[index] }
-    private mutating func advance() { if index < tokens.count - 1 { index += 1 } }
+    var current: Token { tokens[index] }
+    mutating func advance() { if index < tokens.count - 1 { index += 1 } }
 
     private func isKeyword(_ k: Keyword) -> Bool { current.kind == .keyword(k) }
     private func isSymbol(_ s: Symbol) -> Bool { current.kind == .symbol(s) }
@@ -205,8 +205,29 @@ public struct Parser {
             advance()
             negated = true
         }
+        if isKeyword(.not), [.keyword(.between), .keyword(.like)].contains(tokens[min(index + 1, tokens.count - 1)].kind) {
+            advance()
+            negated = true
+        }
+        if accept(.between) {
+            // `x BETWEEN a AND b` is `x >= a AND x <= b` (both ends included, as in SQL).
+            let low = try additive()
+            try expect(.and, after: "BETWEEN \(low.text)")
+            let high = try additive()
+            let range = Expr.binary(.and, .binary(.greaterEqual, left, low, at: at), .binary(.lessEqual, left, high, at: at), at: at)
+            return negated ? .unary(.not, range, at: at) : range
+        }
+        if accept(.like) {
+            let match = Expr.binary(.like, left, try additive(), at: at)
+            return negated ? .unary(.not, match, at: at) : match
+        }
         if accept(.in) {
-            guard accept(.leftParen) else { throw expected("'(' after IN") }
+            if let period = try relativePeriod() {
+                let range = Expr.binary(.and, .binary(.greaterEqual, left, period.from, at: at),
+                                        .binary(.lessEqual, left, period.through, at: at), at: at)
+                return negated ? .unary(.not, range, at: at) : range
+            }
+            guard accept(.leftParen) else { throw expected("'(' after IN (or a period: LAST 4 WEEKS, THIS MONTH)") }
             var list = [try additive()]
             while accept(.comma) { list.append(try additive()) }
             try expect(.rightParen)

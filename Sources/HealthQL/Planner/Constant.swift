@@ -17,9 +17,11 @@ struct QueryClock {
     var now: Timestamp
     var calendar: LocalCalendar
     var weekStart: Int
+    /// The day `today()` names when it is not the local day of `now` (the data's last complete day).
+    var today: CivilDate? = nil
 
     mutating func value(_ f: TimeFunction) -> Constant {
-        let today = calendar.localDate(of: now)
+        let today = today ?? calendar.localDate(of: now)
         switch f {
         case .now: return .instant(now)
         case .today: return .date(today)

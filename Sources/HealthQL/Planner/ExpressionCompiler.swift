@@ -65,6 +65,7 @@ struct ExpressionCompiler {
                 return Compiled("(\(a.sql) \(op.rawValue) \(b.sql))", .boolean)
             }
             if op.isComparison { return try comparison(op, l, r, at: at, in: clause, insideAggregate: insideAggregate) }
+            if op == .like { return try like(l, r, at: at, in: clause, insideAggregate: insideAggregate) }
             return try arithmetic(op, l, r, at: at, in: clause, insideAggregate: insideAggregate)
         case .isNull(let inner, let negated, _):
             let c = try compile(inner, in: clause, insideAggregate: insideAggregate)
@@ -98,7 +99,8 @@ struct ExpressionCompiler {
             return found
         }
         let names = relations.map(\.relation.name)
-        throw HealthQLError("Unknown source '\(qualifier)' (the query reads \(names.joined(separator: " and "))).",
+        let hint = Suggestion.hint(for: qualifier, in: relations.flatMap(\.relation.qualifiers).sorted())
+        throw HealthQLError("Unknown source '\(qualifier)' (the query reads \(names.joined(separator: " and "))).\(hint)",
                             at: at.position)
     }
 
@@ -254,6 +256,9 @@ struct ExpressionCompiler {
         }
         let b = try compile(r, in: clause, insideAggregate: insideAggregate)
         switch (a.kind, b.kind, op) {
+        case (.number, .number, .divide):
+            // Real division: stored counts are integers, and 86,407 / 7 must read 12,343.9, not truncate to 12,343 (issue 34).
+            return Compiled("(CAST(\(a.sql) AS REAL) / \(b.sql))", .number)
         case (.number, .number, _):
             return Compiled("(\(a.sql) \(op.rawValue) \(b.sql))", .number)
         case (.instant, .instant, .minus):

@@ -13,6 +13,13 @@ public struct ResultColumn: Sendable, Equatable {
     public var name: String
     /// Numbers are right-aligned and grouped in tables.
     public var isNumeric: Bool
+    /// How its numbers read in a table (years and ids plain, counts whole).
+    public var style: ColumnStyle
+
+    public init(name: String, isNumeric: Bool, style: ColumnStyle? = nil) {
+        self.name = name; self.isNumeric = isNumeric
+        self.style = style ?? (isNumeric ? .decimal : .text)
+    }
 }
 
 /// IR → SQL. Decides how each source is read (raw samples, the source-merged series of a
@@ -21,9 +28,12 @@ public struct ResultColumn: Sendable, Equatable {
 public struct Planner {
     let store: StoreContext
     let now: Timestamp
+    /// The day `today()` names, when not `now`'s local day (the data's last complete day).
+    let today: CivilDate?
 
-    public init(store: StoreContext, now: Timestamp = Timestamp(secondsSince1970: Date().timeIntervalSince1970)) {
-        self.store = store; self.now = now
+    public init(store: StoreContext, now: Timestamp = Timestamp(secondsSince1970: Date().timeIntervalSince1970),
+                today: CivilDate? = nil) {
+        self.store = store; self.now = now; self.today = today
     }
 
     public func plan(_ query: Query) throws(HealthQLError) -> Plan {
@@ -40,7 +50,7 @@ public struct Planner {
             relations.append(BoundRelation(alias: "r1", relation: try relation(join.source, joinKind, query: query,
                                                                                  aggregateMode: aggregateMode, params: params)))
         }
-        var compiler = ExpressionCompiler(relations: relations, params: params, folder: ConstantFolder(clock: store.clock(now: now)),
+        var compiler = ExpressionCompiler(relations: relations, params: params, folder: ConstantFolder(clock: store.clock(now: now, today: today)),
                                           store: store)
 
         // GROUP BY keys first: the other clauses may name them.
@@ -58,6 +68,7 @@ public struct Planner {
 
         // SELECT list.
         var outputs: [(label: String, value: Compiled)] = []
+        var styles: [String: ColumnStyle] = [:]
         for item in query.items {
             switch item {
             case .all(let at):
@@ -69,12 +80,16 @@ public struct Planner {
                 let names = all.map(\.1.name)
                 for (bound, field) in all {
                     let duplicate = names.filter { $0 == field.name }.count > 1
-                    outputs.append(((duplicate ? "\(bound.relation.name)." : "") + field.name, compiler.column(field, of: bound)))
+                    let label = (duplicate ? "\(bound.relation.name)." : "") + field.name
+                    let value = compiler.column(field, of: bound)
+                    outputs.append((label, value))
+                    styles[label] = ColumnStyling.style(of: nil, fieldName: field.name, compiled: value, source: mainKind)
                 }
             case .expr(let e, let alias):
                 let value = try compiler.compile(e, in: .select)
                 let label = alias ?? e.text
                 outputs.append((label, value))
+                styles[label] = ColumnStyling.style(of: e, fieldName: nil, compiled: value, source: mainKind)
                 compiler.selectLabels[label.lowercased()] = value
             }
         }
@@ -120,7 +135,11 @@ public struct Planner {
         if let limit = query.limit { sql += " LIMIT " + params.add(.integer(Int64(limit))) }
 
         return Plan(sql: sql, bindings: params.values,
-                    columns: outputs.map { ResultColumn(name: $0.label, isNumeric: $0.value.kind == .number) })
+                    columns: outputs.map { output in
+                        let keyStyle: ColumnStyle? = ColumnStyling.identifierNames.contains(output.label.lowercased()) ? .identifier : nil
+                        return ResultColumn(name: output.label, isNumeric: output.value.kind == .number,
+                                            style: keyStyle ?? styles[output.label])
+                    })
     }
 
     /// How a value is shown: instants as local time, stored identifiers by their short names.
@@ -196,6 +215,7 @@ extension ExpressionCompiler {
     func resolveRelation(_ qualifier: String, at: Anchor) throws(HealthQLError) -> BoundRelation {
         let lower = qualifier.lowercased()
         if let found = relations.first(where: { $0.relation.qualifiers.contains(lower) }) { return found }
-        throw HealthQLError("Unknown source '\(qualifier)'", at: at.position)
+        throw HealthQLError("Unknown source '\(qualifier)'."
+                            + Suggestion.hint(for: qualifier, in: relations.flatMap(\.relation.qualifiers).sorted()), at: at.position)
     }
 }

@@ -119,12 +119,16 @@ enum SourceCatalog {
                          Field("deep", .number, "t.deep_minutes"), Field("rem", .number, "t.rem_minutes"),
                          Field("unspecified", .number, "t.unspecified_minutes", natural: false),
                          Field("awake", .number, "t.awake_minutes"),
+                         Field("nap", .number, "t.nap_minutes", natural: false),
+                         Field("naps", .number, "t.naps", natural: false),
+                         Field("recorded", .text, "t.recorded", natural: false),
                          Field("start", .instant, "unixepoch(t.start_utc) * 1000000", natural: false),
                          Field("end", .instant, "unixepoch(t.end_utc) * 1000000", natural: false),
                          Field("duration", .number, "(unixepoch(t.end_utc) - unixepoch(t.start_utc)) / 60.0", natural: false),
                          Field("source", .text, "t.sources", natural: false),
                          Field("value", .number, "t.asleep_minutes", natural: false)],
-                        "sleep_sessions t", day: "t.night_date", "the sleep nights (sleep_sessions)")
+                        "sleep_sessions t", day: "t.night_date",
+                        "the sleep nights (sleep_sessions), each on its wake-up day")
         case .workouts:
             return make([Field("date", .date, "t.local_date"),
                          Field("type", .label, "t.activity_type",

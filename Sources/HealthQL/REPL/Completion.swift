@@ -2,7 +2,9 @@
 /// and time buckets, matched on the word before the cursor.
 public enum Completion {
     static let functions = AggregateFunction.allCases.map(\.rawValue) + TimeFunction.allCases.map(\.rawValue)
-    static let metaCommands = [".types", ".schema", ".history", ".export", ".clear", ".help", ".quit"]
+    static let metaCommands = [".types", ".schema", ".examples", ".history", ".export", ".clear", ".help", ".quit"]
+    /// The words of relative periods (`IN LAST 4 WEEKS`), read by the parser as plain words.
+    static let periodWords = ["LAST", "THIS", "DAYS", "WEEKS", "MONTHS", "YEARS"]
 
     static var fieldNames: [String] {
         var seen = Set<String>(), out: [String] = []
@@ -25,7 +27,8 @@ public enum Completion {
         if previous == "FROM" || previous == "JOIN" || text.hasPrefix(".schema") {
             pool = SourceCatalog.allNames
         } else {
-            pool = Keyword.allCases.map(\.rawValue) + functions + ExpressionCompiler.buckets + fieldNames + SourceCatalog.allNames
+            pool = Keyword.allCases.map(\.rawValue) + periodWords + functions + ExpressionCompiler.buckets + fieldNames
+                + SourceCatalog.allNames
         }
         let lower = word.lowercased()
         var seen = Set<String>()

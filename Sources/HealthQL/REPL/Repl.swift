@@ -8,7 +8,7 @@ public final class Repl {
     let history: History
     let reader: LineReader
     private var lastResult: QueryResult?
-    private let write: (String) -> Void
+    let write: (String) -> Void
 
     public static let prompt = "healthql> "
     public static let continuation = "     ...> "
@@ -25,44 +25,30 @@ public final class Repl {
     }
 
     public func run() {
-        write("HealthQL on \(engine.store.database.path) (zone \(engine.store.timeZone.identifier)). .help for help.\n")
-        var pending: [String] = []
-        while let line = reader.readLine(prompt: pending.isEmpty ? Self.prompt : Self.continuation) {
+        write("HealthQL on \(engine.store.database.path) (zone \(engine.store.timeZone.identifier)). "
+              + "End statements with ';'. .examples for ready questions, .help for help.\n")
+        if let today = engine.todayDescription { write(today + ".\n") }
+        var buffer = StatementBuffer()
+        while let line = reader.readLine(prompt: buffer.isEmpty ? Self.prompt : Self.continuation) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if pending.isEmpty {
+            if buffer.isEmpty {
                 if trimmed.isEmpty { continue }
                 if trimmed.hasPrefix(".") {
                     if !meta(trimmed) { return }
                     continue
                 }
             }
-            if trimmed.isEmpty && !pending.isEmpty {
-                execute(pending.joined(separator: "\n"))   // a blank line ends an unfinished statement
-                pending = []
+            if trimmed.isEmpty {
+                if let statement = buffer.finish() { execute(statement) }   // a blank line ends an unfinished statement
                 continue
             }
-            pending.append(line)
-            let text = pending.joined(separator: "\n")
-            if Self.isComplete(text) {
-                execute(text)
-                pending = []
-            }
+            for statement in buffer.add(line) { execute(statement) }
         }
+        if let statement = buffer.finish() { execute(statement) }   // the end of piped input ends the last one
         write("\n")
     }
 
-    /// Complete when it ends with ';' or parses, or fails for a reason more text cannot fix.
-    static func isComplete(_ text: String) -> Bool {
-        if text.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix(";") { return true }
-        do {
-            _ = try Parser.parse(text)
-            return true
-        } catch {
-            return !error.isIncomplete
-        }
-    }
-
-    private func execute(_ text: String) {
+    func execute(_ text: String) {
         history.add(text)
         do {
             let result = try engine.run(text)
@@ -89,6 +75,8 @@ public final class Repl {
             write("\u{1B}[2J\u{1B}[H")
         case ".history":
             for (i, entry) in history.entries.enumerated() { write("\(String(i + 1).leftPadded(4))  \(entry)\n") }
+        case ".examples", ".example":
+            examples(parts.dropFirst().first)
         case ".types":
             types()
         case ".schema":
@@ -146,12 +134,13 @@ public final class Repl {
     }
 
     static let help = """
-    Statements end at ';' or as soon as they are complete; a blank line ends an unfinished one.
+    Statements end at ';' (they may span lines: "...>" asks for more); a blank line ends one too.
       SELECT <items> FROM <source> [JOIN <source> ON …] [WHERE …] [GROUP BY …] [HAVING …]
              [ORDER BY … ASC|DESC] [LIMIT n]
     Meta commands:
       .types            types in this store (and the other sources)
       .schema <type>    fields of a source (* = selected by SELECT *)
+      .examples [N]     a dozen ready questions; with N, run question N
       .history          statements entered (kept across sessions)
       .export csv FILE  write the last result as CSV
       .clear            clear the screen

@@ -31,6 +31,25 @@ public struct AnalyticsWriter {
         try write(content, recordedAt: recordedAt.iso8601)
     }
 
+    /// Sets `partial_day` on every stored day (docs/days-and-averages.md): the first day with
+    /// data (the data starts some time into it) and the export's own local day and any after it
+    /// (the export was taken some time into it) are partial, every other day complete. A
+    /// function of the stored days and the export day alone, so a full and an incremental run
+    /// agree, and a later export turns the previous export day complete.
+    public func markPartialDays(exportDay: CivilDate?) throws {
+        try database.rows("""
+            UPDATE daily_analytics SET partial_day = CASE
+              WHEN date = (SELECT min(date) FROM daily_analytics) OR (?1 IS NOT NULL AND date >= ?1) THEN 1 ELSE 0 END
+            """, [exportDay.map { .text($0.iso8601) } ?? .null])
+    }
+
+    /// The partial days as stored.
+    public func partialDays() throws -> Set<CivilDate> {
+        Set(try database.rows("SELECT date FROM daily_analytics WHERE partial_day = 1").compactMap {
+            $0[0].string.flatMap { CivilDate(iso: $0) }
+        })
+    }
+
     /// Empties every analytics table (the profile and samples stay).
     public func clear() throws {
         try database.execute("""
@@ -64,12 +83,14 @@ public struct AnalyticsWriter {
         }
         let night = try database.prepare("""
             INSERT INTO sleep_sessions (night_date, start_utc, end_utc, in_bed_minutes, asleep_minutes, core_minutes,
-              deep_minutes, rem_minutes, unspecified_minutes, awake_minutes, sources) VALUES (?,?,?,?,?,?,?,?,?,?,?)
+              deep_minutes, rem_minutes, unspecified_minutes, awake_minutes, sources, nap_minutes, naps, recorded)
+              VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             """)
         for s in c.nights {
             try night.bind([.text(s.date.iso8601), .text(s.start.iso8601), .text(s.end.iso8601), .real(s.inBedMinutes),
-                             .real(s.asleepMinutes), .real(s.coreMinutes), .real(s.deepMinutes), .real(s.remMinutes),
-                             .real(s.unspecifiedMinutes), .real(s.awakeMinutes), .text(s.sources.joined(separator: ", "))])
+                             s.isInBedOnly ? .null : .real(s.asleepMinutes), .real(s.coreMinutes), .real(s.deepMinutes), .real(s.remMinutes),
+                             .real(s.unspecifiedMinutes), .real(s.awakeMinutes), .text(s.sources.joined(separator: ", ")),
+                             .real(s.napMinutes), .integer(Int64(s.naps)), .text(s.recorded)])
             try night.run()
         }
         let metric = try database.prepare("""

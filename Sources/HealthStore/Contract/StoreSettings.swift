@@ -12,22 +12,21 @@ public struct StoreSettings: Sendable, Equatable {
     public var zone: String
     /// Source priority patterns, in order.
     public var priority: [String]
-    public var sleepDayStartHour: Int
     public var heartbeatMaxGapMinutes: Double
     /// 0 = Monday … 6 = Sunday.
     public var weekStart: Int
 
-    public init(zone: String, priority: [String], sleepDayStartHour: Int, heartbeatMaxGapMinutes: Double, weekStart: Int,
+    public init(zone: String, priority: [String], heartbeatMaxGapMinutes: Double, weekStart: Int,
                 schema: Int = StoreSchema.analyticsVersion) {
         self.schema = schema; self.zone = zone; self.priority = priority
-        self.sleepDayStartHour = sleepDayStartHour; self.heartbeatMaxGapMinutes = heartbeatMaxGapMinutes
+        self.heartbeatMaxGapMinutes = heartbeatMaxGapMinutes
         self.weekStart = weekStart
     }
 
     /// One line that changes whenever the analytics would (the stored form).
     public var line: String {
         "schema=\(schema);zone=\(zone);priority=\(priority.joined(separator: "|"));"
-            + "sleepDayStart=\(sleepDayStartHour);heartbeatGap=\(heartbeatMaxGapMinutes);weekStart=\(weekStart)"
+            + "heartbeatGap=\(heartbeatMaxGapMinutes);weekStart=\(weekStart)"
     }
 
     /// The fields of a stored line; nil for a line that is not one (a store of another program).
@@ -40,7 +39,6 @@ public struct StoreSettings: Sendable, Equatable {
         }
         guard let zone = fields["zone"] else { return nil }
         self.init(zone: zone, priority: fields["priority"].map { $0.split(separator: "|").map(String.init) } ?? [],
-                  sleepDayStartHour: fields["sleepDayStart"].flatMap(Int.init) ?? 18,
                   heartbeatMaxGapMinutes: fields["heartbeatGap"].flatMap(Double.init) ?? 30,
                   weekStart: fields["weekStart"].flatMap(Int.init) ?? 0,
                   schema: fields["schema"].flatMap(Int.init) ?? 0)

@@ -14,6 +14,8 @@ import SQLite
 public protocol Output: Sendable {
     /// Its name in the pipeline's `outputs` (and its staging folder's).
     var name: String { get }
+    /// What it publishes, as the run summary lists it (`csv/`, `report/index.html`).
+    var summaryName: String { get }
     /// True when a file it publishes is not in `folder` (the run's output folder): a run
     /// that changes nothing writes it then (say, after it was added to the pipeline).
     func isMissing(in folder: String) -> Bool

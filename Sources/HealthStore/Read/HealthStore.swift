@@ -61,7 +61,7 @@ public final class HealthStore {
 
     // MARK: sleep
 
-    /// The night whose morning is `date`.
+    /// The night that ends on `date` (its wake-up day, docs/sleep-nights.md), with its naps' minutes.
     public func sleepNight(morning date: CivilDate) throws -> SleepNight? {
         try sleepNights("WHERE night_date = ?", [.text(date.iso8601)]).first
     }

@@ -37,7 +37,7 @@ public struct OutputTable: Sendable {
 }
 
 extension OutputTable {
-    /// Every table of SPEC's outputs, in the order they are written.
+    /// Every output table (docs/TABLES.md), in the order they are written.
     public static let all: [OutputTable] = [samples, daily, weekly, monthly, yearly, workouts, sleep, activitySummaries,
                                             ecgRecordings, ecgSamples]
 
@@ -66,9 +66,11 @@ extension OutputTable {
             """,
         inCSV: false)
 
+    /// `partial_day` last, so that readers of the earlier columns by position are unchanged.
     public static let daily = OutputTable(
-        name: "daily", columns: [Column("date", .date, optional: false)] + metricColumns(),
-        sql: "SELECT date, \(metricList) FROM daily_analytics ORDER BY date")
+        name: "daily", columns: [Column("date", .date, optional: false)] + metricColumns()
+            + [Column("partial_day", .integer, optional: false)],
+        sql: "SELECT date, \(metricList), partial_day FROM daily_analytics ORDER BY date")
 
     static let periodTail = [Column("days_with_data", .integer, optional: false)]
 
@@ -109,12 +111,16 @@ extension OutputTable {
         name: "sleep",
         columns: [Column("night_date", .date, optional: false), Column("start_utc", .timestamp, optional: false),
                   Column("end_utc", .timestamp, optional: false)]
-            + ["in_bed_minutes", "asleep_minutes", "core_minutes", "deep_minutes", "rem_minutes", "unspecified_minutes",
+            + [Column("in_bed_minutes", .real(places: 1), optional: false),
+               Column("asleep_minutes", .real(places: 1))]   // empty on a night in bed only
+            + ["core_minutes", "deep_minutes", "rem_minutes", "unspecified_minutes",
                "awake_minutes"].map { Column($0, .real(places: 1), optional: false) }
-            + [Column("sources", .text(dictionary: true))],
+            + [Column("sources", .text(dictionary: true)), Column("nap_minutes", .real(places: 1), optional: false),
+               Column("naps", .integer, optional: false), Column("recorded", .text(dictionary: true), optional: false)],
         sql: """
             SELECT night_date, start_utc, end_utc, in_bed_minutes, asleep_minutes, core_minutes, deep_minutes, rem_minutes,
-                   unspecified_minutes, awake_minutes, sources FROM sleep_sessions ORDER BY night_date
+                   unspecified_minutes, awake_minutes, sources, nap_minutes, naps, recorded FROM sleep_sessions
+            ORDER BY night_date
             """)
 
     public static let activitySummaries = OutputTable(

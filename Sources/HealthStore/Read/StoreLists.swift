@@ -89,7 +89,7 @@ extension HealthStore {
     func sleepNights(_ clause: String, _ bindings: [SQLValue] = []) throws -> [SleepNight] {
         try database.rows("""
             SELECT night_date, start_utc, end_utc, in_bed_minutes, core_minutes, deep_minutes, rem_minutes,
-                   unspecified_minutes, awake_minutes, sources FROM sleep_sessions \(clause)
+                   unspecified_minutes, awake_minutes, sources, nap_minutes, naps FROM sleep_sessions \(clause)
             """, bindings).compactMap { r in
             guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }),
                   let start = r[1].string.flatMap(Timestamp.init(iso8601:)),
@@ -98,6 +98,7 @@ extension HealthStore {
             n.inBedMinutes = r[3].double ?? 0; n.coreMinutes = r[4].double ?? 0; n.deepMinutes = r[5].double ?? 0
             n.remMinutes = r[6].double ?? 0; n.unspecifiedMinutes = r[7].double ?? 0; n.awakeMinutes = r[8].double ?? 0
             n.sources = (r[9].string ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            n.napMinutes = r[10].double ?? 0; n.naps = Int(r[11].int ?? 0)
             return n
         }
     }

@@ -1,15 +1,19 @@
 import HealthCore
 import SQLite
 
-/// The tables of `health.sqlite` (SPEC "Outputs"). Samples are stored compactly (integer
+/// The tables of `health.sqlite` (docs/TABLES.md). Samples are stored compactly (integer
 /// instants, type and source as ids) in `sample_data`; the `samples` view shows them with
-/// SPEC's column names, ISO 8601 instants and names instead of ids.
+/// the documented column names, ISO 8601 instants and names instead of ids.
 public enum StoreSchema {
-    /// 4: the ECG tables. A store of version 3 is upgraded in place (`upgrade`).
-    public static let version = 4
+    /// 4: the ECG tables. 5: nights dated by their wake-up day, naps and in-bed-only nights
+    /// (`sleepColumns`), and `daily_analytics.partial_day`. A store of version 3 or 4 is
+    /// upgraded in place (`upgrade`).
+    public static let version = 5
     /// The last version that changed what the analytics are: a store's analytics (and so an
     /// incremental run on it) stay valid across later versions that only add tables.
-    public static let analyticsVersion = 3
+    /// 5: sleep nights by wake-up day, so a store of an earlier version is re-analysed (which
+    /// also sets its `partial_day`).
+    public static let analyticsVersion = 5
     /// The oldest version `upgrade` brings to `version`; an older store is rebuilt.
     public static let oldestUpgradable = 3
 
@@ -18,8 +22,50 @@ public enum StoreSchema {
     /// version, resumed by this one).
     public static func upgrade(_ database: Database) throws {
         try database.execute(ecgTables)
+        try addSleepColumns(database)
+        let dailyColumns = try database.rows("PRAGMA table_info(daily_analytics)").compactMap { $0[1].string }
+        if !dailyColumns.contains("partial_day") {
+            try database.execute("ALTER TABLE daily_analytics ADD COLUMN \(partialDayColumn)")
+        }
         try database.execute("PRAGMA user_version = \(version)")
     }
+
+    /// One row per night (docs/sleep-nights.md). `asleep_minutes` is NULL on a night in bed
+    /// only (no asleep/awake record): how long was slept is unknown, not 0.
+    public static let sleepSessions = """
+    CREATE TABLE sleep_sessions (
+        id INTEGER PRIMARY KEY, night_date TEXT NOT NULL UNIQUE, start_utc TEXT NOT NULL, end_utc TEXT NOT NULL,
+        in_bed_minutes REAL NOT NULL, asleep_minutes REAL, core_minutes REAL NOT NULL,
+        deep_minutes REAL NOT NULL, rem_minutes REAL NOT NULL, unspecified_minutes REAL NOT NULL,
+        awake_minutes REAL NOT NULL, sources TEXT, nap_minutes REAL NOT NULL, naps INTEGER NOT NULL,
+        recorded TEXT NOT NULL);
+    """
+
+    /// Version 5 in an older store: the daily and period tables get the two sleep metrics'
+    /// columns, and `sleep_sessions` its new shape. Each step is skipped once done (so twice is
+    /// harmless). The rows need not be kept: a version change recomputes the analytics.
+    static func addSleepColumns(_ database: Database) throws {
+        func columns(_ table: String) throws -> [String] {
+            try database.rows("SELECT name FROM pragma_table_info('\(table)')").compactMap { $0.first?.string }
+        }
+        for table in ["daily_analytics", "weekly_analytics", "monthly_analytics", "yearly_analytics"] {
+            let existing = try columns(table)
+            for metric in [DailyMetric.sleepInBedMinutes, .sleepNapMinutes] where !existing.contains(metric.column) {
+                try database.execute("ALTER TABLE \(table) ADD COLUMN \(metric.column) REAL")
+            }
+        }
+        if !(try columns("sleep_sessions").contains("recorded")) {
+            try database.execute("DROP TABLE IF EXISTS sleep_sessions; " + sleepSessions)
+        }
+    }
+
+    /// The version that added `daily_analytics.partial_day`: a store upgraded from an earlier one
+    /// has the column at its default until the first run sets it.
+    public static let partialDayVersion = 5
+
+    /// Version 5 (docs/days-and-averages.md): 1 for a day known to be incomplete (the first day
+    /// of data, the export's own day and any after it), 0 for a complete day.
+    public static let partialDayColumn = "partial_day INTEGER NOT NULL DEFAULT 0"
 
     /// Electrocardiograms (version 4). A recording is known by its instant and watch, so a
     /// cumulative export's recordings are stored once however often they are imported.
@@ -111,7 +157,7 @@ public enum StoreSchema {
     \(analyticsTables)
     """
 
-    /// SPEC's metric column names, in SPEC's order, for SELECT and INSERT lists.
+    /// The metric column names, in the documented order (docs/TABLES.md), for SELECT and INSERT lists.
     public static let metricNames = DailyMetric.allCases.map(\.column).joined(separator: ", ")
 
     /// The table of a period kind and its first- and last-day columns.
@@ -123,15 +169,16 @@ public enum StoreSchema {
         }
     }
 
-    /// SPEC's metric columns, in SPEC's order: whole numbers as INTEGER, the rest REAL.
+    /// The metric columns, in the documented order: whole numbers as INTEGER, the rest REAL.
     public static let metricColumns = DailyMetric.allCases
         .map { "\($0.column) \($0.isInteger ? "INTEGER" : "REAL")" }.joined(separator: ", ")
 
-    /// The analytics (SPEC "Analytics columns"), sleep nights, the long-form per-type days and
+    /// The analytics (docs/TABLES.md, "Analytics"), sleep nights, the long-form per-type days and
     /// the merged hours of cumulative types (what HealthQL sums by hour).
     public static let analyticsTables = """
     CREATE TABLE daily_analytics (
-        id INTEGER PRIMARY KEY, date TEXT NOT NULL UNIQUE, \(metricColumns), recorded_at TEXT NOT NULL);
+        id INTEGER PRIMARY KEY, date TEXT NOT NULL UNIQUE, \(metricColumns), \(partialDayColumn),
+        recorded_at TEXT NOT NULL);
     CREATE TABLE weekly_analytics (
         id INTEGER PRIMARY KEY, week_start TEXT NOT NULL UNIQUE, week_end TEXT NOT NULL, \(metricColumns),
         days_with_data INTEGER NOT NULL, recorded_at TEXT NOT NULL);
@@ -142,11 +189,7 @@ public enum StoreSchema {
     CREATE TABLE yearly_analytics (
         id INTEGER PRIMARY KEY, year INTEGER NOT NULL UNIQUE, start_date TEXT NOT NULL, end_date TEXT NOT NULL,
         \(metricColumns), days_with_data INTEGER NOT NULL, recorded_at TEXT NOT NULL);
-    CREATE TABLE sleep_sessions (
-        id INTEGER PRIMARY KEY, night_date TEXT NOT NULL UNIQUE, start_utc TEXT NOT NULL, end_utc TEXT NOT NULL,
-        in_bed_minutes REAL NOT NULL, asleep_minutes REAL NOT NULL, core_minutes REAL NOT NULL,
-        deep_minutes REAL NOT NULL, rem_minutes REAL NOT NULL, unspecified_minutes REAL NOT NULL,
-        awake_minutes REAL NOT NULL, sources TEXT);
+    \(sleepSessions)
     CREATE TABLE daily_metrics (
         date TEXT NOT NULL, type TEXT NOT NULL, unit TEXT, sum REAL, average REAL, minimum REAL, maximum REAL,
         count INTEGER NOT NULL, PRIMARY KEY (date, type)) WITHOUT ROWID;

@@ -7,7 +7,7 @@ SQLite store, reading every file with independent readers:
   csv/*.csv          Python's csv module: header, row count, every cell, number formatting;
   OUT_DIR            folders 0700, files 0600, no stray files (half-written temporaries).
 
-The expected rows come from the store's tables as documented in SPEC "Outputs" (the analytics
+The expected rows come from the store's tables as documented in docs/TABLES.md (the analytics
 tables minus `id`/`recorded_at`, `sleep_sessions` minus `id`, `activity_summaries`, the
 `workouts` columns, the `samples` view, `ecg_recordings`, `ecg_samples`), never from the
 exporter's own queries.
@@ -43,7 +43,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 getcontext().prec = 400     # exact: any double has at most 17 significant digits before rounding
 
 # ---------------------------------------------------------------------------------------------
-# What each file should hold (an independent reading of SPEC "Outputs" and the store)
+# What each file should hold (an independent reading of docs/TABLES.md and the store)
 
 DATE, TS, INT, REAL, STR = "date", "timestamp", "int64", "double", "string"
 

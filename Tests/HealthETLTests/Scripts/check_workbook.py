@@ -15,7 +15,7 @@ import openpyxl
 
 metric, imperial, semicolon, work = sys.argv[1:5]
 MILE = 1609.344
-SHEETS = {"Daily": "SELECT date, {} FROM daily_analytics ORDER BY date",
+SHEETS = {"Daily": "SELECT date, {}, partial_day FROM daily_analytics ORDER BY date",
           "Weekly": "SELECT week_start, week_end, {}, days_with_data FROM weekly_analytics ORDER BY week_start"}
 
 
@@ -33,7 +33,7 @@ def close(a, b):
 
 def store_rows(out, sheet):
     db = sqlite3.connect(os.path.join(out, "health.sqlite"))
-    metrics = [r[1] for r in db.execute("PRAGMA table_info(daily_analytics)") if r[1] not in ("id", "date", "recorded_at")]
+    metrics = [r[1] for r in db.execute("PRAGMA table_info(daily_analytics)") if r[1] not in ("id", "date", "recorded_at", "partial_day")]
     rows = db.execute(SHEETS[sheet].format(", ".join(metrics))).fetchall()
     names = [d[0] for d in db.execute(SHEETS[sheet].format(", ".join(metrics)) + " LIMIT 0").description]
     return names, rows

@@ -73,19 +73,21 @@ def main():
     one.expect(prompt)
     one.send("SELECT count(*)\r")            # unfinished: a continuation prompt
     one.expect(more)
-    one.send("FROM steps\r")                  # now complete
+    one.send("FROM steps\r")                  # parses, but a statement ends at ';': more is asked for
+    one.expect(more)
+    one.send(";\r")                           # now complete
     one.expect("1 row (")
     one.expect(prompt)
     one.send(f".export csv {csv_path}\r")
     one.expect("wrote 1 rows")
     one.expect(prompt)
-    one.send("SELEC\tcount(*) FROM heart_rate_v\t\r")   # Tab completes a keyword and a type
+    one.send("SELEC\tcount(*) FROM heart_rate_v\t;\r")   # Tab completes a keyword and a type
     one.expect("1 row (")
     one.expect(prompt)
     one.send("\x1b[A\r")                      # arrow up: the last statement again
     one.expect("1 row (")
     one.expect(prompt)
-    one.send("SELECT count(*) FROM stepsX\x7f\r")   # backspace removes the typo
+    one.send("SELECT count(*) FROM stepsX\x7f;\r")   # backspace removes the typo
     one.expect("1 row (")
     one.expect(prompt)
     one.send("SELECT * FROM stepz;\r")

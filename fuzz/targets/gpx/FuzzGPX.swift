@@ -1,5 +1,9 @@
 import FuzzHarness
 import HealthCore
+// `@testable import` needs a build with -enable-testing: a debug build (the replayer) or
+// fuzz/run.sh's (-DFUZZING). A plain `swift build -c release` of the package gets a stub `main`
+// instead, so that the whole package builds in release.
+#if DEBUG || FUZZING
 @testable import HealthIngest
 
 // A workout route file (`workout-routes/*.gpx` in the zip or folder): the byte sanitizer and
@@ -39,3 +43,8 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
 @main enum Main {
     static func main() { FuzzHarness.main(fuzzerTestOneInput) }
 }
+#else
+@main enum Main {
+    static func main() { FuzzHarness.unavailable() }
+}
+#endif

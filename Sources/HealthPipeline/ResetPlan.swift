@@ -1,0 +1,52 @@
+import Foundation
+import HealthCore
+
+/// What `healthetl reset` removes from an output folder: every output a run made there — the
+/// store (with any journal SQLite left beside it), `csv/`, `parquet/`, `report/`,
+/// `health.xlsx` — and the run state in `.healthetl/` (run log, checkpoints, REPL history)
+/// but its lock, which the reset holds. Never `people/` (each person is reset on their own)
+/// nor a person's `person.json` (their settings). Listed first, so that a reset without
+/// `--yes` can show exactly what it would remove.
+public struct ResetPlan: Sendable {
+    public let folder: OutputFolder
+    /// Each path that exists, absolute, in the order they are removed.
+    public let paths: [String]
+
+    public init(folder: OutputFolder) {
+        self.folder = folder
+        let fm = FileManager.default
+        let base = folder.path as NSString
+        let outputs = ["health.sqlite", "health.sqlite-journal", "health.sqlite-wal", "health.sqlite-shm",
+                       "csv", "parquet", "report", OutputFiles.workbookName].map { base.appendingPathComponent($0) }
+        let state = ((try? fm.contentsOfDirectory(atPath: folder.stateFolder)) ?? []).sorted()
+            .filter { $0 != "lock" }.map { (folder.stateFolder as NSString).appendingPathComponent($0) }
+        paths = (outputs + state).filter { fm.fileExists(atPath: $0) }
+    }
+
+    /// Whether the folder holds a store (else the reset only clears run state).
+    public var hasStore: Bool { FileManager.default.fileExists(atPath: folder.databasePath) }
+
+    /// One line per path, relative to the folder, a folder with its number of files.
+    public var lines: [String] {
+        paths.map { path in
+            let relative = String(path.dropFirst(folder.path.count)).drop { $0 == "/" }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                return String(relative)
+            }
+            let count = FileManager.default.enumerator(atPath: path)?.allObjects.count ?? 0
+            return "\(relative)/ (\(count) file\(count == 1 ? "" : "s"))"
+        }
+    }
+
+    /// Removes every listed path; the caller holds the folder's lock.
+    func remove() throws {
+        for path in paths where FileManager.default.fileExists(atPath: path) {
+            do {
+                try FileManager.default.removeItem(atPath: path)
+            } catch {
+                throw HealthETLError.io("cannot remove \(path): \(error.localizedDescription)")
+            }
+        }
+    }
+}

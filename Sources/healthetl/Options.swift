@@ -1,0 +1,16 @@
+/// The options more than one command takes, each declared once with its help text.
+extension Option {
+    static let out = Option("out", value: "DIR", help: "the output folder (default: ./out, or the pipeline's \"out\")")
+    static let person = Option("person", value: "ID",
+                               help: "one person's folder, OUT/people/ID (letters, digits, - and _; at most 64)")
+    static let pipeline = Option("pipeline", value: "FILE",
+                                 help: "a pipeline definition (default: pipelines/default.json where it exists)")
+    static let timezone = Option("timezone", value: "ZONE",
+                                 help: "the IANA zone of local days (default: the person's or the pipeline's, else the export's)")
+    static let full = Option("full", help: "rebuild the store from this export instead of adding to it")
+    static let quiet = Option("quiet", help: "print nothing but errors (for cron)")
+    static let json = Option("json", help: "print the result as JSON on stdout")
+    static let now = Option("now", value: "DATE",
+                            help: "what today() and relative periods mean (default: the export's last complete day)")
+    static let yes = Option("yes", help: "really remove (without it: list what would go, change nothing)")
+}

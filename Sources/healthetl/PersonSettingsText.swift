@@ -1,0 +1,27 @@
+import HealthPeople
+
+/// What `healthetl people set` answers: whether it created the person, what changed, and when
+/// the change takes effect (the next report and import; a zone rebuilds every day).
+enum PersonSettingsText {
+    static func describe(_ id: PersonID, created: Bool, before: PersonSettings, after: PersonSettings) -> String {
+        let fields: [(String, String?, String?)] = [
+            ("name", before.name, after.name), ("birth date", before.birthDate, after.birthDate),
+            ("timezone", before.timezone, after.timezone), ("units", before.units, after.units),
+        ]
+        let changed = fields.filter { $0.1 != $0.2 }
+        if created {
+            let set = changed.map { "\($0.0) \($0.2 ?? "")" }.joined(separator: ", ")
+            return "created person \(id)" + (set.isEmpty ? "" : " (\(set))")
+                + "; no data yet: healthetl import EXPORT --person \(id) imports theirs"
+        }
+        guard !changed.isEmpty else { return "\(id): nothing changed" }
+        var text = "updated \(id): " + changed.map { "\($0.0) \($0.1 ?? "unset") → \($0.2 ?? "unset")" }.joined(separator: ", ")
+        if changed.contains(where: { $0.0 == "units" }) {
+            text += "\n  the next healthetl report --person \(id) shows it; the next import rewrites their CSV and workbook"
+        }
+        if changed.contains(where: { $0.0 == "timezone" }) {
+            text += "\n  the next import rebuilds every day of \(id) in the new zone"
+        }
+        return text
+    }
+}
