@@ -24,6 +24,7 @@ let package = Package(
         // The general libraries, for any Swift program.
         .library(name: "SQLite", targets: ["SQLite"]),
         .library(name: "Parquet", targets: ["Parquet"]),
+        .library(name: "Archive", targets: ["Archive"]),
         // make bench: the libxml2 SAX2 parse floor (counts elements only).
         .executable(name: "healthetl-xmlfloor", targets: ["xmlfloor"]),
     ],
@@ -41,30 +42,43 @@ let package = Package(
         .target(name: "PrivateFiles", swiftSettings: strict),
         // A thin, safe SQLite layer: Database, Statement, SQLValue, transactions, SQLiteError.
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
-        // An Apache Parquet writer: schema, encoders, Thrift footer, statistics, gzip, row groups.
-        .target(name: "Parquet", dependencies: ["PrivateFiles", "CZlib"], swiftSettings: strict),
+        // Archives: zip read (stored, deflate, ZIP64, hostile input), zip write (streamed), gzip.
+        .target(name: "Archive", dependencies: ["PrivateFiles", "CZlib"], swiftSettings: strict),
+        // A CSV writer: RFC 4180 or Excel's semicolon dialect, typed columns, fast number and date cells.
+        .target(name: "CSV", dependencies: ["PrivateFiles"], swiftSettings: strict),
+        // An Apache Parquet writer: schema, encoders, Thrift footer, statistics, row groups.
+        .target(name: "Parquet", dependencies: ["PrivateFiles", "Archive"], swiftSettings: strict),
 
         // An Office Open XML (.xlsx) writer: sheets streamed into a zip, frozen header, autofilter, formats.
-        .target(name: "Spreadsheet", dependencies: ["PrivateFiles", "CZlib"], swiftSettings: strict),
+        .target(name: "Spreadsheet", dependencies: ["PrivateFiles", "Archive"], swiftSettings: strict),
 
         // Core: the typed model, the channel, shared utilities. No C libraries.
         .target(name: "HealthCore", swiftSettings: strict),
         // Stages.
-        .target(name: "HealthIngest", dependencies: ["HealthCore", "CLibXML2", "CZlib"], swiftSettings: strict),
+        .target(name: "HealthIngest", dependencies: ["HealthCore", "Archive", "CLibXML2"], swiftSettings: strict),
         .target(name: "HealthNormalize", dependencies: ["HealthCore"], swiftSettings: strict),
         .target(name: "HealthDedupe", dependencies: ["HealthCore"], swiftSettings: strict),
         .target(name: "HealthAggregate", dependencies: ["HealthCore"], swiftSettings: strict),
+        // The analytics algorithm: each stored series through the priority merge (dedupe) and the
+        // day, sleep and heart-rate stages (aggregate) into the analytics ledger.
+        .target(name: "HealthAnalytics", dependencies: ["HealthCore", "HealthAggregate", "HealthDedupe", "HealthStore"],
+                swiftSettings: strict),
         // The store: schema, bulk sink and duplicate filter, sorted spill runs, series reader,
         // merger, analytics writer, and the read API (HealthStore). Everything that reads or
         // writes a store imports this, not the emitters.
         .target(name: "HealthStore", dependencies: ["HealthCore", "SQLite", "PrivateFiles"], swiftSettings: strict),
         // Emit: a store into files (CSV, Parquet tables, the samples file, the exporter).
-        .target(name: "HealthEmit", dependencies: ["HealthCore", "HealthStore", "SQLite", "Parquet", "PrivateFiles"],
+        .target(name: "HealthEmit", dependencies: ["HealthCore", "HealthStore", "SQLite", "CSV", "Parquet", "PrivateFiles"],
                 swiftSettings: strict),
         // Wiring, checkpoints, lock, progress.
         .target(name: "HealthPipeline",
                 dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate",
-                               "HealthStore", "HealthEmit", "HealthReport", "HealthWorkbook", "SQLite", "PrivateFiles"],
+                               "HealthAnalytics", "HealthStore", "HealthEmit", "SQLite", "CSV", "PrivateFiles"],
+                swiftSettings: strict),
+        // The output registry: every format the pipeline's `outputs` can name (above the
+        // pipeline, which knows none of them).
+        .target(name: "HealthOutputs", dependencies: ["HealthCore", "HealthPipeline", "HealthEmit", "HealthStore", "HealthReport",
+                                                     "HealthWorkbook"],
                 swiftSettings: strict),
         // The trends report: one self-contained HTML page from the store (SVG charts, insights).
         .target(name: "HealthReport", dependencies: ["HealthCore", "HealthStore", "SQLite", "PrivateFiles"],
@@ -76,15 +90,16 @@ let package = Package(
         .target(name: "HealthDataset", dependencies: ["HealthCore", "HealthStore", "HealthEmit", "SQLite", "PrivateFiles"],
                 swiftSettings: strict),
         // People: several people in one output folder (their own folders, settings, imports).
-        .target(name: "HealthPeople", dependencies: ["HealthCore", "HealthPipeline", "HealthStore", "HealthDataset", "SQLite",
+        .target(name: "HealthPeople", dependencies: ["HealthCore", "HealthPipeline", "HealthOutputs", "HealthStore", "HealthDataset", "SQLite",
                                                     "PrivateFiles"],
                 swiftSettings: strict),
         // HealthQL: a small query language compiled to SQL over a published store (issue 7).
-        .target(name: "HealthQL", dependencies: ["HealthCore", "HealthStore", "SQLite", "CSQLite"], swiftSettings: strict),
+        .target(name: "HealthQL", dependencies: ["HealthCore", "HealthStore", "SQLite"], swiftSettings: strict),
         // The Model Context Protocol server (`healthetl mcp`, issue 34): JSON-RPC on stdio over HealthQL, read-only.
         .target(name: "HealthMCP", dependencies: ["HealthCore", "HealthQL", "HealthStore"], swiftSettings: strict),
         // Thin command line.
-        .executableTarget(name: "healthetl", dependencies: ["HealthPipeline", "HealthPeople", "HealthReport", "HealthQL", "HealthMCP", "SQLite"],
+        .executableTarget(name: "healthetl", dependencies: ["HealthPipeline", "HealthOutputs", "HealthPeople", "HealthReport", "HealthQL",
+                                                            "HealthMCP", "SQLite"],
                           swiftSettings: strict),
         // The parse floor for `make bench`: libxml2 only.
         .executableTarget(name: "xmlfloor", dependencies: ["CLibXML2"], swiftSettings: strict),
@@ -96,7 +111,7 @@ let package = Package(
         .target(name: "FuzzHarness", path: "fuzz/harness", swiftSettings: strict),
         .executableTarget(name: "fuzz-xml", dependencies: ["FuzzHarness", "HealthIngest", "HealthCore"],
                           path: "fuzz/targets/xml", swiftSettings: strict),
-        .executableTarget(name: "fuzz-zip", dependencies: ["FuzzHarness", "HealthIngest", "HealthCore"],
+        .executableTarget(name: "fuzz-zip", dependencies: ["FuzzHarness", "Archive", "HealthIngest", "HealthCore"],
                           path: "fuzz/targets/zip", swiftSettings: strict),
         .executableTarget(name: "fuzz-dates-numbers", dependencies: ["FuzzHarness", "HealthIngest", "HealthCore"],
                           path: "fuzz/targets/dates-numbers", swiftSettings: strict),
@@ -109,16 +124,16 @@ let package = Package(
 
         .testTarget(name: "HealthETLTests",
                     dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",
-                                   "HealthAggregate", "HealthStore", "HealthEmit", "HealthPipeline", "HealthPeople", "HealthReport", "HealthDataset", "HealthWorkbook", "Spreadsheet",
-                                   "SQLite", "Parquet", "PrivateFiles"],
+                                   "HealthAggregate", "HealthAnalytics", "HealthStore", "HealthEmit", "HealthPipeline", "HealthOutputs", "HealthPeople", "HealthReport", "HealthDataset", "HealthWorkbook", "Spreadsheet",
+                                   "SQLite", "CSV", "Parquet", "PrivateFiles", "Archive"],
                     exclude: ["Scripts"],   // Python checkers the tests run (tooling only)
                     swiftSettings: strict),
         .testTarget(name: "HealthQLTests", dependencies: ["HealthQL", "HealthCore", "HealthStore", "SQLite"],
                     exclude: ["Scripts"],   // the Python pty driver of the REPL test (tooling only)
                     swiftSettings: strict),
         // The general libraries' own tests: no health types.
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "CSQLite"], swiftSettings: strict),
-        .testTarget(name: "SpreadsheetTests", dependencies: ["Spreadsheet", "PrivateFiles", "CZlib"], swiftSettings: strict),
-        .testTarget(name: "ParquetTests", dependencies: ["Parquet", "PrivateFiles", "CZlib"], swiftSettings: strict),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
+        .testTarget(name: "SpreadsheetTests", dependencies: ["Spreadsheet", "PrivateFiles"], swiftSettings: strict),
+        .testTarget(name: "ParquetTests", dependencies: ["Parquet", "PrivateFiles", "Archive"], swiftSettings: strict),
     ]
 )

@@ -116,12 +116,21 @@ def closure(deps, name):
     return seen
 
 
+GENERAL = ("SQLite", "Parquet", "PrivateFiles", "Spreadsheet", "Archive", "CSV")
+
+
+def sources(target):
+    """(name, text) of every Swift file of a target under Sources/."""
+    for path in sorted((ROOT / "Sources" / target).rglob("*.swift")):
+        yield path, path.read_text(encoding="utf-8")
+
+
 def rules(deps):
     problems = []
-    for target in ("SQLite", "Parquet", "PrivateFiles", "HealthStore", "HealthEmit"):
+    for target in GENERAL + ("HealthStore", "HealthEmit"):
         if target not in deps:
             problems.append(f"no target {target}")
-    for general in ("SQLite", "Parquet", "PrivateFiles", "Spreadsheet"):
+    for general in GENERAL:
         health = sorted(d for d in closure(deps, general) if d.startswith("Health"))
         if health:
             problems.append(f"{general} depends on {', '.join(health)}")
@@ -134,6 +143,36 @@ def rules(deps):
         wrong = sorted(d for d in closure(deps, feature) if d in ("HealthEmit", "HealthPipeline"))
         if wrong:
             problems.append(f"feature {feature} depends on {', '.join(wrong)}")
+    # A C library has one door each: zlib through Archive, SQLite through the SQLite layer
+    # (issue 30): functions are registered through `Database`, no module imports the C module.
+    for clib, door in (("CZlib", "Archive"), ("CSQLite", "SQLite")):
+        for target, ds in sorted(deps.items()):
+            if clib in ds and target != door:
+                problems.append(f"{target} depends on {clib} (only {door} may)")
+    for target in deps:
+        if target == "SQLite" or not (ROOT / "Sources" / target).is_dir():
+            continue
+        for path, text in sources(target):
+            if re.search(r"^\s*import\s+CSQLite\b", text, re.M):
+                problems.append(f"{path.relative_to(ROOT)} imports CSQLite")
+            # The command line's own code stays in its target: the libraries take no terminal.
+            if target != "healthetl" and target.startswith("Health") and "termios" in text:
+                problems.append(f"{target} uses termios ({path.name}): a terminal belongs to the command line")
+    # The pipeline wires, checkpoints, locks and publishes: it knows no output format (the
+    # registry above it, HealthOutputs, does) and runs no analytics algorithm (HealthAnalytics).
+    wrong = sorted(d for d in closure(deps, "HealthPipeline")
+                   if d in ("HealthReport", "HealthWorkbook", "HealthDataset", "HealthOutputs"))
+    if wrong:
+        problems.append(f"HealthPipeline depends on {', '.join(wrong)} (outputs come through the registry)")
+    if "HealthPipeline" not in deps.get("HealthOutputs", ()):
+        problems.append("HealthOutputs (the output registry) is not above HealthPipeline")
+    if "HealthAnalytics" not in deps:
+        problems.append("no target HealthAnalytics")
+    elif {"HealthPipeline", "HealthEmit"} & closure(deps, "HealthAnalytics"):
+        problems.append("HealthAnalytics depends on the pipeline or the emitters")
+    for path, text in sources("HealthPipeline"):
+        if re.search(r"\b(PriorityMerger|AnalyticsBook|DaySplitter)\b", text):
+            problems.append(f"{path.relative_to(ROOT)} runs the analytics algorithm (it belongs to HealthAnalytics)")
     for stage in ("HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate"):
         others = sorted(d for d in deps.get(stage, ()) if d.startswith("Health") and d != "HealthCore")
         if others:

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Checks that two healthetl binaries give the same outputs, byte for byte, for a full import of
-# the bundled sample and an incremental import of a later export on top of it: every table of
-# health.sqlite (dumped row by row, ids included; the run log and run timestamps left out),
-# every CSV file and every Parquet file. Used for changes that must not change behaviour
-# (issue 21: the store's own module).
-#   scripts/compare-outputs.sh OLD_BINARY NEW_BINARY
+# Checks that two healthetl binaries give the same outputs, byte for byte: a full import of
+# the bundled sample and an incremental import of a later export on top of it, both into a
+# plain output folder and for a person (`--person`, with the people's dataset). Compared:
+# every table of each health.sqlite (dumped row by row, ids included; the run log and run
+# timestamps left out) and every other file written (CSV, Parquet, the dataset, the report,
+# the workbook, person.json); the state folder `.healthetl` is left out. Used for changes
+# that must not change behaviour (issue 21: the store's own module; issue 30: outputs).
+#   scripts/compare-outputs.sh OLD_BINARY NEW_BINARY [EXPORT]
+# EXPORT (optional) replaces the bundled sample (a generated year, say).
 set -euo pipefail
 old=$1 new=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
+first=${3:-$root/sample-data/export.xml}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # The later export: the sample's generator with its defaults and 10 more days.
@@ -25,23 +29,32 @@ for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table' AND
         print(repr(row))
 PY
 }
-# The outputs both binaries know (the pipeline of the repository may name newer ones).
-echo '{"outputs": ["sqlite", "csv", "parquet"]}' > "$work/pipeline.json"
+snapshot() {  # folder, name: the stores dumped, every other file's checksum
+  local dir=$1 name=$2
+  (cd "$dir" && find . -name health.sqlite | sort) | while read -r db; do echo "### $db"; dump "$dir/$db"; done > "$work/$name.dump"
+  (cd "$dir" && find . -type f ! -path '*/.healthetl/*' ! -name '*.sqlite' ! -name '*.sqlite-*' | sort | xargs sha256sum) > "$work/$name.sums"
+}
+# Every output both binaries know (the repository's default pipeline).
+pipeline="$root/pipelines/default.json"
 for side in old new; do
   bin=${!side}
-  TZ=Europe/Berlin "$bin" import "$root/sample-data/export.xml" --out "$work/$side" --quiet --pipeline "$work/pipeline.json"
-  dump "$work/$side/health.sqlite" > "$work/$side-full.dump"
-  (cd "$work/$side" && find csv parquet -type f | sort | xargs sha256sum) > "$work/$side-full.sums"
-  TZ=Europe/Berlin "$bin" import "$work/later.xml" --out "$work/$side" --quiet --pipeline "$work/pipeline.json"
-  dump "$work/$side/health.sqlite" > "$work/$side-incr.dump"
-  (cd "$work/$side" && find csv parquet -type f | sort | xargs sha256sum) > "$work/$side-incr.sums"
+  for kind in plain person; do
+    args=(--quiet --pipeline "$pipeline" --out "$work/$side-$kind")
+    [ "$kind" = person ] && args+=(--person ann)
+    TZ=Europe/Berlin "$bin" import "$first" "${args[@]}"
+    snapshot "$work/$side-$kind" "$side-$kind-full"
+    TZ=Europe/Berlin "$bin" import "$work/later.xml" "${args[@]}"
+    snapshot "$work/$side-$kind" "$side-$kind-incr"
+  done
 done
 status=0
-for f in full.dump full.sums incr.dump incr.sums; do
-  if cmp -s "$work/old-$f" "$work/new-$f"; then
-    echo "same: $f ($(wc -l < "$work/new-$f") lines)"
-  else
-    echo "DIFFERENT: $f"; diff "$work/old-$f" "$work/new-$f" | head -20 || true; status=1
-  fi
+for kind in plain person; do
+  for f in full.dump full.sums incr.dump incr.sums; do
+    if cmp -s "$work/old-$kind-$f" "$work/new-$kind-$f"; then
+      echo "same: $kind $f ($(wc -l < "$work/new-$kind-$f") lines)"
+    else
+      echo "DIFFERENT: $kind $f"; diff "$work/old-$kind-$f" "$work/new-$kind-$f" | head -20 || true; status=1
+    fi
+  done
 done
 exit $status

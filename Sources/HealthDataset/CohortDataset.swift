@@ -41,18 +41,23 @@ public struct CohortDataset: Sendable {
     }
 
     /// Writes `person`'s partitions from their store into `staging`; returns each staged
-    /// partition with the path it replaces (whose table folder this creates).
-    public func stage(_ person: PersonKey, from database: Database, in staging: String) throws -> [(staged: String, final: String)] {
+    /// partition with the path it replaces (whose table folder this creates). A table whose
+    /// Parquet file the run staged already (`linking`: table → file, the person's own
+    /// `parquet/` output) is linked, not written twice: the same bytes, and published files are
+    /// only ever replaced by rename, never written in place.
+    public func stage(_ person: PersonKey, from database: Database, in staging: String,
+                      linking staged: [String: String] = [:]) throws -> [(staged: String, final: String)] {
         let exporter = TableExporter(database: database)
         for table in Self.tables {
             let folder = "\(staging)/\(table.name)"
             try makeFolder(folder)
+            if let file = staged[table.name], link(file, folder + "/part-0.parquet") == 0 { continue }
             try exporter.export(table, csv: nil, parquet: folder + "/part-0.parquet")
         }
-        for (year, table) in try Self.samplesByYear(database) {
+        for (year, days) in try Self.samplesByYear(database) {
             let folder = "\(staging)/\(OutputTable.samples.name)/year=\(year)"
             try makeFolder(folder)
-            try exporter.export(table, csv: nil, parquet: folder + "/part-0.parquet")
+            try SeriesSamplesWriter.write(from: database, to: folder + "/part-0.parquet", localDays: days)
         }
         try makeFolder("\(staging)/\(OutputTable.samples.name)")
         return try Self.tableNames.map { name in
@@ -73,19 +78,15 @@ public struct CohortDataset: Sendable {
         }
     }
 
-    /// The samples query of each local year with samples.
-    static func samplesByYear(_ database: Database) throws -> [(Int, OutputTable)] {
+    /// Each local year with samples, with its local days (days since 1970).
+    static func samplesByYear(_ database: Database) throws -> [(Int, Range<Int>)] {
         let range = try database.rows("SELECT min(local_day), max(local_day) FROM sample_data").first
         guard let first = range?[0].int, let last = range?[1].int else { return [] }
-        let sql = OutputTable.samples.sql
-        guard let order = sql.range(of: "ORDER BY") else { return [] }
         return (CivilDate(daysSinceEpoch: Int(first)).year...CivilDate(daysSinceEpoch: Int(last)).year).compactMap { year in
             let from = CivilDate(year: year, month: 1, day: 1).daysSinceEpoch
             let to = CivilDate(year: year + 1, month: 1, day: 1).daysSinceEpoch
-            var table = OutputTable.samples
-            table.sql = sql[..<order.lowerBound] + "WHERE s.local_day >= \(from) AND s.local_day < \(to)\n" + sql[order.lowerBound...]
             return (try? database.scalar("SELECT count(*) FROM sample_data WHERE local_day >= ? AND local_day < ?",
-                                         [.integer(Int64(from)), .integer(Int64(to))]).int ?? 0) ?? 0 > 0 ? (year, table) : nil
+                                         [.integer(Int64(from)), .integer(Int64(to))]).int ?? 0) ?? 0 > 0 ? (year, from..<to) : nil
         }
     }
 

@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 import HealthCore
 
@@ -41,11 +42,11 @@ public struct ExportSource: Sendable {
             return
         }
         if try Self.startsWithZipMagic(path) {
-            let archive = try ZipArchive(path: path)
+            let archive = try readingArchive { try ZipArchive(path: path) }
             let named = archive.entries.filter { !$0.isDirectory && !$0.isJunk && $0.name.lowercased().hasSuffix(".xml") }
             let candidates = named.filter { !$0.isSymbolicLink }
             let exports = try candidates.sorted(by: { $0.uncompressedSize > $1.uncompressedSize })
-                .filter { Self.isHealthExportPrefix(try archive.readPrefix($0, maxBytes: 64 * 1024)) }
+                .filter { entry in Self.isHealthExportPrefix(try readingArchive { try archive.readPrefix(entry, maxBytes: 64 * 1024) }) }
             guard let found = exports.first else {
                 let links = named.filter(\.isSymbolicLink).map { "'\($0.name)'" }
                 throw HealthETLError.dataUnusable("\(path): the zip holds no Apple Health export XML (root element HealthData)"
@@ -84,12 +85,12 @@ public struct ExportSource: Sendable {
                  _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         if let zip, let zipEntry {
             var toSkip = offset
-            try zip.read(zipEntry, chunkSize: chunkSize, compressedProgress: progress) { chunk in
+            try readingArchive { try zip.read(zipEntry, chunkSize: chunkSize, compressedProgress: progress) { chunk in
                 if toSkip >= Int64(chunk.count) { toSkip -= Int64(chunk.count); return }
                 let rest = UnsafeRawBufferPointer(rebasing: chunk[Int(toSkip)...])
                 toSkip = 0
                 try body(rest)
-            }
+            } }
         } else {
             try Self.readFile(xmlName, from: offset, chunkSize: chunkSize, progress: progress, body)
         }
@@ -119,7 +120,7 @@ public struct ExportSource: Sendable {
                 throw HealthETLError.dataUnusable("entry '\(entry.name)' is larger than \(Self.maximumReferencedFileBytes >> 20) MiB")
             }
             // The zip reader refuses symbolic links and encrypted entries, with the reason.
-            try zip.read(entry, chunkSize: 1 << 20, compressedProgress: { _ in }, body)
+            try readingArchive { try zip.read(entry, chunkSize: 1 << 20, compressedProgress: { _ in }, body) }
             return true
         }
         guard let baseFolder, let file = ReferencedFile(relative, in: baseFolder, maximumBytes: Self.maximumReferencedFileBytes)

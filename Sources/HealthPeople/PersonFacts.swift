@@ -41,16 +41,12 @@ public struct PersonFacts: Codable, Sendable, Equatable {
         let storePath = people.outputFolder(of: id).databasePath
         guard FileManager.default.fileExists(atPath: storePath) else { return }
         let store = try HealthStore(path: storePath)
-        let db = store.database
         if birthDate == nil { birthDate = try store.profile()?.dateOfBirth?.iso8601 }
-        let range = try db.rows("SELECT MIN(date), MAX(date), COUNT(*) FROM daily_analytics")
-        firstDay = range.first?[0].string
-        lastDay = range.first?[1].string
-        days = Int(range.first?[2].int ?? 0)
-        samples = Int(try db.scalar("SELECT COUNT(*) FROM sample_data").int ?? 0)
-        let run = try db.rows("SELECT finished_utc, timezone FROM runs ORDER BY id DESC LIMIT 1").first
-        lastImport = run?[0].string
-        if timezone == nil { timezone = run?[1].string }
+        (firstDay, lastDay, days) = try store.dayRange()
+        samples = Int(try store.rowCount(of: "sample_data"))
+        let run = try store.lastRun()
+        lastImport = run?.finishedUTC
+        if timezone == nil { timezone = run?.timeZone }
     }
 
     /// The columns of `healthetl people`.

@@ -1,6 +1,7 @@
 import Foundation
 import HealthCore
 import HealthDataset
+import HealthOutputs
 import HealthPipeline
 import SQLite
 import HealthStore
@@ -28,9 +29,10 @@ extension People {
         let config = try self.config(for: id, pipeline: pipeline)
         let zone = try config.configuredTimeZone(override: timezone)
         // The person's dataset partitions are published with their store, all or nothing.
-        let partitions = DatasetPartitions(dataset: dataset, person: PersonKey(id.rawValue))
+        let outputs = try OutputRegistry.standard.outputs(for: config)
+            + [DatasetOutput(dataset: dataset, person: PersonKey(id.rawValue))]
         return ImportJob(options: .init(export: export, out: outputFolder(of: id).path, timeZone: zone, config: config,
-                                        progress: progress, isCancelled: isCancelled, full: full, companions: partitions))
+                                        outputs: outputs, progress: progress, isCancelled: isCancelled, full: full))
     }
 
     /// Imports `export` for `id` as `importJob` sets it up. A person this import created (no
@@ -100,18 +102,6 @@ extension People {
     /// Everyone's facts, by id.
     public func list() throws -> [PersonFacts] {
         try ids().map { try PersonFacts(id: $0, in: self) }
-    }
-}
-
-/// A person's partitions of the cohort dataset, as outputs of their import.
-struct DatasetPartitions: CompanionOutputs {
-    let dataset: CohortDataset
-    let person: PersonKey
-
-    var missing: Bool { !dataset.hasPartitions(of: person) }
-
-    func stage(from database: Database, in staging: String) throws -> [StagedOutput] {
-        try dataset.stage(person, from: database, in: staging).map { StagedOutput(staged: $0.staged, final: $0.final) }
     }
 }
 

@@ -1,4 +1,5 @@
 import HealthCore
+import HealthAnalytics
 import HealthEmit
 import SQLite
 import HealthStore

@@ -1,5 +1,6 @@
 import Foundation
 import HealthAggregate
+import HealthAnalytics
 import HealthCore
 import HealthDedupe
 import HealthEmit
@@ -25,11 +26,14 @@ struct AnalyticsSettings: Sendable, Equatable {
         self.weekStart = weekStart
     }
 
-    /// One line that changes whenever the analytics would.
-    var fingerprint: String {
-        "schema=\(StoreSchema.analyticsVersion);zone=\(timeZone.identifier);priority=\(priority.patterns.joined(separator: "|"));"
-            + "heartbeatGap=\(heartbeatMaxGapMinutes);weekStart=\(weekStart)"
+    /// These settings as the store saves them.
+    var stored: StoreSettings {
+        StoreSettings(zone: timeZone.identifier, priority: priority.patterns,
+                      heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, weekStart: weekStart)
     }
+
+    /// One line that changes whenever the analytics would.
+    var fingerprint: String { stored.line }
 
     /// The analytics stage under these settings.
     func builder(tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) -> AnalyticsBuilder {
@@ -37,11 +41,5 @@ struct AnalyticsSettings: Sendable, Equatable {
                          heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, tap: tap)
     }
 
-    func save(in database: Database) throws {
-        try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('analytics', ?)", [.text(fingerprint)])
-    }
-
-    static func stored(in database: Database) throws -> String? {
-        try database.rows("SELECT value FROM settings WHERE key = 'analytics'").first?.first?.string
-    }
+    func save(in database: Database) throws { try stored.save(in: database) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthAggregate
+import HealthAnalytics
 import HealthCore
 import HealthDedupe
 import HealthEmit

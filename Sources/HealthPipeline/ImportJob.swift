@@ -30,13 +30,15 @@ public struct ImportJob: Sendable {
         /// `CancellationError`, leaving the published outputs as they were.
         public var isCancelled: @Sendable () -> Bool
         public var full: Bool
-        /// Outputs outside `out` published with the run's own (a person's dataset partitions).
-        public var companions: (any CompanionOutputs)?
+        /// The outputs besides the store, staged in this order and published with it (made of the
+        /// pipeline's `outputs` by `OutputRegistry`, above the pipeline; a person's import adds
+        /// their dataset partitions).
+        public var outputs: [any Output]
         public init(export: String, out: String, timeZone: TimeZoneChoice?, config: PipelineConfig = PipelineConfig(),
-                    progress: ImportProgressHandler? = nil, isCancelled: @escaping @Sendable () -> Bool = { false },
-                    full: Bool = false, companions: (any CompanionOutputs)? = nil) {
-            self.export = export; self.out = out; self.timeZone = timeZone; self.config = config
-            self.progress = progress; self.isCancelled = isCancelled; self.full = full; self.companions = companions
+                    outputs: [any Output], progress: ImportProgressHandler? = nil,
+                    isCancelled: @escaping @Sendable () -> Bool = { false }, full: Bool = false) {
+            self.export = export; self.out = out; self.timeZone = timeZone; self.config = config; self.outputs = outputs
+            self.progress = progress; self.isCancelled = isCancelled; self.full = full
         }
     }
 
@@ -50,9 +52,7 @@ public struct ImportJob: Sendable {
         let zone = try options.timeZone
             ?? TimeZoneChoice.unconfigured(source: source, publishedStore: options.full ? nil : folder.databasePath)
         let settings = try AnalyticsSettings(options.config, timeZone: zone.zone)
-        let files = try OutputFiles(folder: folder, outputs: options.config.outputs ?? PipelineConfig.allOutputs,
-                                    goals: options.config.goals, units: try options.config.unitSystem(),
-                                    dialect: try options.config.dialect())
+        let files = OutputFiles(folder: folder, outputs: options.outputs)
         try folder.prepare()
         let lock = try RunLock(folder: folder)
         defer { withExtendedLifetime(lock) {} }
@@ -124,26 +124,23 @@ public struct ImportJob: Sendable {
         // rewritten, whether this export brings anything new or not.
         let cutShort = Publication.wasCutShort(in: folder)
         if cutShort { summary.notes.append("an earlier run was stopped while publishing: every output is rewritten") }
-        var companionMoves: [StagedOutput] = []
-        // Stages CSV/Parquet from the finished store (the rest, if `written` holds some) and
-        // the companion outputs, and logs the run into it.
-        func finish(_ database: Database, changed: Bool, written: [String: Int] = [:], _ summary: inout RunSummary) throws {
+        var moves: [StagedOutput] = []
+        // Shared by both builds: stages the outputs that are due from the finished store (the
+        // rest, if `written` holds some tables), and logs the run into it.
+        func finish(_ database: Database, changed: Bool, written: [String: Int], _ summary: inout RunSummary) throws {
             let outputSettings = OutputSettings(options.config)
             let settingsChanged = try RunOutcome.noteOutputSettings(outputSettings, in: database, changed: changed,
                                                                     files: files, summary: &summary)
-            if changed || files.missing || cutShort || settingsChanged {
-                summary.outputsWritten = RunOutcome.names(of: files)
-                let outputsStart = Date()
-                let rest = OutputTable.all.filter { written[$0.name] == nil }
-                summary.outputRows = try files.write(rest, from: database) { try progress.phase(.writingFiles, $0) }
-                    .merging(written) { a, _ in a }
-                summary.phaseSeconds["outputs"] = Date().timeIntervalSince(outputsStart)
+            let outputsStart = Date()
+            let staged = try files.stage(from: database, changed: changed || cutShort || settingsChanged,
+                                         written: Set(written.keys)) {
+                try progress.phase(.writingFiles, $0)
             }
-            if let companions = options.companions, changed || cutShort || companions.missing {
-                let staging = (files.staging as NSString).appendingPathComponent("companions")
-                try OutputFolder.makePrivateFolder(staging)
-                companionMoves = try companions.stage(from: database, in: staging)
-                summary.outputsWritten.append("dataset partitions")
+            moves = staged.files.moves
+            if !staged.names.isEmpty || !written.isEmpty {
+                summary.outputsWritten = ["health.sqlite"] + staged.names
+                summary.outputRows = staged.files.rows.merging(written) { a, _ in a }
+                summary.phaseSeconds["outputs"] = Date().timeIntervalSince(outputsStart)
             }
             try outputSettings.save(in: database)
             try RunOutcome.countStore(database, into: &summary)
@@ -152,55 +149,18 @@ public struct ImportJob: Sendable {
             // The last point at which a cancelled run stops: from here on it publishes.
             try progress.phase(.writingFiles, "publishing")
         }
-        // Every output moves into place as one step; a failure anywhere undoes every move.
+        let build: any StoreBuild = previous.map {
+            IncrementalBuild(previous: $0, settings: settings, progress: progress, recordedAt: recordedAt, delta: checkpoints.staged)
+        } ?? FullBuild(settings: settings, alongside: alongside, files: files, progress: progress, recordedAt: recordedAt,
+                       staged: checkpoints.staged)
+        summary.mode = build.mode
+        // Every output moves into place as one step, the store last; a failure anywhere undoes every move.
         let publication = Publication(folder: folder)
-        func publishOutputs() throws {
-            try files.publish(into: publication)
-            for move in companionMoves { try publication.move(move.staged, to: move.final) }
-        }
         do {
-            if let previous {
-                summary.mode = "incremental"
-                load.database = nil   // closes the delta so the store can attach it
-                try previous.apply(delta: checkpoints.staged, settings: settings, summary: &summary, recordedAt: recordedAt,
-                                   progress: progress) { changed, summary in
-                    try finish(previous.database, changed: changed, &summary)
-                }
-                try publishOutputs()
-                try publication.move(previous.workingCopy, to: folder.databasePath)
-                checkpoints.discard()
-            } else {
-                summary.mode = "full"
-                let database = try load.database.orThrow("the loaded store is gone")
-                try progress.phase(.analytics)
-                let analyticsStart = Date()
-                // The samples output is written from the series the analytics read, on its own thread:
-                // alongside the index, or now (a resumed load) as they are read through it.
-                let precomputed = alongside.content
-                let samples = try alongside.samples
-                    ?? files.startSamples(sources: SeriesReader(database: database).sources(), alongsideIndex: false)
-                do {
-                    try database.transaction {
-                        let tap = precomputed != nil ? nil : samples.map { export in { @Sendable in try export.send(type: $0, $1) } }
-                        let result = try AnalyticsUpdate(database: database, settings: settings)
-                            .run(days: nil, recordedAt: recordedAt, progress: progress, computed: precomputed, tap: tap)
-                        summary.days = result.days
-                        summary.sleepNights = result.nights
-                        try settings.save(in: database)
-                    }
-                    summary.phaseSeconds["analytics"] = Date().timeIntervalSince(analyticsStart)
-                    let written = try samples?.finish() ?? [:]
-                    summary.phaseSeconds["analytics_and_samples"] = Date().timeIntervalSince(analyticsStart)
-                    try finish(database, changed: true, written: written, &summary)
-                } catch {
-                    samples?.cancel()   // never leave the thread behind, nor its unfinished file
-                    throw error
-                }
-                try database.execute("DELETE FROM load_checkpoint")
-                try publishOutputs()
-                try publication.move(checkpoints.staged, to: folder.databasePath)
-                checkpoints.discard()
-            }
+            let store = try build.build(&load, &summary, finish: finish)
+            try files.publish(moves, into: publication)
+            try publication.move(store, to: folder.databasePath)
+            checkpoints.discard()
         } catch {
             publication.rollBack()
             throw error

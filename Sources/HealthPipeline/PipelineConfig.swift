@@ -1,7 +1,7 @@
+import CSV
 import Foundation
 import HealthCore
 import HealthEmit
-import HealthReport
 import HealthStore
 
 /// A pipeline definition (`pipelines/default.json`, `pipelines/nightly.json`): README.md, "Pipelines".

@@ -1,4 +1,5 @@
 import Foundation
+import HealthStore
 import HealthCore
 import HealthReport
 

@@ -37,8 +37,8 @@ struct PublishedStore {
         if !trusted, let problem = StoreCheck.problem(in: published) { throw StoreCheck.damaged(path, problem) }
         guard let version = try published.scalar("PRAGMA user_version").int,
               (Int64(StoreSchema.oldestUpgradable)...Int64(StoreSchema.version)).contains(version),
-              try AnalyticsSettings.stored(in: published) == settings.fingerprint,
-              let lastRun = try published.scalar("SELECT max(id) FROM runs").int else { return nil }
+              try settings.stored.match(published),
+              let lastRun = try HealthStore(database: published).lastRunID() else { return nil }
         unlink(workingCopy)
         if FileManager.default.fileExists(atPath: path + "-wal") {
             // A store of an earlier version may hold part of its data in a write-ahead log.

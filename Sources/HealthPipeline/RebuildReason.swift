@@ -14,15 +14,16 @@ enum RebuildReason {
               (Int64(StoreSchema.oldestUpgradable)...Int64(StoreSchema.version)).contains(version) else {
             return "the store is of another version: rebuilt from this export"
         }
-        guard let stored = try? AnalyticsSettings.stored(in: database) else {
+        let store = HealthStore(database: database)
+        guard let stored = try? StoreSettings.storedLine(in: database) else {
             return "the store holds no analytics settings: rebuilt from this export"
         }
-        if (try? database.scalar("SELECT max(id) FROM runs").int) == nil {
+        if (try? store.lastRunID()) == nil {
             return "the store records no finished run: rebuilt from this export"
         }
         // The zone as the runs name it (`UTC`, where the fingerprint holds Foundation's `GMT`).
         var old = stored
-        if let name = try? database.scalar("SELECT timezone FROM runs ORDER BY id DESC LIMIT 1").string,
+        if let name = try? store.lastRun()?.timeZone,
            let zone = TimeZone(identifier: name), name != zone.identifier {
             old = old.replacingOccurrences(of: "zone=\(zone.identifier);", with: "zone=\(name);")
         }

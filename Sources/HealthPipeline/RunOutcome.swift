@@ -6,8 +6,7 @@ import SQLite
 enum RunOutcome {
     /// The published names of the files `files` writes, as the summary lists them.
     static func names(of files: OutputFiles) -> [String] {
-        ["health.sqlite"] + (files.csv ? ["csv/"] : []) + (files.parquet ? ["parquet/"] : [])
-            + (files.report != nil ? ["report/index.html"] : []) + (files.workbook ? [OutputFiles.workbookName] : [])
+        ["health.sqlite"] + files.outputs.map(\.summaryName)
     }
 
     /// Notes a change of the output settings since the store's outputs were written; true when

@@ -2,6 +2,7 @@ import Foundation
 import HealthCore
 import HealthEmit
 import HealthIngest
+import HealthStore
 import SQLite
 
 /// What a run did: printed with `--json`, stored in the `runs` table.
@@ -185,21 +186,14 @@ public struct RunSummary: Codable, Sendable {
 enum RunLog {
     static func record(_ summary: RunSummary, in database: Database, started: Date) throws {
         let iso = ISO8601DateFormatter()
-        try database.transaction {
-            try database.rows("""
-            INSERT INTO runs (started_utc, finished_utc, input, input_kind, input_bytes, status, elements, records_read,
-              samples, duplicates, quarantined, workouts, route_points, unknown_elements, repaired, seconds, timezone,
-              mode, new_samples, skipped_by_anchor)
-            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-            """, [.text(iso.string(from: started)), .text(iso.string(from: Date())), .text(summary.input),
-                  .text(summary.inputKind), .integer(summary.inputBytes), .text(summary.status),
-                  .integer(summary.elements), .integer(Int64(summary.recordsRead)), .integer(Int64(summary.samples)),
-                  .integer(Int64(summary.duplicates)), .integer(Int64(summary.quarantined)),
-                  .integer(Int64(summary.workouts)), .integer(Int64(summary.routePoints)),
-                  .text(String(decoding: (try? JSONEncoder().encode(summary.unknownElements)) ?? Data(), as: UTF8.self)),
-                  .text(summary.removedDoctype ? "doctype" : ""), .real(summary.seconds), .text(summary.timeZone),
-                  .text(summary.mode), .integer(Int64(summary.newSamples ?? summary.samples)),
-                  .integer(Int64(summary.skippedByAnchor))])
-        }
+        try RunRecord(startedUTC: iso.string(from: started), finishedUTC: iso.string(from: Date()), input: summary.input,
+                      inputKind: summary.inputKind, inputBytes: summary.inputBytes, status: summary.status,
+                      elements: summary.elements, recordsRead: summary.recordsRead, samples: summary.samples,
+                      duplicates: summary.duplicates, quarantined: summary.quarantined, workouts: summary.workouts,
+                      routePoints: summary.routePoints,
+                      unknownElements: String(decoding: (try? JSONEncoder().encode(summary.unknownElements)) ?? Data(), as: UTF8.self),
+                      repaired: summary.removedDoctype ? "doctype" : "", seconds: summary.seconds, timeZone: summary.timeZone,
+                      mode: summary.mode, newSamples: summary.newSamples ?? summary.samples,
+                      skippedByAnchor: summary.skippedByAnchor).record(in: database)
     }
 }

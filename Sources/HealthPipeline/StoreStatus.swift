@@ -19,28 +19,28 @@ public struct StoreStatus {
         }
         let db = try Database(path: folder.databasePath, mode: .readOnly)
         if let problem = StoreCheck.problem(in: db) { throw StoreCheck.damaged(folder.databasePath, problem) }
-        guard try db.hasTable("runs") else {
+        let store = HealthStore(database: db)
+        guard try store.hasRunLog() else {
             throw HealthETLError.dataUnusable("\(folder.databasePath) is not a HealthETL store (no runs table); "
                 + "`healthetl import EXPORT --out \(folder.path) --full` replaces it")
         }
         var lines = ["Store: \(folder.databasePath)", "Last runs:"]
-        for row in try db.rows("""
-            SELECT finished_utc, mode, input, records_read, new_samples, skipped_by_anchor, quarantined, round(seconds, 1)
-            FROM runs ORDER BY id DESC LIMIT 5
-            """) {
-            lines.append("  \(row[0]) \(row[1]) \(row[2]): \(row[3]) records read, \(row[4]) new samples, "
-                + "\(row[5]) skipped by anchors, \(row[6]) quarantined, \(row[7]) s")
+        // A missing value shows as SQL's NULL, as the log holds it.
+        func show<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "NULL" }
+        for run in try store.recentRuns(limit: 5) {
+            lines.append("  \(show(run.finishedUTC)) \(show(run.mode)) \(show(run.input)): \(show(run.recordsRead)) records read, "
+                + "\(show(run.newSamples)) new samples, \(show(run.skippedByAnchor)) skipped by anchors, "
+                + "\(show(run.quarantined)) quarantined, \(show(run.seconds)) s")
         }
         lines.append("Tables:")
         // `ecg_recordings` came with schema 4: a store of version 3 lists it after its next import.
         let hasECG = try db.hasTable("ecg_recordings")
         for table in ["samples", "workouts", "workout_route_points", "activity_summaries", "daily_analytics", "sleep_sessions",
                       "quarantine"] + (hasECG ? ["ecg_recordings"] : []) {
-            lines.append("  \(table): \(try db.scalar("SELECT count(*) FROM \(table)"))")
+            lines.append("  \(table): \(try store.rowCount(of: table))")
         }
-        let anchors = try db.rows("SELECT count(*), max(newest_creation_us) FROM anchors").first ?? []
-        let newest = anchors.count > 1 ? anchors[1].int.map { Timestamp(microseconds: $0).iso8601 } ?? "none" : "none"
-        lines.append("Anchors: \(anchors.first?.int ?? 0) (type, source) pairs, newest creationDate \(newest)")
+        let anchors = try store.anchorSummary()
+        lines.append("Anchors: \(anchors.pairs) (type, source) pairs, newest creationDate \(anchors.newest?.iso8601 ?? "none")")
         let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: folder.stateFolder)) ?? [])
             .filter { $0.contains(".partial-") || $0.hasPrefix("staging-") }
         if let pending { lines.append(pending) }

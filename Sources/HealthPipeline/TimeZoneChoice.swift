@@ -1,6 +1,7 @@
 import Foundation
 import HealthCore
 import HealthIngest
+import HealthStore
 import SQLite
 
 /// Which IANA zone a run's local days use, and why: the run summary says both.
@@ -49,7 +50,7 @@ public struct TimeZoneChoice: Sendable, Equatable {
     static func earlierZone(in path: String) -> (TimeZone, String)? {
         guard FileManager.default.fileExists(atPath: path),
               let db = try? Database(path: path, mode: .readOnly),
-              let name = try? db.scalar("SELECT timezone FROM runs ORDER BY id DESC LIMIT 1").string,
+              let name = try? HealthStore(database: db).lastRun()?.timeZone,
               let zone = TimeZone(identifier: name) else { return nil }
         return (zone, name)
     }

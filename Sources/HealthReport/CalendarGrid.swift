@@ -1,4 +1,5 @@
 import HealthCore
+import HealthStore
 
 /// Month calendars and year heatmaps as grids of day cells. Each cell carries `data-date`,
 /// `data-metric` and `data-value` (the `daily_analytics` value, or the Activity rings' for

@@ -1,4 +1,5 @@
 import HealthCore
+import HealthStore
 
 /// A sentence the numbers support, with its kind (`data-insight` on the page). No advice,
 /// no diagnosis: each one states what the analytics say.

@@ -199,10 +199,7 @@ public struct ReportData: Sendable {
 
     public static func load(from database: Database) throws -> ReportData {
         // The zone of the analytics (the settings row is written with them, before the run's row).
-        let settings = try database.scalar("SELECT value FROM settings WHERE key = 'analytics'").string ?? ""
-        let lastRunZone = try database.scalar("SELECT timezone FROM runs ORDER BY id DESC LIMIT 1").string
-        let zoneName = settings.split(separator: ";").first { $0.hasPrefix("zone=") }.map { String($0.dropFirst(5)) }
-            ?? lastRunZone ?? "UTC"
+        let zoneName = try HealthStore(database: database).analyticsZoneName() ?? "UTC"
         let zone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
         var calendar = LocalCalendar(timeZone: zone)
         let export = try database.scalar("SELECT export_date_utc FROM profile WHERE id = 1").string

@@ -2,6 +2,7 @@
 #error("The Parquet writer copies values in host byte order and needs a little-endian host.")
 #endif
 
+import Archive
 import PrivateFiles
 
 /// What the footer needs to know about one written column chunk.
@@ -57,7 +58,7 @@ struct ParquetChunkInfo {
 final class ParquetChunkWriter {
     /// Target size of a page's encoded values before compression.
     let pageSizeTarget: Int
-    private let compressor: ParquetGzipCompressor?
+    private let compressor: GzipCompressor?
     private let codec: Int32
     private var body: [UInt8] = []
     private var compressed: [UInt8] = []
@@ -66,7 +67,7 @@ final class ParquetChunkWriter {
     init(compression: ParquetCompression, pageSizeTarget: Int = 1 << 20) throws {
         self.pageSizeTarget = pageSizeTarget
         self.codec = compression.codec
-        self.compressor = compression.gzipLevel > 0 ? try ParquetGzipCompressor(level: compression.gzipLevel) : nil
+        self.compressor = compression.gzipLevel > 0 ? try GzipCompressor(level: compression.gzipLevel) : nil
     }
 
     private struct Totals {

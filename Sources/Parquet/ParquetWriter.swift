@@ -82,18 +82,18 @@ public final class ParquetWriter {
     ///   - writesGroupsInBackground: encode, compress and write each full row group on a
     ///     thread of its own while the next one fills (the samples: zlib is half the writer's
     ///     time). Memory: two row groups of values instead of one.
-    public convenience init(path: String, columns: [ParquetColumn], rowGroupRows: Int = 1 << 16,
+    public convenience init(path: String, createdBy: String, columns: [ParquetColumn], rowGroupRows: Int = 1 << 16,
                             compression: ParquetCompression = .gzip,
-                            keyValueMetadata: [String: String] = [:], createdBy: String = "healthetl",
+                            keyValueMetadata: [String: String] = [:],
                             writesGroupsInBackground: Bool = false) throws {
-        try self.init(path: path, columns: columns, rowGroupRows: rowGroupRows, compression: compression,
-                      keyValueMetadata: keyValueMetadata, createdBy: createdBy, pageSizeTarget: 1 << 20,
+        try self.init(path: path, createdBy: createdBy, columns: columns, rowGroupRows: rowGroupRows, compression: compression,
+                      keyValueMetadata: keyValueMetadata, pageSizeTarget: 1 << 20,
                       maxDictionaryEntries: Self.maxDictionaryEntries, writesGroupsInBackground: writesGroupsInBackground)
     }
 
     /// With the page size and dictionary limit adjustable (for tests).
-    init(path: String, columns: [ParquetColumn], rowGroupRows: Int, compression: ParquetCompression,
-         keyValueMetadata: [String: String], createdBy: String = "healthetl", pageSizeTarget: Int, maxDictionaryEntries: Int,
+    init(path: String, createdBy: String, columns: [ParquetColumn], rowGroupRows: Int, compression: ParquetCompression,
+         keyValueMetadata: [String: String], pageSizeTarget: Int, maxDictionaryEntries: Int,
          writesGroupsInBackground: Bool = false) throws {
         try validateParquetSchema(columns)
         guard rowGroupRows >= 1 else { throw ParquetError("parquet: rowGroupRows must be at least 1") }

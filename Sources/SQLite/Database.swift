@@ -136,10 +136,6 @@ public final class Database {
         try scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]).int == 1
     }
 
-    /// The raw connection, for registering application-defined SQL functions (HealthQL's local-time
-    /// and statistics functions). Valid as long as this `Database` lives.
-    public var sqliteHandle: OpaquePointer { handle }
-
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     public var changes: Int { Int(sqlite3_changes(handle)) }
 

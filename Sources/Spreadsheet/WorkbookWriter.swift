@@ -1,3 +1,4 @@
+import Archive
 /// A column of a sheet: its header, how its cells are stored and shown, and its width.
 public struct SheetColumn: Sendable, Equatable {
     public enum Kind: Sendable, Hashable {

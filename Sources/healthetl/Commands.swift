@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthOutputs
 import HealthPeople
 import HealthPipeline
 
@@ -47,6 +48,7 @@ enum ImportCommand: Command {
         } else {
             let zone = try config.configuredTimeZone(override: args.option("timezone"))
             summary = try ImportJob(options: .init(export: args.positionals[0], out: out, timeZone: zone, config: config,
+                                                   outputs: try OutputRegistry.standard.outputs(for: config),
                                                    progress: progress, full: args.flag("full"))).run()
         }
         if args.flag("json") {

@@ -46,7 +46,10 @@ enum ReplCommand: Command {
         try args.refuseFamilyFolderWithoutPerson(name)
         let engine = try QueryEngine(storePath: args.storePath)
         try setNow(args, on: engine)
-        Repl(engine: engine, historyPath: try args.outFolder + "/.healthetl/repl_history").run()
+        Repl(engine: engine, historyPath: try args.outFolder + "/.healthetl/repl_history", reader: { history -> any LineReader in
+            TerminalLineEditor.isAvailable
+                ? TerminalLineEditor(history: history, complete: Completion.candidates(before:)) : PlainLineReader()
+        }).run()
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HealthCore
 import HealthPeople
+import HealthStore
 import HealthPipeline
 import HealthReport
 import SQLite
@@ -37,7 +38,7 @@ enum ReportCommand: Command {
     /// rather than silently showing the old zone's days.
     private static func zoneNote(_ config: PipelineConfig, _ database: Database) throws -> String? {
         guard let configured = config.timezone, let zone = TimeZone(identifier: configured),
-              let stored = try database.scalar("SELECT timezone FROM runs ORDER BY id DESC LIMIT 1").string,
+              let stored = try HealthStore(database: database).lastRun()?.timeZone,
               let storedZone = TimeZone(identifier: stored), storedZone != zone else { return nil }
         return "the timezone setting is \(configured) but the stored days are in \(stored); the next import rebuilds them"
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+@testable import CSV
 @testable import HealthEmit
 @testable import PrivateFiles
 import XCTest

@@ -92,8 +92,9 @@ final class OutputFilesTests: XCTestCase {
         try assertChecks(try importExport(export, into: folder))
     }
 
-    /// A full import writes `samples.parquet` from the rows its analytics read (`SeriesSamplesWriter`);
-    /// an incremental run exports it by SQL (`TableExporter`). The two files must be the same, byte for byte.
+    /// Every samples file is written by `SeriesSamplesWriter` (from the rows a full import's
+    /// analytics read, or read here for an incremental run and the dataset's years); the export
+    /// of `OutputTable.samples` by SQL (`TableExporter`) is the reference it must equal, byte for byte.
     func testSamplesFromTheSeriesEqualTheSQLExport() throws {
         let folder = try temporaryFolder(self)
         let generated = folder.appendingPathComponent("export.xml").path

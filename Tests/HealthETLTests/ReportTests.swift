@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import HealthCore
 @testable import HealthReport
+import HealthStore
 @testable import SQLite
 
 /// Issue 22: the trends report. Insights on hand-made days; the page of an import checked

@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import Archive
 import HealthIngest
 import XCTest
 
@@ -65,13 +66,14 @@ final class ZipArchiveTests: XCTestCase {
         try XCTUnwrap(archive.entry(named: name), "no entry \(name) in \(archive.entries.map(\.name))", file: file, line: line)
     }
 
-    /// Asserts that `body` throws `HealthETLError.dataUnusable` whose message contains all of `fragments`.
+    /// Asserts that `body` throws an unusable-archive `ArchiveError` whose message contains all of `fragments`.
     private func assertUnusable(_ fragments: [String], file: StaticString = #filePath, line: UInt = #line,
                                 _ body: () throws -> Void) {
         XCTAssertThrowsError(try body(), file: file, line: line) { error in
-            guard case HealthETLError.dataUnusable(let message) = error else {
-                return XCTFail("expected .dataUnusable, got \(error)", file: file, line: line)
+            guard let archiveError = error as? ArchiveError, archiveError.kind == .unusable else {
+                return XCTFail("expected .unusable, got \(error)", file: file, line: line)
             }
+            let message = archiveError.description
             for fragment in fragments {
                 XCTAssertTrue(message.contains(fragment), "message \"\(message)\" lacks \"\(fragment)\"", file: file, line: line)
             }
@@ -474,13 +476,14 @@ final class ZipArchiveTests: XCTestCase {
 
         let missing = path("does-not-exist.zip")
         XCTAssertThrowsError(try ZipArchive(path: missing)) { error in
-            guard case HealthETLError.inputMissing(let message) = error else {
-                return XCTFail("expected .inputMissing, got \(error)")
+            guard let archiveError = error as? ArchiveError, archiveError.kind == .cannotOpen else {
+                return XCTFail("expected .cannotOpen, got \(error)")
             }
-            XCTAssertTrue(message.contains(missing), message)
+            XCTAssertEqual(archiveError.exitCode, 66)
+            XCTAssertTrue(archiveError.description.contains(missing), archiveError.description)
         }
         XCTAssertThrowsError(try ZipArchive(path: tmp.path)) { error in
-            guard case HealthETLError.inputMissing = error else { return XCTFail("expected .inputMissing, got \(error)") }
+            guard (error as? ArchiveError)?.kind == .cannotOpen else { return XCTFail("expected .cannotOpen, got \(error)") }
         }
     }
 

@@ -1,6 +1,10 @@
 import Foundation
+import Archive
 @testable import Parquet
 import XCTest
+
+/// The `created_by` the tests' files carry: the writer writes whatever its caller names.
+let parquetTestCreator = "ParquetTests 1.0"
 
 /// The Parquet writer: encoders checked byte for byte, and whole files read back by pyarrow
 /// and DuckDB (through Python: `HEALTHETL_PYTHON`, else `.venv/bin/python` at the package
@@ -145,7 +149,7 @@ final class ParquetWriterTests: XCTestCase {
     }
 
     func testGzipHasGzipWrapper() throws {
-        let gz = try ParquetGzipCompressor(level: 1)
+        let gz = try GzipCompressor(level: 1)
         var out: [UInt8] = []
         let input = Array(repeating: UInt8(ascii: "a"), count: 10_000)
         let n = try input.withUnsafeBytes { try gz.compress($0, into: &out) }
@@ -163,7 +167,7 @@ final class ParquetWriterTests: XCTestCase {
         try Data("old".utf8).write(to: URL(fileURLWithPath: path))
         let tmp = dir + "/.t.parquet.tmp-\(ProcessInfo.processInfo.processIdentifier)"
 
-        let w = try ParquetWriter(path: path, columns: [ParquetColumn("a", .int64)])
+        let w = try ParquetWriter(path: path, createdBy: parquetTestCreator, columns: [ParquetColumn("a", .int64)])
         try w.appendRow { r in r.int64(0, 1) }
         XCTAssertTrue(FileManager.default.fileExists(atPath: tmp))
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "old")
@@ -174,12 +178,12 @@ final class ParquetWriterTests: XCTestCase {
         XCTAssertThrowsError(try w.close())
 
         do {
-            let dropped = try ParquetWriter(path: path, columns: [ParquetColumn("a", .int64)])
+            let dropped = try ParquetWriter(path: path, createdBy: parquetTestCreator, columns: [ParquetColumn("a", .int64)])
             try dropped.appendRow { r in r.int64(0, 1) }
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: tmp), "a discarded writer removes its temporary file")
 
-        let w2 = try ParquetWriter(path: path, columns: [ParquetColumn("a", .int64)])
+        let w2 = try ParquetWriter(path: path, createdBy: parquetTestCreator, columns: [ParquetColumn("a", .int64)])
         try w2.appendRow { r in r.int64(0, 1) }
         try w2.close()
         XCTAssertFalse(FileManager.default.fileExists(atPath: tmp))
@@ -191,16 +195,16 @@ final class ParquetWriterTests: XCTestCase {
         XCTAssertThrowsError(try w2.close())
 
         // Aborting from inside a row.
-        let w3 = try ParquetWriter(path: path, columns: [ParquetColumn("a", .int64)])
+        let w3 = try ParquetWriter(path: path, createdBy: parquetTestCreator, columns: [ParquetColumn("a", .int64)])
         XCTAssertThrowsError(try w3.appendRow { r in r.int64(0, 1); w3.abort() })
         XCTAssertFalse(FileManager.default.fileExists(atPath: tmp))
         XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(4)), Array("PAR1".utf8))
 
-        XCTAssertThrowsError(try ParquetWriter(path: dir + "/missing/x.parquet", columns: [ParquetColumn("a", .int64)]))
-        XCTAssertThrowsError(try ParquetWriter(path: dir + "/y.parquet", columns: []))
-        XCTAssertThrowsError(try ParquetWriter(path: dir + "/y.parquet",
+        XCTAssertThrowsError(try ParquetWriter(path: dir + "/missing/x.parquet", createdBy: parquetTestCreator, columns: [ParquetColumn("a", .int64)]))
+        XCTAssertThrowsError(try ParquetWriter(path: dir + "/y.parquet", createdBy: parquetTestCreator, columns: []))
+        XCTAssertThrowsError(try ParquetWriter(path: dir + "/y.parquet", createdBy: parquetTestCreator,
                                                columns: [ParquetColumn("a", .int64), ParquetColumn("a", .double)]))
-        XCTAssertThrowsError(try ParquetWriter(path: dir + "/y.parquet",
+        XCTAssertThrowsError(try ParquetWriter(path: dir + "/y.parquet", createdBy: parquetTestCreator,
                                                columns: [ParquetColumn("a", .int64, dictionary: true)]))
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/y.parquet"))
     }
@@ -210,7 +214,7 @@ final class ParquetWriterTests: XCTestCase {
         let path = dir + "/rollback.parquet"
         let columns = [ParquetColumn("id", .int64), ParquetColumn("name", .string, optional: true, dictionary: true),
                        ParquetColumn("note", .string, optional: true), ParquetColumn("x", .double)]
-        let w = try ParquetWriter(path: path, columns: columns, compression: .none)
+        let w = try ParquetWriter(path: path, createdBy: parquetTestCreator, columns: columns, compression: .none)
         try w.appendRow { r in r.int64(0, 1); r.string(1, "a"); r.string(2, "n1"); r.double(3, 1.5) }
         // Type mismatch, set twice, required missing, null in a required column, bad index, a throwing body.
         XCTAssertThrowsError(try w.appendRow { r in r.int64(0, 2); r.string(1, "b"); r.string(2, "n2"); r.int64(3, 1) })
@@ -288,7 +292,7 @@ final class ParquetWriterTests: XCTestCase {
         }
         for compression in [ParquetCompression.gzip, .none, .gzip(level: 9)] {
             let path = try makeTemporaryDirectory() + "/types.parquet"
-            let w = try ParquetWriter(path: path, columns: columns, compression: compression,
+            let w = try ParquetWriter(path: path, createdBy: parquetTestCreator, columns: columns, compression: compression,
                                       keyValueMetadata: ["healthetl.table": "types"])
             let report = try writeAndReadBack(w, path, columns: columns, rows: rows)
             let expectedCodec = compression == .none ? "UNCOMPRESSED" : "GZIP"
@@ -330,7 +334,7 @@ final class ParquetWriterTests: XCTestCase {
         let path = try makeTemporaryDirectory() + "/groups.parquet"
         // Small row groups and pages; a dictionary limit the "unique" column outgrows in the
         // first row group (it then stays PLAIN), while "type" keeps its dictionary.
-        let w = try ParquetWriter(path: path, columns: columns, rowGroupRows: 10_000, compression: .gzip,
+        let w = try ParquetWriter(path: path, createdBy: parquetTestCreator, columns: columns, rowGroupRows: 10_000, compression: .gzip,
                                   keyValueMetadata: [:], pageSizeTarget: 4096, maxDictionaryEntries: 5000)
         let report = try writeAndReadBack(w, path, columns: columns, rows: rows)
         XCTAssertEqual(report.pyarrow.row_groups.map(\.num_rows), [10_000, 10_000, 5_000])
@@ -353,7 +357,7 @@ final class ParquetWriterTests: XCTestCase {
         func write(_ name: String, repeating: Bool) throws -> Data {
             let path = dir + "/" + name
             expected = [[], []]
-            let w = try ParquetWriter(path: path, columns: columns, rowGroupRows: 7, compression: .gzip,
+            let w = try ParquetWriter(path: path, createdBy: parquetTestCreator, columns: columns, rowGroupRows: 7, compression: .gzip,
                                       keyValueMetadata: [:], pageSizeTarget: 64, maxDictionaryEntries: 5)
             var last: [String?] = [nil, nil]
             for i in 0..<60 {
@@ -388,7 +392,7 @@ final class ParquetWriterTests: XCTestCase {
                        ParquetColumn("n", .int64), ParquetColumn("x", .double, optional: true)]
         func write(_ name: String, background: Bool, rows: Int = 200) throws -> (ParquetWriter, String) {
             let path = dir + "/" + name
-            let w = try ParquetWriter(path: path, columns: columns, rowGroupRows: 7, compression: .gzip, keyValueMetadata: [:],
+            let w = try ParquetWriter(path: path, createdBy: parquetTestCreator, columns: columns, rowGroupRows: 7, compression: .gzip, keyValueMetadata: [:],
                                       pageSizeTarget: 64, maxDictionaryEntries: 5, writesGroupsInBackground: background)
             var last: [String?] = [nil, nil]
             for i in 0..<rows {
@@ -467,7 +471,7 @@ final class ParquetWriterTests: XCTestCase {
         }
         let path = try makeTemporaryDirectory() + "/delta.parquet"
         // Pages of a few hundred values: blocks and miniblocks end mid-page and mid-way.
-        let w = try ParquetWriter(path: path, columns: columns, rowGroupRows: 2_000, compression: .gzip,
+        let w = try ParquetWriter(path: path, createdBy: parquetTestCreator, columns: columns, rowGroupRows: 2_000, compression: .gzip,
                                   keyValueMetadata: [:], pageSizeTarget: 3_000, maxDictionaryEntries: 1000)
         let report = try writeAndReadBack(w, path, columns: columns, rows: rows)
         for g in report.pyarrow.row_groups {
@@ -478,12 +482,12 @@ final class ParquetWriterTests: XCTestCase {
     func testEmptyFileAndValueArrays() throws {
         let columns = [ParquetColumn("a", .int64), ParquetColumn("b", .string, optional: true, dictionary: true)]
         let empty = try makeTemporaryDirectory() + "/empty.parquet"
-        try ParquetWriter(path: empty, columns: columns).close()
+        try ParquetWriter(path: empty, createdBy: parquetTestCreator, columns: columns).close()
         let report = try readBack(empty)
         try assertTable(report, columns: columns, rows: [])
 
         let path = try makeTemporaryDirectory() + "/values.parquet"
-        let w = try ParquetWriter(path: path, columns: columns, rowGroupRows: 1)
+        let w = try ParquetWriter(path: path, createdBy: parquetTestCreator, columns: columns, rowGroupRows: 1)
         let rows: [[ParquetValue]] = [[.int64(5), .string("x")], [.int64(6), .null], [.int64(7), .string("x")],
                                       [.int64(8), .string(String(repeating: "y", count: 65))]]
         for row in rows { try w.appendRow(row) }
@@ -570,7 +574,7 @@ final class ParquetWriterTests: XCTestCase {
     private func assertTable(_ report: ReadBack, columns: [ParquetColumn], rows: [[ParquetValue]],
                              file: StaticString = #filePath, line: UInt = #line) throws {
         let pa = report.pyarrow
-        XCTAssertEqual(pa.created_by, "healthetl", file: file, line: line)
+        XCTAssertEqual(pa.created_by, parquetTestCreator, file: file, line: line)   // the caller's, never a default
         XCTAssertEqual(pa.num_rows, rows.count, file: file, line: line)
         XCTAssertEqual(pa.schema.map { $0[0] }, columns.map(\.name), file: file, line: line)
         XCTAssertEqual(pa.schema.map { $0[1] }, columns.map { Self.arrowTypes[$0.type]! }, file: file, line: line)

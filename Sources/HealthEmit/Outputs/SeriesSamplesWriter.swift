@@ -1,6 +1,7 @@
 import HealthCore
 import Parquet
 import HealthStore
+import SQLite
 
 /// `samples.parquet` written from the series the analytics read anyway (type by type, in
 /// start order, which is the order of `OutputTable.samples`), so that a full import reads
@@ -14,9 +15,36 @@ public final class SeriesSamplesWriter {
     public private(set) var rows = 0
 
     public init(path: String, sources: [SeriesReader.Source], compression: ParquetCompression = .gzip) throws {
-        writer = try ParquetWriter(path: path, columns: OutputTable.samples.columns.map(TableExporter.parquetColumn),
+        writer = try ParquetWriter(path: path, createdBy: TableExporter.parquetCreator, columns: OutputTable.samples.columns.map(TableExporter.parquetColumn),
                                    compression: compression, writesGroupsInBackground: true)
         self.sources = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Writes the samples of `database` (those of the local days `localDays`, days since
+    /// 1970, when given: a dataset's year) to `path`, type by type in start order: the one
+    /// writer of every samples file, whether its rows come from the analytics' reads or from here.
+    /// Returns the rows written.
+    @discardableResult
+    public static func write(from database: Database, to path: String, localDays: Range<Int>? = nil) throws -> Int {
+        let reader = SeriesReader(database: database)
+        let writer = try SeriesSamplesWriter(path: path, sources: try reader.sources())
+        do {
+            for (typeID, identifier) in try reader.types() {
+                try reader.forEachBatch(typeID: typeID) { rows in
+                    if let localDays {
+                        let kept = rows.filter { localDays.contains($0.localDay) }
+                        if !kept.isEmpty { try writer.append(type: identifier, kept) }
+                    } else {
+                        try writer.append(type: identifier, rows)
+                    }
+                }
+            }
+            try writer.close()
+        } catch {
+            writer.abort()
+            throw error
+        }
+        return writer.rows
     }
 
     /// Appends a batch of one type's rows, in the order read.

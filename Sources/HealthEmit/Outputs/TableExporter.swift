@@ -1,3 +1,4 @@
+import CSV
 import HealthCore
 import HealthStore
 import SQLite
@@ -9,6 +10,9 @@ import Parquet
 public struct TableExporter {
     let database: Database
     public init(database: Database) { self.database = database }
+
+    /// The application our Parquet files name as their writer (`created_by`).
+    public static let parquetCreator = "healthetl"
 
     /// Writes the table; the files appear at their paths only when complete (each writer
     /// renames its temporary on close). Returns the row count. The CSV file is in `units`
@@ -24,7 +28,7 @@ public struct TableExporter {
             try CSVWriter(path: $0, columns: zip(table.columns, shown).map { Self.csvColumn($0, $1) }, dialect: dialect)
         }
         let parquet = try parquetPath.map {
-            try ParquetWriter(path: $0, columns: table.columns.map(Self.parquetColumn), compression: parquetCompression)
+            try ParquetWriter(path: $0, createdBy: Self.parquetCreator, columns: table.columns.map(Self.parquetColumn), compression: parquetCompression)
         }
         do {
             let stmt = try database.prepare(table.sql)

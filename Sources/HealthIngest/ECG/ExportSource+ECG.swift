@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 import HealthCore
 
@@ -36,7 +37,7 @@ extension ExportSource {
                 throw ECGUnreadable("not in the zip")
             }
             guard entry.uncompressedSize <= UInt64(Self.maximumECGFileBytes) else { throw tooLarge }
-            try zip.read(entry, chunkSize: 64 << 10, body)
+            try readingArchive { try zip.read(entry, chunkSize: 64 << 10, body) }
             return
         }
         guard let baseFolder, let relative = Self.insideRelativePath(name),

@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthStore
 import SQLite
 
 /// A published store opened for queries: read-only, with the zone and week start its
@@ -25,27 +26,13 @@ public final class StoreContext {
     public init(database: Database) throws {
         self.database = database
         try database.execute("PRAGMA query_only = ON")
-        let settings = try Self.analyticsSettings(database)
-        let zoneName = settings["zone"] ?? (try? database.scalar(
-            "SELECT timezone FROM runs WHERE timezone IS NOT NULL ORDER BY id DESC LIMIT 1").string) ?? nil
+        let settings = try StoreSettings.stored(in: database)
+        let zoneName = settings?.zone ?? (try? HealthStore(database: database).lastRecordedZone()) ?? nil
         timeZone = zoneName.flatMap(TimeZone.init(identifier:)) ?? .current
-        weekStart = settings["weekStart"].flatMap(Int.init) ?? 0
+        weekStart = settings?.weekStart ?? 0
         hasHourlyMetrics = try database.hasTable("hourly_metrics")
         hasECGRecordings = try database.hasTable("ecg_recordings")
-        SQLFunctions.register(on: database, timeZone: timeZone, weekStart: weekStart)
-    }
-
-    /// `zone=Europe/Berlin;weekStart=0;…` as the import saved it (`settings.analytics`).
-    private static func analyticsSettings(_ database: Database) throws -> [String: String] {
-        guard try database.hasTable("settings"), let line = try database.scalar("SELECT value FROM settings WHERE key = 'analytics'").string else {
-            return [:]
-        }
-        var out: [String: String] = [:]
-        for part in line.split(separator: ";") {
-            let pair = part.split(separator: "=", maxSplits: 1)
-            if pair.count == 2 { out[String(pair[0])] = String(pair[1]) }
-        }
-        return out
+        try SQLFunctions.register(on: database, timeZone: timeZone, weekStart: weekStart)
     }
 
     /// The distinct identifiers stored in a name field (sleep stages, workout types), cached.

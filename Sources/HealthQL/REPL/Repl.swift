@@ -13,14 +13,14 @@ public final class Repl {
     public static let prompt = "healthql> "
     public static let continuation = "     ...> "
 
-    public init(engine: QueryEngine, historyPath: String?, reader: LineReader? = nil,
+    /// `reader` makes the line source over the REPL's history (the command line's terminal
+    /// editor); plain lines without one.
+    public init(engine: QueryEngine, historyPath: String?, reader: ((History) -> LineReader)? = nil,
                 write: @escaping (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) }) {
         self.engine = engine
         let history = History(path: historyPath)
         self.history = history
-        self.reader = reader ?? (TerminalLineEditor.isAvailable
-            ? TerminalLineEditor(history: history, complete: Completion.candidates(before:))
-            : PlainLineReader())
+        self.reader = reader?(history) ?? PlainLineReader()
         self.write = write
     }
 

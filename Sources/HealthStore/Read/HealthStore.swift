@@ -63,21 +63,7 @@ public final class HealthStore {
 
     /// The night that ends on `date` (its wake-up day, docs/sleep-nights.md), with its naps' minutes.
     public func sleepNight(morning date: CivilDate) throws -> SleepNight? {
-        let rows = try database.rows("""
-            SELECT night_date, start_utc, end_utc, in_bed_minutes, core_minutes, deep_minutes, rem_minutes,
-                   unspecified_minutes, awake_minutes, sources, nap_minutes, naps FROM sleep_sessions
-            WHERE night_date = ?
-            """, [.text(date.iso8601)])
-        return rows.first.flatMap { r in
-            guard let start = r[1].string.flatMap(Timestamp.init(iso8601:)),
-                  let end = r[2].string.flatMap(Timestamp.init(iso8601:)) else { return nil }
-            var n = SleepNight(date: date, start: start, end: end)
-            n.inBedMinutes = r[3].double ?? 0; n.coreMinutes = r[4].double ?? 0; n.deepMinutes = r[5].double ?? 0
-            n.remMinutes = r[6].double ?? 0; n.unspecifiedMinutes = r[7].double ?? 0; n.awakeMinutes = r[8].double ?? 0
-            n.sources = (r[9].string ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            n.napMinutes = r[10].double ?? 0; n.naps = Int(r[11].int ?? 0)
-            return n
-        }
+        try sleepNights("WHERE night_date = ?", [.text(date.iso8601)]).first
     }
 
     // MARK: profile

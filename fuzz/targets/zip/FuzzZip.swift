@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Archive
 import FuzzHarness
 import HealthCore
 // `@testable import` needs a build with -enable-testing: a debug build (the replayer) or

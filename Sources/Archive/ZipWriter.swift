@@ -3,8 +3,9 @@ import PrivateFiles
 
 /// Writes a zip archive entry by entry, streamed: each entry's bytes are deflated as they come
 /// and followed by a data descriptor (sizes and CRC-32 after the data), then the central
-/// directory. Entries and the archive stay under 4 GiB (no ZIP64: a spreadsheet is far smaller).
-final class ZipWriter {
+/// directory. Entries and the archive stay under 4 GiB (no ZIP64: made for documents such as
+/// spreadsheets, far smaller).
+public final class ZipWriter {
     private let file: AtomicOutputFile
     private var entries: [(name: [UInt8], offset: UInt32, crc: UInt32, compressed: UInt32, size: UInt32)] = []
     private var stream = z_stream()
@@ -15,14 +16,14 @@ final class ZipWriter {
     private var output = [UInt8](repeating: 0, count: 64 << 10)
 
     /// Creates the archive's temporary file beside `path`; `close()` publishes it.
-    init(path: String) throws {
+    public init(path: String) throws {
         file = try AtomicOutputFile(path: path, bufferSize: 1 << 20)
     }
 
     deinit { if open != nil { deflateEnd(&stream) } }
 
     /// Starts an entry (the previous one is finished first).
-    func begin(_ name: String) throws {
+    public func begin(_ name: String) throws {
         try finishEntry()
         let nameBytes = Array(name.utf8)
         let offset = try offset32(file.offset)
@@ -38,7 +39,7 @@ final class ZipWriter {
         stream = z_stream()
         guard deflateInit2_(&stream, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
                             Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw SpreadsheetError("zlib deflateInit2 failed")
+            throw ArchiveError(.unexpected, "zlib deflateInit2 failed")
         }
         open = (nameBytes, offset)
         crc = crc32(0, nil, 0)
@@ -47,8 +48,8 @@ final class ZipWriter {
     }
 
     /// Appends bytes to the open entry.
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard open != nil else { throw SpreadsheetError("zip: no entry is open") }
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard open != nil else { throw ArchiveError(.unexpected, "zip: no entry is open") }
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         crc = crc32(crc, base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count))
         size += UInt64(bytes.count)
@@ -57,13 +58,13 @@ final class ZipWriter {
         try pump(Z_NO_FLUSH)
     }
 
-    func write(_ text: String) throws {
+    public func write(_ text: String) throws {
         var text = text
         try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
     }
 
     /// Ends the last entry, writes the central directory and publishes the file.
-    func close() throws {
+    public func close() throws {
         try finishEntry()
         let directoryStart = try offset32(file.offset)
         for e in entries {
@@ -89,7 +90,7 @@ final class ZipWriter {
     }
 
     /// Removes the unfinished file.
-    func abort() {
+    public func abort() {
         if open != nil { deflateEnd(&stream); open = nil }
         file.discard()
     }
@@ -101,7 +102,7 @@ final class ZipWriter {
         try pump(Z_FINISH)
         deflateEnd(&stream)
         open = nil
-        guard size < UInt64(UInt32.max) else { throw SpreadsheetError("zip: an entry over 4 GiB") }
+        guard size < UInt64(UInt32.max) else { throw ArchiveError(.unexpected, "zip: an entry over 4 GiB") }
         let compressed = try offset32(file.offset - compressedStart)
         var descriptor: [UInt8] = []
         descriptor.le32(0x0807_4B50)
@@ -116,7 +117,7 @@ final class ZipWriter {
                 stream.next_out = out.baseAddress
                 stream.avail_out = uInt(out.count)
                 let rc = deflate(&stream, flush)
-                guard rc == Z_OK || rc == Z_STREAM_END || rc == Z_BUF_ERROR else { throw SpreadsheetError("zlib deflate failed (\(rc))") }
+                guard rc == Z_OK || rc == Z_STREAM_END || rc == Z_BUF_ERROR else { throw ArchiveError(.unexpected, "zlib deflate failed (\(rc))") }
                 return out.count - Int(stream.avail_out)
             }
             try file.write(output, count: produced)
@@ -125,7 +126,7 @@ final class ZipWriter {
     }
 
     private func offset32(_ value: Int64) throws -> UInt32 {
-        guard value >= 0, value < Int64(UInt32.max) else { throw SpreadsheetError("zip: the archive would pass 4 GiB") }
+        guard value >= 0, value < Int64(UInt32.max) else { throw ArchiveError(.unexpected, "zip: the archive would pass 4 GiB") }
         return UInt32(value)
     }
 }
@@ -133,11 +134,4 @@ final class ZipWriter {
 extension [UInt8] {
     mutating func le16(_ v: UInt16) { append(UInt8(v & 0xFF)); append(UInt8(v >> 8)) }
     mutating func le32(_ v: UInt32) { for shift in stride(from: 0, to: 32, by: 8) { append(UInt8((v >> UInt32(shift)) & 0xFF)) } }
-}
-
-/// A workbook that could not be written as asked (file errors are `FileError`s). Exit code 70.
-public struct SpreadsheetError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-    public var exitCode: Int32 { 70 }
 }

@@ -1,14 +1,14 @@
 import CZlib
 
-/// One-shot gzip compression of Parquet pages with zlib.
+/// One-shot gzip compression of buffers with zlib (Parquet's pages, say).
 ///
-/// Parquet's GZIP codec expects the gzip wrapper (zlib `windowBits` 15 + 16 = 31), not a
-/// raw deflate stream. The stream is set up once and reset for every page.
-final class ParquetGzipCompressor {
+/// The gzip wrapper (zlib `windowBits` 15 + 16 = 31), not a raw deflate stream, as Parquet's
+/// GZIP codec expects. The stream is set up once and reset for every buffer.
+public final class GzipCompressor {
     private let stream: UnsafeMutablePointer<z_stream>
-    let level: Int32
+    public let level: Int32
 
-    init(level: Int32 = 1) throws {
+    public init(level: Int32 = 1) throws {
         self.level = level
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
@@ -17,7 +17,7 @@ final class ParquetGzipCompressor {
         guard rc == Z_OK else {
             stream.deinitialize(count: 1)
             stream.deallocate()
-            throw ParquetError("zlib deflateInit2 failed (\(rc))")
+            throw ArchiveError(.unexpected, "zlib deflateInit2 failed (\(rc))")
         }
     }
 
@@ -29,8 +29,8 @@ final class ParquetGzipCompressor {
 
     /// Compresses `input` into `output` (resized as needed; capacity is kept between calls)
     /// and returns the number of compressed bytes at the start of `output`.
-    func compress(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) throws -> Int {
-        guard deflateReset(stream) == Z_OK else { throw ParquetError("zlib deflateReset failed") }
+    public func compress(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) throws -> Int {
+        guard deflateReset(stream) == Z_OK else { throw ArchiveError(.unexpected, "zlib deflateReset failed") }
         let bound = Int(deflateBound(stream, uLong(input.count)))
         if output.count < bound {
             output = [UInt8](repeating: 0, count: Swift.max(bound, output.count * 2))
@@ -47,7 +47,7 @@ final class ParquetGzipCompressor {
         let produced = Int(stream.pointee.total_out)
         stream.pointee.next_in = nil
         stream.pointee.next_out = nil
-        guard rc == Z_STREAM_END else { throw ParquetError("zlib deflate failed (\(rc))") }
+        guard rc == Z_STREAM_END else { throw ArchiveError(.unexpected, "zlib deflate failed (\(rc))") }
         return produced
     }
 }

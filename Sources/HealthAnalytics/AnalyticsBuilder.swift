@@ -2,20 +2,25 @@ import Foundation
 import HealthAggregate
 import HealthCore
 import HealthDedupe
-import HealthEmit
 import HealthStore
 
 /// Wires the second half of the job: each stored series, read back in time order, goes
 /// through the priority merge (dedupe) and the day, sleep or heart-rate stage (aggregate)
 /// into the analytics ledger (weeks, months and years are summed from the stored days by
-/// `AnalyticsUpdate`).
-struct AnalyticsBuilder: Sendable {
-    var calendar: LocalCalendar
-    let priority: SourcePriority
-    let heartbeatMaxGapMinutes: Double
+/// the pipeline's `AnalyticsUpdate`).
+public struct AnalyticsBuilder: Sendable {
+    public var calendar: LocalCalendar
+    public let priority: SourcePriority
+    public let heartbeatMaxGapMinutes: Double
     /// Gets every batch of rows read, with its type's identifier (the full build's
     /// `samples` output rides along this way).
-    var tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)?
+    public var tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)?
+
+    public init(calendar: LocalCalendar, priority: SourcePriority, heartbeatMaxGapMinutes: Double,
+                tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) {
+        self.calendar = calendar; self.priority = priority
+        self.heartbeatMaxGapMinutes = heartbeatMaxGapMinutes; self.tap = tap
+    }
 
     static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
     static let runningActivity = "HKWorkoutActivityTypeRunning"
@@ -29,7 +34,7 @@ struct AnalyticsBuilder: Sendable {
     /// Analytics of every day (`days` nil) or only of the given days (an incremental run), read
     /// from the store: each run of consecutive days is computed from the samples around it,
     /// and only those days are kept.
-    func build(days: Set<CivilDate>? = nil, from reader: SeriesReader) throws -> AnalyticsWriter.Content {
+    public func build(days: Set<CivilDate>? = nil, from reader: SeriesReader) throws -> AnalyticsWriter.Content {
         let store = try StoreContext(reader: reader, sources: reader.sources(), priority: priority, types: reader.types())
         guard let days else { return try build(window: nil, store, series: reader) }
         var content = AnalyticsWriter.Content()
@@ -47,7 +52,7 @@ struct AnalyticsBuilder: Sendable {
 
     /// Analytics of every day, from series read elsewhere (the sorted runs of a full load),
     /// with what the store knows besides.
-    func buildAll(_ store: StoreContext, series: some SeriesSource) throws -> AnalyticsWriter.Content {
+    public func buildAll(_ store: StoreContext, series: some SeriesSource) throws -> AnalyticsWriter.Content {
         try build(window: nil, store, series: series)
     }
 
@@ -64,7 +69,7 @@ struct AnalyticsBuilder: Sendable {
     }
 
     /// What every window needs from the store besides the series, read once per build.
-    struct StoreContext: Sendable {
+    public struct StoreContext: Sendable {
         var ranks: RankTable
         var names: [Int64: String]
         var running: [Range<Int64>]
@@ -72,7 +77,7 @@ struct AnalyticsBuilder: Sendable {
         var types: [(id: Int64, identifier: String)]
 
         /// `sources`: the store's (`SeriesReader.sources`), which the caller may need too.
-        init(reader: SeriesReader, sources: [SeriesReader.Source], priority: SourcePriority,
+        public init(reader: SeriesReader, sources: [SeriesReader.Source], priority: SourcePriority,
              types: [(id: Int64, identifier: String)]) throws {
             ranks = RankTable(sources, priority: priority)
             names = Dictionary(sources.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })

@@ -1,4 +1,3 @@
-import HealthCore
 
 /// The byte-level encoders behind `CSVWriter`: each writes one cell's bytes at `out` (which must
 /// have room for the stated maximum) and returns how many it wrote. No allocation, no
@@ -18,7 +17,7 @@ enum CSVCellEncoding {
     /// Bytes a decimal cell can take: sign, 309 integer digits, point, `maxPlaces` decimals.
     static let maxDecimalBytes = 1 + 309 + 1 + maxPlaces
     static let maxIntegerBytes = 20
-    /// `YYYY-MM-DD` (other years go through `CivilDate.iso8601`).
+    /// `YYYY-MM-DD` (other years are the caller's text).
     static let dateBytes = 10
     /// `YYYY-MM-DDTHH:MM:SS.ffffffZ`.
     static let maxTimestampBytes = 27
@@ -135,21 +134,21 @@ enum CSVCellEncoding {
 
     /// `YYYY-MM-DD` for years 0…9999 (valid month and day); nil otherwise (use the slow path).
     @inline(__always)
-    static func writeDate(_ d: CivilDate, to out: UnsafeMutablePointer<UInt8>) -> Int? {
-        guard (0...9999).contains(d.year), (1...12).contains(d.month), (1...31).contains(d.day) else { return nil }
-        writeDate(year: d.year, month: d.month, day: d.day, to: out)
+    static func writeDate(year: Int, month: Int, day: Int, to out: UnsafeMutablePointer<UInt8>) -> Int? {
+        guard (0...9999).contains(year), (1...12).contains(month), (1...31).contains(day) else { return nil }
+        writeDigits(year: year, month: month, day: day, to: out)
         return dateBytes
     }
 
-    /// As `Timestamp.iso8601`: `2024-01-10T10:30:00Z`, with `.f…` (trailing zeros trimmed) only when
+    /// ISO 8601 UTC: `2024-01-10T10:30:00Z`, with `.f…` (trailing zeros trimmed) only when
     /// there is a fraction of a second. nil for years outside 0…9999 (use the slow path).
-    static func writeTimestamp(_ t: Timestamp, to out: UnsafeMutablePointer<UInt8>) -> Int? {
-        let (seconds, micros) = t.microseconds.floorDivided(by: 1_000_000)
-        let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
+    static func writeTimestamp(microseconds: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int? {
+        let (seconds, micros) = floorDivided(microseconds, by: 1_000_000)
+        let (days, secondOfDay) = floorDivided(seconds, by: 86_400)
         guard days > -800_000, days < 3_000_000 else { return nil }
-        let d = CivilDate(daysSinceEpoch: Int(days))
+        let d = civilDate(daysSinceEpoch: Int(days))
         guard (0...9999).contains(d.year) else { return nil }
-        writeDate(year: d.year, month: d.month, day: d.day, to: out)
+        writeDigits(year: d.year, month: d.month, day: d.day, to: out)
         let sod = Int(secondOfDay)
         out[10] = UInt8(ascii: "T")
         writeTwo(sod / 3600, to: out + 11)
@@ -175,8 +174,31 @@ enum CSVCellEncoding {
         return n + 1
     }
 
+    /// Floor division: the remainder is never negative (instants before 1970).
     @inline(__always)
-    private static func writeDate(year: Int, month: Int, day: Int, to out: UnsafeMutablePointer<UInt8>) {
+    private static func floorDivided(_ x: Int64, by d: Int64) -> (quotient: Int64, remainder: Int64) {
+        var q = x / d
+        var r = x % d
+        if r < 0 { q -= 1; r += d }
+        return (q, r)
+    }
+
+    /// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's
+    /// `civil_from_days`).
+    static func civilDate(daysSinceEpoch z0: Int) -> (year: Int, month: Int, day: Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    @inline(__always)
+    private static func writeDigits(year: Int, month: Int, day: Int, to out: UnsafeMutablePointer<UInt8>) {
         writeTwo(year / 100, to: out)
         writeTwo(year % 100, to: out + 2)
         out[4] = UInt8(ascii: "-")

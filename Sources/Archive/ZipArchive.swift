@@ -5,7 +5,7 @@
 // with POSIX `pread` (thread-safe: one archive may be read from several threads at once).
 
 import CZlib
-import HealthCore
+import PrivateFiles
 
 #if canImport(Glibc)
 import Glibc
@@ -88,23 +88,23 @@ public final class ZipArchive: @unchecked Sendable {
     private let fd: Int32
 
     /// Opens `path` and parses its central directory.
-    /// - Throws: `HealthETLError.inputMissing` if the file cannot be opened;
-    ///   `HealthETLError.dataUnusable` if it is not a (complete, supported) ZIP archive.
+    /// - Throws: `ArchiveError` `.cannotOpen` if the file cannot be opened;
+    ///   `ArchiveError` `.unusable` if it is not a (complete, supported) ZIP archive.
     public init(path: String) throws {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
-            throw HealthETLError.inputMissing("cannot open \(path): \(errnoText())")
+            throw ArchiveError(.cannotOpen, "cannot open \(path): \(errnoText())")
         }
         var st = stat()
         if fstat(fd, &st) != 0 {
             let text = errnoText()
             close(fd)
-            throw HealthETLError.inputMissing("cannot stat \(path): \(text)")
+            throw ArchiveError(.cannotOpen, "cannot stat \(path): \(text)")
         }
         if (st.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
-            throw HealthETLError.inputMissing("\(path) is a directory, not a ZIP archive")
+            throw ArchiveError(.cannotOpen, "\(path) is a directory, not a ZIP archive")
         }
         #if os(Linux)
         _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
@@ -139,9 +139,9 @@ public final class ZipArchive: @unchecked Sendable {
     ///   - compressedProgress: called after every read from the file with the cumulative
     ///     number of compressed bytes of this entry consumed so far; it ends at
     ///     `entry.compressedSize`, the natural total for a progress bar.
-    /// - Throws: `HealthETLError.dataUnusable` naming the archive and the entry on a bad local
+    /// - Throws: `ArchiveError` `.unusable` naming the archive and the entry on a bad local
     ///   header, an unsupported method or encryption, corrupt or truncated data, a size or
-    ///   CRC-32 mismatch; `HealthETLError.io` on a read error; anything `body` throws.
+    ///   CRC-32 mismatch; `ArchiveError` `.io` on a read error; anything `body` throws.
     public func read(_ entry: Entry, chunkSize: Int = 1 << 20,
                      compressedProgress: (Int64) -> Void = { _ in },
                      _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
@@ -174,8 +174,8 @@ public final class ZipArchive: @unchecked Sendable {
         min(max(size, 1), 1 << 30)
     }
 
-    private func fail(_ entry: Entry, _ message: String) -> HealthETLError {
-        .dataUnusable("\(path): entry '\(entry.name)': \(message)")
+    private func fail(_ entry: Entry, _ message: String) -> ArchiveError {
+        ArchiveError(.unusable, "\(path): entry '\(entry.name)': \(message)")
     }
 
     /// Offset of the first byte of the entry's data, from its local header.
@@ -253,7 +253,7 @@ public final class ZipArchive: @unchecked Sendable {
         var zs = z_stream()
         let initStatus = inflateInit2_(&zs, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard initStatus == Z_OK else {
-            throw HealthETLError.internal("\(path): entry '\(entry.name)': inflateInit2 failed (\(initStatus))")
+            throw ArchiveError(.unexpected, "\(path): entry '\(entry.name)': inflateInit2 failed (\(initStatus))")
         }
         defer { inflateEnd(&zs) }
 
@@ -293,7 +293,7 @@ public final class ZipArchive: @unchecked Sendable {
                 let message = zs.msg.map { String(cString: $0) } ?? "invalid data"
                 throw fail(entry, "corrupt deflate data after \(produced) bytes: \(message)")
             case Z_MEM_ERROR:
-                throw HealthETLError.internal("\(path): entry '\(entry.name)': zlib out of memory")
+                throw ArchiveError(.unexpected, "\(path): entry '\(entry.name)': zlib out of memory")
             default:
                 let message = zs.msg.map { String(cString: $0) } ?? "status \(status)"
                 throw fail(entry, "inflate error after \(produced) bytes: \(message)")
@@ -358,7 +358,7 @@ public final class ZipArchive: @unchecked Sendable {
     // MARK: - Central directory
 
     private static func readCentralDirectory(fd: Int32, fileSize: UInt64, path: String) throws -> [Entry] {
-        func unusable(_ message: String) -> HealthETLError { .dataUnusable("\(path): \(message)") }
+        func unusable(_ message: String) -> ArchiveError { ArchiveError(.unusable, "\(path): \(message)") }
 
         if fileSize == 0 { throw unusable("not a ZIP archive (the file is empty)") }
 
@@ -542,7 +542,7 @@ public final class ZipArchive: @unchecked Sendable {
             } else if n == 0 {
                 break
             } else if errno != EINTR {
-                throw HealthETLError.io("\(path): read error at offset \(offset + UInt64(done)): \(errnoText())")
+                throw ArchiveError(.io, "\(path): read error at offset \(offset + UInt64(done)): \(errnoText())")
             }
         }
         return done

@@ -1,4 +1,3 @@
-import HealthCore
 import PrivateFiles
 
 /// How a CSV column renders its values.
@@ -15,9 +14,9 @@ public enum CSVFormat: Sendable, Hashable {
     /// sign (`-0.0` → `0.00`). NaN and ±infinity are empty cells. An integer given to a decimal
     /// column gets zero decimals (`5` → `5.00`).
     case decimal(places: Int)
-    /// A `CivilDate` as `YYYY-MM-DD`.
+    /// A calendar date as `YYYY-MM-DD`.
     case date
-    /// A `Timestamp` as ISO 8601 UTC, exactly `Timestamp.iso8601`: `2024-01-10T10:30:00Z`,
+    /// An instant as ISO 8601 UTC: `2024-01-10T10:30:00Z`,
     /// `2024-01-10T10:30:00.25Z`.
     case timestamp
 }
@@ -105,10 +104,10 @@ public final class CSVWriter {
     /// Creates the temporary file beside `path` and writes the header row.
     /// Throws `cannotCreateOutput` when the file can't be created, `internal` for a bad column list.
     public init(path: String, columns: [CSVColumn], dialect: CSVDialect = .rfc4180, bufferSize: Int = 256 << 10) throws {
-        guard !columns.isEmpty else { throw HealthETLError.internal("csv: \(path) has no columns") }
+        guard !columns.isEmpty else { throw CSVError("csv: \(path) has no columns") }
         for c in columns {
             if case .decimal(let places) = c.format, !(0...CSVCellEncoding.maxPlaces).contains(places) {
-                throw HealthETLError.internal(
+                throw CSVError(
                     "csv: column '\(c.name)' of \(path): places must be 0…\(CSVCellEncoding.maxPlaces), not \(places)")
             }
         }
@@ -132,16 +131,16 @@ public final class CSVWriter {
     /// throws or misuses the row (unknown column, wrong type, a cell set twice), nothing of the
     /// row is written and the writer stays usable. An I/O error aborts the writer (see `abort()`).
     public func appendRow(_ body: (inout CSVRow) throws -> Void) throws {
-        guard state == .open else { throw HealthETLError.internal("csv: \(path) is already \(state == .closed ? "closed" : "aborted")") }
-        guard !inRow else { throw HealthETLError.internal("csv: appendRow called while a row is being built") }
+        guard state == .open else { throw CSVError("csv: \(path) is already \(state == .closed ? "closed" : "aborted")") }
+        guard !inRow else { throw CSVError("csv: appendRow called while a row is being built") }
         inRow = true
         defer { inRow = false }
         serial &+= 1
         cells.used = 0
         var row = CSVRow(cells: cells, serial: serial)
         try body(&row)
-        guard state == .open else { throw HealthETLError.internal("csv: \(path) was aborted") }
-        if let message = row.error { throw HealthETLError.internal("csv: \(path): \(message)") }
+        guard state == .open else { throw CSVError("csv: \(path) was aborted") }
+        if let message = row.error { throw CSVError("csv: \(path): \(message)") }
         do {
             try emitRow(serial)
         } catch {
@@ -154,8 +153,8 @@ public final class CSVWriter {
     /// Flushes, fsyncs, and renames the file over `path`. On failure the temporary file is
     /// removed, `path` is untouched, and the error (`io`, naming the path) is rethrown.
     public func close() throws {
-        guard state == .open else { throw HealthETLError.internal("csv: \(path) is already \(state == .closed ? "closed" : "aborted")") }
-        guard !inRow else { throw HealthETLError.internal("csv: close called while a row is being built") }
+        guard state == .open else { throw CSVError("csv: \(path) is already \(state == .closed ? "closed" : "aborted")") }
+        guard !inRow else { throw CSVError("csv: close called while a row is being built") }
         do {
             try file.commit()
             state = .closed
@@ -282,29 +281,34 @@ public struct CSVRow: ~Copyable {
         cells.endNumber(column, CSVCellEncoding.writeDecimal(value, places: places, to: out))
     }
 
-    public mutating func date(_ column: Int, _ value: CivilDate?) {
+    /// A calendar date as `YYYY-MM-DD`; a year outside 0…9999 (or an impossible month or day)
+    /// is written as the caller's own `text` (the library knows no date type).
+    public mutating func date(_ column: Int, _ value: (year: Int, month: Int, day: Int)?,
+                              otherwise text: @autoclosure () -> String) {
         guard let format = claim(column, "date") else { return }
         guard case .date = format else { return mismatch(column, "date") }
         guard let value else { return cells.setEmpty(column) }
         let out = cells.begin(column, reserving: CSVCellEncoding.dateBytes)
-        if let n = CSVCellEncoding.writeDate(value, to: out) {
+        if let n = CSVCellEncoding.writeDate(year: value.year, month: value.month, day: value.day, to: out) {
             cells.end(column, n)
         } else {
             cells.end(column, 0)
-            cells.setSlow(column, value.iso8601)
+            cells.setSlow(column, text())
         }
     }
 
-    public mutating func timestamp(_ column: Int, _ value: Timestamp?) {
+    /// An instant (microseconds since 1970 UTC) as ISO 8601 UTC, `2024-01-10T10:30:00Z` with
+    /// `.f…` only for a fraction of a second; a year outside 0…9999 is the caller's `text`.
+    public mutating func timestamp(_ column: Int, microseconds value: Int64?, otherwise text: @autoclosure () -> String) {
         guard let format = claim(column, "timestamp") else { return }
         guard case .timestamp = format else { return mismatch(column, "timestamp") }
         guard let value else { return cells.setEmpty(column) }
         let out = cells.begin(column, reserving: CSVCellEncoding.maxTimestampBytes)
-        if let n = CSVCellEncoding.writeTimestamp(value, to: out) {
+        if let n = CSVCellEncoding.writeTimestamp(microseconds: value, to: out) {
             cells.end(column, n)
         } else {
             cells.end(column, 0)
-            cells.setSlow(column, value.iso8601)
+            cells.setSlow(column, text())
         }
     }
 
@@ -429,4 +433,12 @@ final class CSVRowCells {
         bytes = newBytes
         capacity = newCapacity
     }
+}
+
+/// A CSV file used against its own rules (a row wider than the header, a cell of the wrong
+/// kind, a closed file): a program error, exit code 70. File errors are `FileError`s.
+public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+    public var exitCode: Int32 { 70 }
 }

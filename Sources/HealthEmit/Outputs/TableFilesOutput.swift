@@ -1,0 +1,59 @@
+import CSV
+import Foundation
+import HealthCore
+import HealthStore
+import Parquet
+import SQLite
+
+/// The store's output tables as files of one format: `csv/<table>.csv` (in the person's
+/// units and the pipeline's CSV dialect) or `parquet/<table>.parquet` (canonical units).
+public struct TableFilesOutput: SeriesOutput {
+    public enum Format: String, Sendable { case csv, parquet }
+
+    public let format: Format
+    public let units: UnitSystem
+    public let dialect: CSVDialect
+
+    public init(_ format: Format, units: UnitSystem = .metric, dialect: CSVDialect = .rfc4180) {
+        self.format = format; self.units = units; self.dialect = dialect
+    }
+
+    public var name: String { format.rawValue }
+    public var summaryName: String { name + "/" }
+
+    func holds(_ table: OutputTable) -> Bool { format == .csv ? table.inCSV : table.inParquet }
+
+    private func fileName(_ table: OutputTable) -> String { table.name + "." + format.rawValue }
+
+    public func isMissing(in folder: String) -> Bool {
+        OutputTable.all.contains { holds($0) && !OutputFolders.exists(folder, name, fileName($0)) }
+    }
+
+    public func stage(from database: Database, in staging: String, folder: String, run: StagingRun,
+                      progress: (String) throws -> Void) throws -> StagedFiles {
+        let exporter = TableExporter(database: database)
+        var rows: [String: Int] = [:]
+        for table in OutputTable.all where holds(table) && !run.written.contains(table.name) {
+            let path = (staging as NSString).appendingPathComponent(fileName(table))
+            try progress(table.name)
+            if table.name == OutputTable.samples.name, format == .parquet {
+                rows[table.name] = try SeriesSamplesWriter.write(from: database, to: path)   // its one writer
+                continue
+            }
+            rows[table.name] = try exporter.export(table, csv: format == .csv ? path : nil, parquet: format == .parquet ? path : nil,
+                                                   units: units, dialect: dialect)
+        }
+        // Parquet files are the canonical tables, whatever the units: another output may link them.
+        let parquet = format == .parquet
+            ? Dictionary(uniqueKeysWithValues: OutputTable.all.filter(holds).map { ($0.name, (staging as NSString).appendingPathComponent(fileName($0))) })
+            : [:]
+        return StagedFiles(moves: OutputFolders.moves(from: staging, to: (folder as NSString).appendingPathComponent(name)),
+                           rows: rows, parquetTables: parquet)
+    }
+
+    /// The samples (Parquet only) are written from the series the analytics read.
+    public func seriesFile(in staging: String) -> (table: OutputTable, path: String)? {
+        guard format == .parquet, holds(.samples) else { return nil }
+        return (.samples, (staging as NSString).appendingPathComponent(fileName(.samples)))
+    }
+}

@@ -1,0 +1,28 @@
+import Archive
+import HealthCore
+
+// The archive library's errors carry their own exit codes; the command line reads them as
+// every library's (`SysexitsError`).
+extension ArchiveError: SysexitsError {}
+
+extension HealthETLError {
+    /// The health pipeline's error for an export archive that cannot be read: callers that
+    /// keep going past a damaged file (a route, an ECG) catch `HealthETLError`s.
+    init(_ error: ArchiveError) {
+        switch error.kind {
+        case .cannotOpen: self = .inputMissing(error.description)
+        case .unusable: self = .dataUnusable(error.description)
+        case .io: self = .io(error.description)
+        case .unexpected: self = .internal(error.description)
+        }
+    }
+}
+
+/// Runs `body`, an export archive's read, with its archive errors as the pipeline's.
+func readingArchive<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as ArchiveError {
+        throw HealthETLError(error)
+    }
+}

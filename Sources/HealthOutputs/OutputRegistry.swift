@@ -1,0 +1,43 @@
+import HealthCore
+import HealthEmit
+import HealthPipeline
+import HealthReport
+import HealthStore
+import HealthWorkbook
+
+/// The outputs a pipeline can name, by name: the one place that knows every format. It lives
+/// above the pipeline, which only stages, publishes and knows none of them; the command line
+/// and the people's imports hand the pipeline what this makes of a pipeline's `outputs`.
+///
+/// A new format: a type conforming to `Output` (in the module that writes it), and one line here.
+public struct OutputRegistry: Sendable {
+    public typealias Make = @Sendable (PipelineConfig) throws -> any Output
+
+    /// Names in the order their outputs are staged.
+    public let entries: [(name: String, make: Make)]
+
+    public init(_ entries: [(name: String, make: Make)]) { self.entries = entries }
+
+    public static let standard = OutputRegistry([
+        ("csv", { TableFilesOutput(.csv, units: try $0.unitSystem(), dialect: try $0.dialect()) }),
+        ("parquet", { _ in TableFilesOutput(.parquet) }),
+        ("report", { ReportOutput(goals: $0.goals ?? ReportGoals(), units: try $0.unitSystem()) }),
+        ("xlsx", { WorkbookOutput(units: try $0.unitSystem()) }),
+    ])
+
+    /// The store itself: always written, named so a pipeline may list it.
+    static let store = "sqlite"
+
+    /// The outputs `config` names (every one when it names none); a name nobody knows is a usage error.
+    public func outputs(for config: PipelineConfig) throws -> [any Output] {
+        // The units and dialect are checked whether or not an output shows them.
+        _ = try config.unitSystem()
+        _ = try config.dialect()
+        let names = config.outputs ?? PipelineConfig.allOutputs
+        let known = [Self.store] + entries.map(\.name)
+        if let unknown = names.first(where: { !known.contains($0) }) {
+            throw HealthETLError.usage("unknown output '\(unknown)' (expected \(known.dropLast().joined(separator: ", ")) or \(known.last!))")
+        }
+        return try entries.filter { names.contains($0.name) }.map { try $0.make(config) }
+    }
+}

@@ -1,0 +1,68 @@
+import HealthCore
+import SQLite
+
+/// The settings a store's analytics were computed under, saved with the store
+/// (`settings.analytics`): an incremental run under other settings rebuilds, and a reader
+/// (HealthQL, the report) takes the zone and the week start from here. The store owns the
+/// format; nobody else writes or parses the line.
+public struct StoreSettings: Sendable, Equatable {
+    /// The version of the analytics tables (`StoreSchema.analyticsVersion` when written).
+    public var schema: Int
+    /// The IANA zone of the local days.
+    public var zone: String
+    /// Source priority patterns, in order.
+    public var priority: [String]
+    public var heartbeatMaxGapMinutes: Double
+    /// 0 = Monday … 6 = Sunday.
+    public var weekStart: Int
+
+    public init(zone: String, priority: [String], heartbeatMaxGapMinutes: Double, weekStart: Int,
+                schema: Int = StoreSchema.analyticsVersion) {
+        self.schema = schema; self.zone = zone; self.priority = priority
+        self.heartbeatMaxGapMinutes = heartbeatMaxGapMinutes
+        self.weekStart = weekStart
+    }
+
+    /// One line that changes whenever the analytics would (the stored form).
+    public var line: String {
+        "schema=\(schema);zone=\(zone);priority=\(priority.joined(separator: "|"));"
+            + "heartbeatGap=\(heartbeatMaxGapMinutes);weekStart=\(weekStart)"
+    }
+
+    /// The fields of a stored line; nil for a line that is not one (a store of another program).
+    /// Fields a line lacks keep the pipeline's defaults.
+    public init?(line: String) {
+        var fields: [String: String] = [:]
+        for part in line.split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { fields[String(pair[0])] = String(pair[1]) }
+        }
+        guard let zone = fields["zone"] else { return nil }
+        self.init(zone: zone, priority: fields["priority"].map { $0.split(separator: "|").map(String.init) } ?? [],
+                  heartbeatMaxGapMinutes: fields["heartbeatGap"].flatMap(Double.init) ?? 30,
+                  weekStart: fields["weekStart"].flatMap(Int.init) ?? 0,
+                  schema: fields["schema"].flatMap(Int.init) ?? 0)
+    }
+
+    /// Saves these settings in a store (inside the caller's transaction, if any).
+    public func save(in database: Database) throws {
+        try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('analytics', ?)", [.text(line)])
+    }
+
+    /// The line a store holds, as written (nil: none, or no settings table).
+    public static func storedLine(in database: Database) throws -> String? {
+        guard try database.hasTable("settings") else { return nil }
+        return try database.rows("SELECT value FROM settings WHERE key = 'analytics'").first?.first?.string
+    }
+
+    /// The settings a store holds, read.
+    public static func stored(in database: Database) throws -> StoreSettings? {
+        try storedLine(in: database).flatMap(StoreSettings.init(line:))
+    }
+
+    /// Whether `database` was computed under exactly these settings (compared as stored, so a
+    /// store of an older analytics version never matches).
+    public func match(_ database: Database) throws -> Bool {
+        try Self.storedLine(in: database) == line
+    }
+}
