@@ -21,7 +21,8 @@ public struct TableFilesOutput: SeriesOutput {
     public var name: String { format.rawValue }
     public var summaryName: String { name + "/" }
 
-    func holds(_ table: OutputTable) -> Bool { format == .csv ? table.inCSV : table.inParquet }
+    /// CSV is for spreadsheets: it leaves bulk tables out; Parquet holds every table.
+    func holds(_ table: OutputTable) -> Bool { format == .parquet || !table.isBulk }
 
     private func fileName(_ table: OutputTable) -> String { table.name + "." + format.rawValue }
 

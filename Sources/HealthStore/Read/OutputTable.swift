@@ -28,11 +28,12 @@ public struct OutputTable: Sendable {
     public var name: String
     public var columns: [Column]
     public var sql: String
-    public var inCSV: Bool
-    public var inParquet: Bool
+    /// Millions of rows (every sample, every voltage): a format meant for spreadsheets leaves the
+    /// table out, one meant for data tools writes it. What the table is, not which formats take it.
+    public var isBulk: Bool
 
-    public init(name: String, columns: [Column], sql: String, inCSV: Bool = true, inParquet: Bool = true) {
-        self.name = name; self.columns = columns; self.sql = sql; self.inCSV = inCSV; self.inParquet = inParquet
+    public init(name: String, columns: [Column], sql: String, isBulk: Bool = false) {
+        self.name = name; self.columns = columns; self.sql = sql; self.isBulk = isBulk
     }
 }
 
@@ -64,7 +65,7 @@ extension OutputTable {
             FROM sample_data s JOIN types t ON t.id = s.type_id JOIN sources src ON src.id = s.source_id
             ORDER BY s.type_id, s.start_us, s.id
             """,
-        inCSV: false)
+        isBulk: true)
 
     /// `partial_day` last, so that readers of the earlier columns by position are unchanged.
     public static let daily = OutputTable(
@@ -154,5 +155,5 @@ extension OutputTable {
         columns: [Column("recording_id", .integer, optional: false), Column("sample_index", .integer, optional: false),
                   Column("microvolts", .real(places: 3), optional: false)],
         sql: "SELECT recording_id, sample_index, microvolts FROM ecg_samples ORDER BY recording_id, sample_index",
-        inCSV: false)
+        isBulk: true)
 }
