@@ -36,7 +36,9 @@ def store_rows(out, sheet):
     metrics = [r[1] for r in db.execute("PRAGMA table_info(daily_analytics)") if r[1] not in ("id", "date", "recorded_at", "partial_day")]
     rows = db.execute(SHEETS[sheet].format(", ".join(metrics))).fetchall()
     names = [d[0] for d in db.execute(SHEETS[sheet].format(", ".join(metrics)) + " LIMIT 0").description]
-    return names, rows
+    # The workbook leaves out a column empty in every row.
+    keep = [i for i in range(len(names)) if any(r[i] is not None for r in rows)]
+    return [names[i] for i in keep], [tuple(r[i] for i in keep) for r in rows]
 
 
 for out, factor, unit in [(metric, 1000.0, "km"), (imperial, MILE, "mi")]:
@@ -73,9 +75,13 @@ for out, factor, unit in [(metric, 1000.0, "km"), (imperial, MILE, "mi")]:
 # Every sheet, every value: against the metric run's CSV files (the store's values, each to its
 # column's fixed decimals), distances in km in the sheet.
 wb = openpyxl.load_workbook(os.path.join(metric, "health.xlsx"))
-for sheet, name in [("Daily", "daily"), ("Weekly", "weekly"), ("Monthly", "monthly"), ("Yearly", "yearly"), ("Sleep", "sleep"),
-                    ("Workouts", "workouts"), ("Activity rings", "activity_summaries"), ("ECG recordings", "ecg_recordings")]:
+# (Sleep and Workouts are shaped for people, local times and h:mm: check_workbook_print.py.)
+for sheet, name in [("Daily", "daily"), ("Weekly", "weekly"), ("Monthly", "monthly"), ("Yearly", "yearly"),
+                    ("Activity rings", "activity_summaries"), ("ECG recordings", "ecg_recordings")]:
     rows = list(csv.reader(open(os.path.join(metric, "csv", name + ".csv"), newline="")))
+    # The workbook leaves out a column empty in every row.
+    keep = [i for i in range(len(rows[0])) if any(r[i] != "" for r in rows[1:])]
+    rows = [[r[i] for i in keep] for r in rows]
     ws = wb[sheet]
     check(ws.max_row == len(rows), "%s: as many rows as %s.csv (%d)" % (sheet, name, len(rows) - 1))
     header = rows[0]
