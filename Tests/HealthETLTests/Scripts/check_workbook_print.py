@@ -48,9 +48,12 @@ for ws in wb.worksheets:
 daily = wb["Daily"]
 header = [c.value for c in daily[1]]
 steps = header.index("Steps") + 1
-check(daily.cell(row=2, column=steps).number_format == "#,##0", "Daily: steps with a thousands separator (#,##0)")
+def formats(column):
+    return {daily.cell(row=r, column=column).number_format for r in range(2, daily.max_row + 1)
+            if daily.cell(row=r, column=column).value is not None}
+check(formats(steps) == {"#,##0"}, "Daily: steps with a thousands separator (#,##0): %s" % formats(steps))
 energy = header.index("Active energy (kcal)") + 1
-check(daily.cell(row=2, column=energy).number_format.startswith("#,##0"), "Daily: energy with a thousands separator")
+check(all(f.startswith("#,##0") for f in formats(energy)), "Daily: energy with a thousands separator: %s" % formats(energy))
 
 sleep = wb["Sleep"]
 header = [c.value for c in sleep[1]]
