@@ -28,7 +28,7 @@ public struct ReportPage: Sendable {
         guard let latest = data.latestComplete else {
             return s + #"<main><p class="empty">No days with data yet.</p></main></body></html>"#
         }
-        s += "<main>" + dashboard(latest) + trends(latest) + sleep + workouts + heart + insights + "</main>"
+        s += "<main>" + ReportChanges.section(data.changes) + dashboard(latest) + trends(latest) + sleep + workouts + heart + insights + "</main>"
         s += #"<div id="tip" role="tooltip" hidden></div><script>"# + ReportStyle.script + "</script></body></html>"
         return s
     }
