@@ -56,8 +56,9 @@ public struct ReportPage: Sendable {
             let places = metric == .sleep || metric == .stand ? 1 : 0
             let value = latest.shown(metric)
             let percent = value.map { Int(($0 / max(goal, 1e-9) * 100).rounded()) }
-            s += #"<li class="goalbar"><span>\#(metric.title)</span><b>\#(value.map { SVGCharts.number($0, places) } ?? "–")</b>"#
-                + #" / \#(SVGCharts.number(goal, places)) \#(metric.unit)<meter min="0" max="1" value="\#(min(percent.map { Double($0) / 100 } ?? 0, 1))"></meter>"#
+            // Value and goal in one grid cell: a bare text node would take a row of its own.
+            s += #"<li class="goalbar"><span>\#(metric.title)</span><b>\#(value.map { SVGCharts.number($0, places) } ?? "–")"#
+                + #"<small> / \#(SVGCharts.number(goal, places)) \#(metric.unit)</small></b><meter min="0" max="1" value="\#(min(percent.map { Double($0) / 100 } ?? 0, 1))"></meter>"#
                 + #"<em>\#(percent.map { "\($0)%" } ?? Self.noValue(metric, latest))</em></li>"#
         }
         s += "</ul>" + #"<p class="note">Rings: move is the day's active energy and exercise its exercise minutes, each summed from the samples, against the Watch's ring goal; stand hours are the Watch's Activity ring. Steps and sleep are summed from the samples.</p></div>"#

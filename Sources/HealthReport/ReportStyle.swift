@@ -12,7 +12,7 @@ enum ReportStyle {
     .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,330px),1fr));gap:12px}.cards>*{min-width:0}
     .card{background:var(--card);border-radius:14px;padding:14px;box-shadow:0 1px 3px #0001}.card.wide{margin:10px 0}
     .rings{display:flex;gap:12px;align-items:center;flex-wrap:wrap}.rings svg{width:150px;flex:none}.rings ul{list-style:none;margin:0;padding:0;flex:1;min-width:min(100%,200px)}
-    .goalbar{display:grid;grid-template-columns:1fr auto;gap:0 8px;margin:4px 0;font-size:14px}.goalbar span{color:var(--muted)}
+    .goalbar{display:grid;grid-template-columns:1fr auto;gap:0 8px;margin:4px 0;font-size:14px}.goalbar span{color:var(--muted)}.goalbar small{font-weight:400;font-size:13px;color:var(--muted)}
     .goalbar meter{grid-column:1/3;width:100%;height:8px}.goalbar em{grid-column:1/3;font-style:normal;font-size:12px;color:var(--muted)}
     .chart{overflow-x:auto;max-width:100%}svg{width:100%;height:auto;display:block}.bar{fill:var(--accent)}.bar.met{fill:var(--b4)}.bar.hi{stroke:var(--ink);stroke-width:2}.prev{fill:#c6d3e0}.goal{stroke:#e0245e;stroke-dasharray:4 3;stroke-width:1.5}
     .val,.lbl,.axis,.unit{font-size:11px;fill:var(--muted);text-anchor:middle}.axis{text-anchor:end}.unit{text-anchor:start;font-weight:600}.grid{stroke:#e3e7ec}.tick{stroke:#b8c2cc}
