@@ -68,9 +68,13 @@ public struct CSVDialect: Sendable, Hashable {
     public var separator: UInt8
     public var decimalComma: Bool
     public var byteOrderMark: Bool
+    /// Instants as local wall-clock date-times `2024-03-20 00:09:18` (whole seconds, no zone),
+    /// which Excel and LibreOffice read as date-times in any locale, instead of ISO 8601 UTC
+    /// `2024-03-19T23:09:18Z`, which they read as text. Needs the writer's `localOffset`.
+    public var localDateTimes: Bool
 
     public static let rfc4180 = CSVDialect(separator: 0x2C, decimalComma: false, byteOrderMark: false)
-    public static let excelSemicolon = CSVDialect(separator: 0x3B, decimalComma: true, byteOrderMark: true)
+    public static let excelSemicolon = CSVDialect(separator: 0x3B, decimalComma: true, byteOrderMark: true, localDateTimes: true)
 
     /// The dialect of the pipeline key `csvDialect` (`rfc4180`, `excel-semicolon`).
     public init?(name: String) {
@@ -81,8 +85,9 @@ public struct CSVDialect: Sendable, Hashable {
         }
     }
 
-    public init(separator: UInt8, decimalComma: Bool, byteOrderMark: Bool) {
+    public init(separator: UInt8, decimalComma: Bool, byteOrderMark: Bool, localDateTimes: Bool = false) {
         self.separator = separator; self.decimalComma = decimalComma; self.byteOrderMark = byteOrderMark
+        self.localDateTimes = localDateTimes
     }
 }
 
@@ -103,7 +108,10 @@ public final class CSVWriter {
 
     /// Creates the temporary file beside `path` and writes the header row.
     /// Throws `cannotCreateOutput` when the file can't be created, `internal` for a bad column list.
-    public init(path: String, columns: [CSVColumn], dialect: CSVDialect = .rfc4180, bufferSize: Int = 256 << 10) throws {
+    /// `localOffset`: the zone's offset from UTC in seconds at an instant (seconds since 1970),
+    /// for a dialect with `localDateTimes` (without it, instants stay ISO 8601 UTC).
+    public init(path: String, columns: [CSVColumn], dialect: CSVDialect = .rfc4180, bufferSize: Int = 256 << 10,
+                localOffset: (@Sendable (Int64) -> Int)? = nil) throws {
         guard !columns.isEmpty else { throw CSVError("csv: \(path) has no columns") }
         for c in columns {
             if case .decimal(let places) = c.format, !(0...CSVCellEncoding.maxPlaces).contains(places) {
@@ -114,6 +122,7 @@ public final class CSVWriter {
         self.path = path
         self.columns = columns
         self.cells = CSVRowCells(columns: columns, dialect: dialect)
+        if dialect.localDateTimes { cells.localOffset = localOffset }
         self.file = try AtomicOutputFile(path: path, bufferSize: bufferSize)
         if dialect.byteOrderMark { try file.write([0xEF, 0xBB, 0xBF]) }
         try appendRow { r in
@@ -304,12 +313,27 @@ public struct CSVRow: ~Copyable {
         guard case .timestamp = format else { return mismatch(column, "timestamp") }
         guard let value else { return cells.setEmpty(column) }
         let out = cells.begin(column, reserving: CSVCellEncoding.maxTimestampBytes)
+        if cells.localOffset != nil {
+            // Whole seconds of the local wall clock, `T` a space and no `Z`: a spreadsheet's date-time.
+            let seconds = Self.floorSeconds(value)
+            let local = (seconds + Int64(cells.offset(at: seconds))) * 1_000_000
+            if let n = CSVCellEncoding.writeTimestamp(microseconds: local, to: out) {
+                out[10] = UInt8(ascii: " ")
+                return cells.end(column, n - 1)
+            }
+            cells.end(column, 0)
+            return cells.setSlow(column, text())
+        }
         if let n = CSVCellEncoding.writeTimestamp(microseconds: value, to: out) {
             cells.end(column, n)
         } else {
             cells.end(column, 0)
             cells.setSlow(column, text())
         }
+    }
+
+    private static func floorSeconds(_ microseconds: Int64) -> Int64 {
+        microseconds >= 0 ? microseconds / 1_000_000 : -((-microseconds + 999_999) / 1_000_000)
     }
 
     /// An empty cell (the same as leaving it unset).
@@ -362,6 +386,17 @@ final class CSVRowCells {
     var used = 0
 
     let dialect: CSVDialect
+    /// The zone's offset at an instant, for local date-times; the last answer is kept for its
+    /// quarter hour (zones change offset on quarter hours at the finest), so a table of
+    /// nearby instants asks the zone seldom.
+    var localOffset: (@Sendable (Int64) -> Int)?
+    private var offsetQuarter = Int64.min, offsetSeconds = 0
+
+    func offset(at seconds: Int64) -> Int {
+        let quarter = seconds >= 0 ? seconds / 900 : (seconds - 899) / 900
+        if quarter != offsetQuarter, let localOffset { offsetQuarter = quarter; offsetSeconds = localOffset(seconds) }
+        return offsetSeconds
+    }
 
     init(columns: [CSVColumn], dialect: CSVDialect) {
         self.columns = columns

@@ -125,12 +125,14 @@ public struct ImportJob: Sendable {
         let cutShort = Publication.wasCutShort(in: folder)
         if cutShort { summary.notes.append("an earlier run was stopped while publishing: every output is rewritten") }
         var moves: [StagedOutput] = []
+        let digest = RunDigest(before: HealthStore.digestDays(atPath: folder.databasePath), config: options.config)
         // Shared by both builds: stages the outputs that are due from the finished store (the
         // rest, if `written` holds some tables), and logs the run into it.
         func finish(_ database: Database, changed: Bool, written: [String: Int], _ summary: inout RunSummary) throws {
             let outputSettings = OutputSettings(options.config)
             let settingsChanged = try RunOutcome.noteOutputSettings(outputSettings, in: database, changed: changed,
                                                                     files: files, summary: &summary)
+            if changed || cutShort { try digest.note(in: database, into: &summary) }
             let outputsStart = Date()
             let staged = try files.stage(from: database, changed: changed || cutShort || settingsChanged,
                                          written: Set(written.keys)) {

@@ -66,6 +66,9 @@ public struct RunSummary: Codable, Sendable {
     public var ecgRecordings = 0
     public var ecgFilesUnreadable = 0
     public var newECGRecordings: Int?
+    /// What this import changed, a line each (new complete days, bests, streaks, baselines,
+    /// gaps: `ChangeDigest`); empty when it changed nothing a person would be told.
+    public var changes: [String] = []
 
     init(input: String, source: ExportSource, load: Loader.Result, timeZone: String, out: String) {
         status = "ok"; self.input = input; inputKind = "\(source.kind)"; xml = source.xmlName
@@ -176,6 +179,7 @@ public struct RunSummary: Codable, Sendable {
             for missing in routeFilesMissing { lines.append("  route file not found: \(missing)") }
         }
         lines.append("  analytics: " + analyticsText + "; local days in \(timeZone) (\(timeZoneReason))")
+        if !changes.isEmpty { lines.append("  what changed:"); lines += changes.map { "    " + $0 } }
         lines += outputLines
         return lines.joined(separator: "\n")
     }

@@ -25,6 +25,8 @@ enum Format {
                              "October", "November", "December"]
 
     static func day(_ d: CivilDate) -> String { "\(d.day) \(monthNames[d.month - 1].prefix(3)) \(d.year)" }
+    /// `18 Apr`: a chart's date label (never `18/4`, which half the world reads as a month).
+    static func shortDay(_ d: CivilDate) -> String { "\(d.day) \(monthNames[d.month - 1].prefix(3))" }
     static func month(_ d: CivilDate) -> String { "\(monthNames[d.month - 1]) \(d.year)" }
 
     /// `23:15` for minutes after midnight (negative: before it).

@@ -155,6 +155,8 @@ public struct ReportData: Sendable {
     public var timeZone: String
     /// The export's `ExportDate`, where it had one.
     public var export: ReportExport?
+    /// What the last import that changed the store changed (`ChangeDigest`): the page's top.
+    public var changes: [DigestChange] = []
 
     public init(days: [ReportDay], nights: [ReportNight] = [], workouts: [ReportWorkout] = [],
                 restingHeartRate: [(CivilDate, Double)] = [], hrv: [(CivilDate, Double)] = [], ecg: [ReportECG] = [],
@@ -197,84 +199,59 @@ public struct ReportData: Sendable {
         return result
     }
 
+    /// Everything the page shows, through the store's read API (HealthStore).
     public static func load(from database: Database) throws -> ReportData {
+        let store = HealthStore(database: database)
         // The zone of the analytics (the settings row is written with them, before the run's row).
-        let zoneName = try HealthStore(database: database).analyticsZoneName() ?? "UTC"
+        let zoneName = try store.analyticsZoneName() ?? "UTC"
         let zone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
         var calendar = LocalCalendar(timeZone: zone)
-        let export = try database.scalar("SELECT export_date_utc FROM profile WHERE id = 1").string
-            .flatMap(Timestamp.init(iso8601:)).map { instant -> ReportExport in
-                let date = calendar.localDate(of: instant)
-                return ReportExport(date: date, minutes: Double(instant.microseconds - calendar.startOfDay(date).microseconds) / 60_000_000)
-            }
-        // A store of version 4 (read before its first import by this version) has no
-        // `partial_day`: the same rule, here.
-        let hasPartial = try database.rows("PRAGMA table_info(daily_analytics)").contains { $0[1].string == "partial_day" }
+        let export = try store.profile()?.exportDate.flatMap(Timestamp.init(iso8601:)).map { instant -> ReportExport in
+            let date = calendar.localDate(of: instant)
+            return ReportExport(date: date, minutes: Double(instant.microseconds - calendar.startOfDay(date).microseconds) / 60_000_000)
+        }
+        let stored = try store.allReportDays()
+        let firstDate = stored.first?.date
         var byDate: [CivilDate: ReportDay] = [:]
-        for r in try database.rows("""
-            SELECT date, steps, active_energy_kcal, exercise_minutes, sleep_total_minutes,
-                   coalesce(walking_distance_m, 0) + coalesce(running_distance_m, 0), sleep_in_bed_minutes,
-                   \(hasPartial ? "partial_day" : "date = (SELECT min(date) FROM daily_analytics)")
-            FROM daily_analytics ORDER BY date
-            """) {
-            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { continue }
-            byDate[date] = ReportDay(date: date, steps: r[1].double, activeEnergy: r[2].double, exerciseMinutes: r[3].double,
-                                     sleepMinutes: r[4].double, distanceMeters: r[5].double)
-            byDate[date]?.inBedMinutes = r[6].double
-            byDate[date]?.partial = (r[7].int ?? 0) != 0 || (!hasPartial && export.map { date >= $0.date } ?? false)
+        for d in stored {
+            var day = ReportDay(date: d.date, steps: d.steps, activeEnergy: d.activeEnergyKcal, exerciseMinutes: d.exerciseMinutes,
+                                sleepMinutes: d.sleepMinutes, distanceMeters: d.distanceMeters)
+            day.inBedMinutes = d.inBedMinutes
+            // A store of version 4 (read before its first import by this version) has no
+            // `partial_day`: the same rule, here (the first day, the export's day and after).
+            day.partial = d.partial ?? (d.date == firstDate || export.map { d.date >= $0.date } ?? false)
+            byDate[d.date] = day
         }
-        for r in try database.rows("""
-            SELECT date, stand_hours, active_energy_goal_kcal, exercise_goal_min, stand_hours_goal FROM activity_summaries
-            """) {
-            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { continue }
+        for r in try store.allActivityRings() {
             // A day with rings only is partial by the same rule (the export's day and after).
-            var day = byDate[date] ?? ReportDay(date: date)
-            if byDate[date] == nil, let export, date >= export.date { day.partial = true }
-            day.standHours = r[1].double
-            day.ringEnergyGoal = r[2].double; day.ringExerciseGoal = r[3].double; day.ringStandGoal = r[4].double
-            byDate[date] = day
+            var day = byDate[r.date] ?? ReportDay(date: r.date)
+            if byDate[r.date] == nil, let export, r.date >= export.date { day.partial = true }
+            day.standHours = r.standHours
+            day.ringEnergyGoal = r.activeEnergyGoal; day.ringExerciseGoal = r.exerciseGoal; day.ringStandGoal = r.standHoursGoal
+            byDate[r.date] = day
         }
-        let nights = try database.rows("""
-            SELECT night_date, start_utc, end_utc, core_minutes, deep_minutes, rem_minutes, unspecified_minutes, awake_minutes,
-                   in_bed_minutes, nap_minutes
-            FROM sleep_sessions ORDER BY night_date
-            """).compactMap { r -> ReportNight? in
-            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }),
-                  let start = r[1].string.flatMap(Timestamp.init(iso8601:)),
-                  let end = r[2].string.flatMap(Timestamp.init(iso8601:)) else { return nil }
-            let midnight = calendar.startOfDay(date)
-            var n = ReportNight(date: date, bedtimeMinutes: Double(start.microseconds - midnight.microseconds) / 60_000_000,
-                                wakeMinutes: Double(end.microseconds - midnight.microseconds) / 60_000_000)
-            n.core = r[3].double ?? 0; n.deep = r[4].double ?? 0; n.rem = r[5].double ?? 0
-            n.unspecified = r[6].double ?? 0; n.awake = r[7].double ?? 0
-            n.inBed = r[8].double ?? 0; n.napMinutes = r[9].double ?? 0
+        let nights = try store.allSleepNights().map { night -> ReportNight in
+            let midnight = calendar.startOfDay(night.date)
+            var n = ReportNight(date: night.date,
+                                bedtimeMinutes: Double(night.start.microseconds - midnight.microseconds) / 60_000_000,
+                                wakeMinutes: Double(night.end.microseconds - midnight.microseconds) / 60_000_000)
+            n.core = night.coreMinutes; n.deep = night.deepMinutes; n.rem = night.remMinutes
+            n.unspecified = night.unspecifiedMinutes; n.awake = night.awakeMinutes
+            n.inBed = night.inBedMinutes; n.napMinutes = night.napMinutes
             return n
         }
-        let workouts = try database.rows("""
-            SELECT local_date, activity_type, duration_min, distance_m, energy_kcal FROM workouts
-            WHERE local_date IS NOT NULL ORDER BY start_us
-            """).compactMap { r -> ReportWorkout? in
-            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { return nil }
-            let type = (r[1].string ?? "").replacingOccurrences(of: "HKWorkoutActivityType", with: "")
-            return ReportWorkout(date: date, type: type, minutes: r[2].double, distanceMeters: r[3].double, energyKcal: r[4].double)
+        let workouts = try store.allWorkouts().map { w in
+            ReportWorkout(date: w.date, type: w.activityType.replacingOccurrences(of: "HKWorkoutActivityType", with: ""),
+                          minutes: w.minutes, distanceMeters: w.distanceMeters, energyKcal: w.energyKcal)
         }
-        func series(_ type: String) throws -> [(CivilDate, Double)] {
-            try database.rows("SELECT date, average FROM daily_metrics WHERE type = ? AND average IS NOT NULL ORDER BY date",
-                              [.text(type)]).compactMap { r in
-                guard let d = r[0].string.flatMap({ CivilDate(iso: $0) }), let v = r[1].double else { return nil }
-                return (d, v)
-            }
+        let ecg = try store.allECGRecordings().map {
+            ReportECG(date: $0.date, classification: $0.classification, averageHeartRate: $0.averageHeartRate, symptoms: $0.symptoms)
         }
-        let ecg = try database.rows("""
-            SELECT local_date, classification, average_heart_rate, symptoms FROM ecg_recordings
-            WHERE local_date IS NOT NULL ORDER BY recorded_utc, id
-            """).compactMap { r -> ReportECG? in
-            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { return nil }
-            return ReportECG(date: date, classification: r[1].string, averageHeartRate: r[2].double, symptoms: r[3].string)
-        }
-        return ReportData(days: countingZeros(Array(byDate.values)), nights: nights, workouts: workouts,
-                          restingHeartRate: try series("HKQuantityTypeIdentifierRestingHeartRate"),
-                          hrv: try series("HKQuantityTypeIdentifierHeartRateVariabilitySDNN"), ecg: ecg, timeZone: zoneName,
-                          export: export)
+        var data = ReportData(days: countingZeros(Array(byDate.values)), nights: nights, workouts: workouts,
+                              restingHeartRate: try store.dailyAverages(of: "HKQuantityTypeIdentifierRestingHeartRate"),
+                              hrv: try store.dailyAverages(of: "HKQuantityTypeIdentifierHeartRateVariabilitySDNN"), ecg: ecg,
+                              timeZone: zoneName, export: export)
+        data.changes = try store.latestChanges()
+        return data
     }
 }

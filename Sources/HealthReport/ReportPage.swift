@@ -28,7 +28,7 @@ public struct ReportPage: Sendable {
         guard let latest = data.latestComplete else {
             return s + #"<main><p class="empty">No days with data yet.</p></main></body></html>"#
         }
-        s += "<main>" + dashboard(latest) + trends(latest) + sleep + workouts + heart + insights + "</main>"
+        s += "<main>" + ReportChanges.section(data.changes) + dashboard(latest) + trends(latest) + sleep + workouts + heart + insights + "</main>"
         s += #"<div id="tip" role="tooltip" hidden></div><script>"# + ReportStyle.script + "</script></body></html>"
         return s
     }
@@ -50,24 +50,25 @@ public struct ReportPage: Sendable {
         // Every ring keeps its place (move outside, stand inside) and its track, even at 0 or
         // with no data, so the picture reads the same every day.
         let rings = ringParts.map { m, cls in (m.title, latest.fraction(m, goals) ?? 0, cls) }
-        s += #"<div class="card rings">"# + SVGCharts.rings(rings) + "<ul>"
+        s += #"<div class="card rings"><div>"# + SVGCharts.rings(rings) + Self.ringLegend(latest, goals) + "</div><ul>"
         for metric in ReportMetric.allCases {
             let goal = latest.goal(metric, goals)
             let places = metric == .sleep || metric == .stand ? 1 : 0
             let value = latest.shown(metric)
             let percent = value.map { Int(($0 / max(goal, 1e-9) * 100).rounded()) }
-            s += #"<li class="goalbar"><span>\#(metric.title)</span><b>\#(value.map { SVGCharts.number($0, places) } ?? "–")</b>"#
-                + #" / \#(SVGCharts.number(goal, places)) \#(metric.unit)<meter min="0" max="1" value="\#(min(percent.map { Double($0) / 100 } ?? 0, 1))"></meter>"#
+            // Value and goal in one grid cell: a bare text node would take a row of its own.
+            s += #"<li class="goalbar"><span>\#(metric.title)</span><b>\#(value.map { SVGCharts.number($0, places) } ?? "–")"#
+                + #"<small> / \#(SVGCharts.number(goal, places)) \#(metric.unit)</small></b><meter min="0" max="1" value="\#(min(percent.map { Double($0) / 100 } ?? 0, 1))"></meter>"#
                 + #"<em>\#(percent.map { "\($0)%" } ?? Self.noValue(metric, latest))</em></li>"#
         }
-        s += "</ul></div>"
+        s += "</ul>" + #"<p class="note">Rings: move is the day's active energy and exercise its exercise minutes, each summed from the samples, against the Watch's ring goal; stand hours are the Watch's Activity ring. Steps and sleep are summed from the samples.</p></div>"#
         s += soFar
         let week = (0..<7).map { latest.date.adding(days: $0 - 6) }
         let stepGoal = latest.goal(.steps, goals)
         // A bar takes the "goal reached" colour only when its own day reached the goal; the
         // latest day is marked by its outline, not by a colour the legend gives another meaning.
         let bars = week.map { d in
-            SVGCharts.Bar(label: weekdayName(d), value: byDate[d]?.steps, highlight: d == latest.date,
+            SVGCharts.Bar(label: "\(weekdayName(d)) \(d.day)", value: byDate[d]?.steps, highlight: d == latest.date,
                           reached: byDate[d].map { ($0.steps ?? 0) >= $0.goal(.steps, goals) } ?? false)
         }
         s += #"<div class="card"><h3>Steps, last 7 days</h3>"# + SVGCharts.bars(bars, goal: stepGoal, unit: "steps",
@@ -107,7 +108,7 @@ public struct ReportPage: Sendable {
             let places = metric == .sleep ? 1 : 0
             let bars = (0..<7).map { i -> SVGCharts.Bar in
                 let d = start.adding(days: i)
-                return SVGCharts.Bar(label: weekdayName(d), value: byDate[d]?.shown(metric),
+                return SVGCharts.Bar(label: "\(weekdayName(d)) \(d.day)", value: byDate[d]?.shown(metric),
                                      previous: byDate[d.adding(days: -7)]?.shown(metric))
             }
             // A day a week: over its complete days with data, a day of 0 counted (docs/days-and-averages.md).
@@ -198,22 +199,22 @@ public struct ReportPage: Sendable {
         let bars = (0..<weekCount).map { w -> SVGCharts.Bar in
             let start = firstWeek.adding(days: 7 * w)
             let energy = recent.filter { $0.date >= start && $0.date < start.adding(days: 7) }.compactMap(\.energyKcal)
-            return SVGCharts.Bar(label: "\(start.day)/\(start.month)", value: energy.isEmpty ? nil : energy.reduce(0, +))
+            return SVGCharts.Bar(label: Format.shortDay(start), value: energy.isEmpty ? nil : energy.reduce(0, +))
         }
         s += #"<div class="card wide"><h3>Workout energy per week (kcal)</h3>"# + SVGCharts.bars(bars, unit: "kcal", width: 720,
                                                                                                title: "Workout energy per week") + "</div>"
         let distance = units.show("distance_m", spreadsheet: true)
-        s += #"<table><thead><tr><th>Week</th><th>Type</th><th>Workouts</th><th>Minutes</th><th>\#(Format.html(distance.title))</th><th>Energy (kcal)</th></tr></thead><tbody>"#
+        s += #"<table><thead><tr><th>Week</th><th>Type</th><th class="num">Workouts</th><th class="num">Minutes</th><th class="num">\#(Format.html(distance.title))</th><th class="num">Energy (kcal)</th></tr></thead><tbody>"#
         for w in (0..<weekCount).reversed() {
             let start = firstWeek.adding(days: 7 * w)
             let week = recent.filter { $0.date >= start && $0.date < start.adding(days: 7) }
             for type in Array(Set(week.map(\.type))).sorted() {
                 let these = week.filter { $0.type == type }
                 let km = distance.convert(these.compactMap(\.distanceMeters).reduce(0, +))
-                s += "<tr><td>\(Format.day(start))</td><td>\(Format.html(type))</td><td>\(these.count)</td>"
-                    + "<td>\(Format.count(these.compactMap(\.minutes).reduce(0, +)))</td>"
-                    + "<td>\(km > 0 ? Format.number(km, places: 1) : "–")</td>"
-                    + "<td>\(Format.count(these.compactMap(\.energyKcal).reduce(0, +)))</td></tr>"
+                s += "<tr><td>\(Format.day(start))</td><td>\(Format.html(type))</td><td class=num>\(these.count)</td>"
+                    + "<td class=num>\(Format.count(these.compactMap(\.minutes).reduce(0, +)))</td>"
+                    + "<td class=num>\(km > 0 ? Format.number(km, places: 1) : "–")</td>"
+                    + "<td class=num>\(Format.count(these.compactMap(\.energyKcal).reduce(0, +)))</td></tr>"
             }
         }
         return s + "</tbody></table></section>"
@@ -227,7 +228,7 @@ public struct ReportPage: Sendable {
             guard recent.count >= 2 else { continue }
             any = true
             s += #"<div class="card wide"><h3>\#(name), last \#(recent.count) days with data</h3>"#
-                + SVGCharts.line(recent.map { (Format.day($0.0), $0.1) }, unit: unit, title: name) + "</div>"
+                + SVGCharts.line(recent.map { ($0.0, $0.1) }, unit: unit, title: "\(name) (\(unit)) by day") + "</div>"
         }
         if !data.ecg.isEmpty {
             // The latest recordings, newest first: what the Watch classified, as it said it.
@@ -248,6 +249,18 @@ public struct ReportPage: Sendable {
         let all = Insights.all(data, goals: goals)
         return #"<section id="insights"><h2>Insights</h2><ul class="insights">"#
             + all.map { #"<li data-insight="\#($0.kind)">\#(Format.html($0.text))</li>"# }.joined() + "</ul></section>"
+    }
+
+    /// The rings' colours with their numbers: value, goal and percentage of each.
+    static func ringLegend(_ day: ReportDay, _ goals: ReportGoals) -> String {
+        var s = #"<div class="legend ringlegend">"#
+        for (metric, cls) in [(ReportMetric.activeEnergy, "move"), (.exercise, "exercise"), (.stand, "stand")] {
+            let places = metric == .stand ? 1 : 0
+            let value = day.shown(metric).map { SVGCharts.number($0, places) } ?? "–"
+            let percent = day.fraction(metric, goals).map { " (\(Int(($0 * 100).rounded()))%)" } ?? ""
+            s += #"<span><i class="sw \#(cls)"></i>\#(metric == .activeEnergy ? "Move" : metric.title): \#(value)/\#(SVGCharts.number(day.goal(metric, goals), places)) \#(metric.unit)\#(percent)</span>"#
+        }
+        return s + "</div>"
     }
 
     private func weekdayName(_ d: CivilDate) -> String { ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"][d.weekdayFromMonday] }

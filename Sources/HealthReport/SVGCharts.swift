@@ -1,4 +1,5 @@
 import Foundation
+import HealthCore
 
 /// Small inline SVG charts, drawn in Swift: no script or font from anywhere else.
 enum SVGCharts {
@@ -13,21 +14,23 @@ enum SVGCharts {
     }
 
     /// Vertical bars scaled to the largest value (or the goal, if higher), the goal as a dashed
-    /// line, each bar's value above it.
-    static func bars(_ bars: [Bar], goal: Double? = nil, unit: String, places: Int = 0, width: Int = 360, height: Int = 170,
+    /// line, each bar's value above it, a value axis with its unit in a left gutter.
+    static func bars(_ bars: [Bar], goal: Double? = nil, unit: String, places: Int = 0, width: Int = 340, height: Int = 180,
                      title: String) -> String {
-        let top = 20.0, bottom = 22.0
+        let top = 24.0, bottom = 22.0, gutter = 38.0
         let plot = Double(height) - top - bottom
-        let maxValue = max(bars.compactMap(\.value).max() ?? 0, bars.compactMap(\.previous).max() ?? 0, goal ?? 0, 1e-9)
-        let slot = Double(width) / Double(max(bars.count, 1))
+        let ticks = niceTicks(max(bars.compactMap(\.value).max() ?? 0, bars.compactMap(\.previous).max() ?? 0, goal ?? 0, 1e-9))
+        let maxValue = ticks.last ?? 1
+        let slot = (Double(width) - gutter) / Double(max(bars.count, 1))
         let barWidth = min(slot * 0.6, 40)
         var s = svgOpen(width, height, title)
+        s += valueAxis(ticks, unit: unit, gutter: gutter, width: width) { top + plot * (1 - $0 / maxValue) }
         if let goal {
             let y = top + plot * (1 - goal / maxValue)
-            s += #"<line class="goal" x1="0" x2="\#(width)" y1="\#(f(y))" y2="\#(f(y))"/>"#
+            s += #"<line class="goal" x1="\#(f(gutter))" x2="\#(width)" y1="\#(f(y))" y2="\#(f(y))"/>"#
         }
         for (i, bar) in bars.enumerated() {
-            let x = slot * Double(i) + (slot - barWidth) / 2
+            let x = gutter + slot * Double(i) + (slot - barWidth) / 2
             if let p = bar.previous {
                 let h = plot * p / maxValue
                 s += #"<rect class="prev" x="\#(f(x - 4))" y="\#(f(top + plot - h))" width="\#(f(barWidth))" height="\#(f(h))"><title>\#(Format.html(bar.label)) before: \#(number(p, places)) \#(unit)</title></rect>"#
@@ -35,11 +38,11 @@ enum SVGCharts {
             if let v = bar.value {
                 let h = plot * v / maxValue
                 s += #"<rect class="bar\#(bar.reached ? " met" : "")\#(bar.highlight ? " hi" : "")" x="\#(f(x))" y="\#(f(top + plot - h))" width="\#(f(barWidth))" height="\#(f(h))" rx="3"><title>\#(Format.html(bar.label)): \#(number(v, places)) \#(unit)</title></rect>"#
-                s += #"<text class="val" x="\#(f(x + barWidth / 2))" y="\#(f(top + plot - h - 4))">\#(short(v, places))</text>"#
+                if slot >= 30 { s += #"<text class="val" x="\#(f(x + barWidth / 2))" y="\#(f(top + plot - h - 4))">\#(short(v, places))</text>"# }
             }
             s += #"<text class="lbl" x="\#(f(x + barWidth / 2))" y="\#(height - 6)">\#(Format.html(bar.label))</text>"#
         }
-        return s + "</svg>"
+        return s + svgClose
     }
 
     /// Activity-style rings: each a fraction of its goal (a full turn at 100%).
@@ -54,11 +57,11 @@ enum SVGCharts {
             guard shown > 0 else { continue }   // a round cap of length 0 would still draw a dot
             s += #"<circle class="ring \#(ring.cls)" cx="\#(f(center))" cy="\#(f(center))" r="\#(f(r))" stroke-width="\#(f(stroke))" stroke-dasharray="\#(f(length * shown)) \#(f(length))" transform="rotate(-90 \#(f(center)) \#(f(center)))"><title>\#(ring.name): \#(Int((ring.fraction * 100).rounded()))% of goal</title></circle>"#
         }
-        return s + "</svg>"
+        return s + svgClose
     }
 
     /// Horizontal stacked bar of parts (sleep stages), each with its class and minutes.
-    static func stacked(_ parts: [(name: String, minutes: Double, cls: String)], width: Int = 360, title: String) -> String {
+    static func stacked(_ parts: [(name: String, minutes: Double, cls: String)], width: Int = 320, title: String) -> String {
         let total = max(parts.map(\.minutes).reduce(0, +), 1e-9)
         var s = svgOpen(width, 26, title)
         var x = 0.0
@@ -67,19 +70,23 @@ enum SVGCharts {
             s += #"<rect class="\#(part.cls)" x="\#(f(x))" y="0" width="\#(f(w))" height="26"><title>\#(part.name): \#(Format.count(part.minutes)) min</title></rect>"#
             x += w
         }
-        return s + "</svg>"
+        return s + svgClose
     }
 
-    /// Nights as stacked columns of stages (minutes); a night in bed only as one pale column
-    /// of its time in bed, so it is neither missing nor drawn as sleep.
-    static func nights(_ nights: [ReportNight], width: Int = 720, height: Int = 180) -> String {
-        let top = 10.0, bottom = 20.0, plot = Double(height) - top - bottom
-        let maxMinutes = max(nights.map { $0.isInBedOnly ? $0.inBed : $0.asleep + $0.awake }.max() ?? 0, 60)
-        let slot = Double(width) / Double(max(nights.count, 1))
-        var s = svgOpen(width, height, "Sleep stages of the last \(nights.count) nights")
+    /// Nights as stacked columns of stages (hours on the value axis, dates below); a night in
+    /// bed only as one pale column of its time in bed, so it is neither missing nor drawn as sleep.
+    static func nights(_ nights: [ReportNight], width: Int = 720, height: Int = 200) -> String {
+        let top = 24.0, bottom = 22.0, gutter = 38.0, plot = Double(height) - top - bottom
+        let longest = max(nights.map { $0.isInBedOnly ? $0.inBed : $0.asleep + $0.awake }.max() ?? 0, 60) / 60
+        let ticks = niceTicks(longest, step: 2)
+        let maxMinutes = (ticks.last ?? 1) * 60
+        let slot = (Double(width) - gutter) / Double(max(nights.count, 1))
+        var s = svgOpen(width, height, "Sleep stages of the last \(nights.count) nights, hours a night")
+        s += valueAxis(ticks, unit: "h", gutter: gutter, width: width) { top + plot * (1 - $0 * 60 / maxMinutes) }
+        let every = labelEvery(nights.count, slot: slot)
         for (i, n) in nights.enumerated() {
             var y = top + plot
-            let x = slot * Double(i) + slot * 0.15
+            let x = gutter + slot * Double(i) + slot * 0.15
             let parts = n.isInBedOnly ? [("In bed, no stages recorded", n.inBed, "inbed")]
                 : [("Deep", n.deep, "deep"), ("Core", n.core, "core"), ("REM", n.rem, "rem"),
                    ("Asleep", n.unspecified, "unspec"), ("Awake", n.awake, "awake")]
@@ -88,58 +95,110 @@ enum SVGCharts {
                 y -= h
                 s += #"<rect class="\#(cls)" x="\#(f(x))" y="\#(f(y))" width="\#(f(slot * 0.7))" height="\#(f(h))"><title>\#(Format.day(n.date)) \#(name): \#(Format.count(minutes)) min</title></rect>"#
             }
-            if nights.count <= 31, i % max(nights.count / 8, 1) == 0 {
-                s += #"<text class="lbl" x="\#(f(x + slot * 0.35))" y="\#(height - 5)">\#(n.date.day)/\#(n.date.month)</text>"#
+            if i % every == 0 {
+                s += #"<text class="lbl" x="\#(f(x + slot * 0.35))" y="\#(height - 6)">\#(Format.shortDay(n.date))</text>"#
             }
         }
-        return s + "</svg>"
+        return s + svgClose
     }
 
-    /// Bedtime and wake time of each night as a vertical span on a clock axis from 20:00 to 12:00.
-    static func bedAndWake(_ nights: [ReportNight], width: Int = 720, height: Int = 170) -> String {
-        let top = 10.0, bottom = 10.0, plot = Double(height) - top - bottom
-        let from = -240.0, to = 720.0   // 20:00 the evening before … 12:00
-        func y(_ minutes: Double) -> Double { top + plot * (min(max(minutes, from), to) - from) / (to - from) }
-        let gutter = 44.0   // the clock labels' own column: spans never run over them
+    /// Bedtime and wake time of each night as a vertical span on a clock axis from 20:00 to
+    /// 12:00, widened to the hour around any night outside it (a day sleep is drawn, not clipped),
+    /// dates below.
+    static func bedAndWake(_ nights: [ReportNight], width: Int = 720, height: Int = 220) -> String {
+        let range = clockRange(nights)
+        let top = 10.0, bottom = 22.0, gutter = 44.0, plot = Double(height) - top - bottom
+        func y(_ minutes: Double) -> Double { top + plot * (minutes - range.from) / (range.to - range.from) }
         let slot = (Double(width) - gutter) / Double(max(nights.count, 1))
-        var s = svgOpen(width, height, "Bedtime and wake time of the last \(nights.count) nights")
-        for hour in stride(from: -240.0, through: 720, by: 240) {
-            s += #"<line class="grid" x1="0" x2="\#(width)" y1="\#(f(y(hour)))" y2="\#(f(y(hour)))"/><text class="axis" x="2" y="\#(f(y(hour) - 2))">\#(Format.clock(hour))</text>"#
+        var s = svgOpen(width, height, "Bedtime and wake time of the last \(nights.count) nights, local clock time")
+        let step = (range.to - range.from) > 1200 ? 360.0 : 240.0
+        for minutes in stride(from: range.from, through: range.to, by: step) {
+            s += #"<line class="grid" x1="\#(f(gutter))" x2="\#(width)" y1="\#(f(y(minutes)))" y2="\#(f(y(minutes)))"/><text class="axis" x="\#(f(gutter - 4))" y="\#(f(y(minutes) + 4))">\#(Format.clock(minutes))</text>"#
         }
+        let every = labelEvery(nights.count, slot: slot)
         for (i, n) in nights.enumerated() {
             let x = gutter + slot * Double(i) + slot / 2
             s += #"<line class="span" x1="\#(f(x))" x2="\#(f(x))" y1="\#(f(y(n.bedtimeMinutes)))" y2="\#(f(y(n.wakeMinutes)))"><title>\#(Format.day(n.date)): \#(Format.clock(n.bedtimeMinutes))–\#(Format.clock(n.wakeMinutes))</title></line>"#
+            if i % every == 0 {
+                s += #"<text class="lbl" x="\#(f(x))" y="\#(height - 6)">\#(Format.shortDay(n.date))</text>"#
+            }
         }
-        return s + "</svg>"
+        return s + svgClose
     }
 
-    /// A line through daily values, with its minimum and maximum labelled.
-    static func line(_ points: [(label: String, value: Double)], unit: String, width: Int = 720, height: Int = 160,
+    /// The clock range of the bedtime chart: 20:00 the evening before to 12:00, widened to
+    /// whole hours around the earliest bedtime and the latest wake.
+    static func clockRange(_ nights: [ReportNight]) -> (from: Double, to: Double) {
+        let earliest = nights.map(\.bedtimeMinutes).min() ?? -240, latest = nights.map(\.wakeMinutes).max() ?? 720
+        return (min(-240, (earliest / 60).rounded(.down) * 60), max(720, (latest / 60).rounded(.up) * 60))
+    }
+
+    /// A line through daily values on a value axis with its unit, dates below.
+    static func line(_ points: [(date: CivilDate, value: Double)], unit: String, width: Int = 720, height: Int = 180,
                      title: String) -> String {
         guard let lo = points.map(\.value).min(), let hi = points.map(\.value).max() else { return "" }
-        let top = 16.0, bottom = 16.0, plot = Double(height) - top - bottom
-        let span = max(hi - lo, 1e-9)
-        let step = Double(width - 40) / Double(max(points.count - 1, 1))
-        func xy(_ i: Int, _ v: Double) -> (Double, Double) { (20 + step * Double(i), top + plot * (1 - (v - lo) / span)) }
+        let top = 24.0, bottom = 22.0, gutter = 38.0, plot = Double(height) - top - bottom
+        let ticks = niceTicks(hi, from: lo)
+        let low = ticks.first ?? lo, span = max((ticks.last ?? hi) - low, 1e-9)
+        let step = (Double(width) - gutter - 20) / Double(max(points.count - 1, 1))
+        func xy(_ i: Int, _ v: Double) -> (Double, Double) { (gutter + 10 + step * Double(i), top + plot * (1 - (v - low) / span)) }
         var s = svgOpen(width, height, title)
+        s += valueAxis(ticks, unit: unit, gutter: gutter, width: width) { top + plot * (1 - ($0 - low) / span) }
         let path = points.enumerated().map { i, p in let (x, y) = xy(i, p.value); return "\(i == 0 ? "M" : "L")\(f(x)) \(f(y))" }
         s += #"<path class="line" d="\#(path.joined(separator: " "))"/>"#
-        s += #"<text class="axis" x="0" y="12">max \#(Format.number(hi, places: 0)) \#(unit)</text>"#
-        s += #"<text class="axis" x="0" y="\#(height - 2)">min \#(Format.number(lo, places: 0)) \#(unit)</text>"#
+        // Dates at five places at most, the first and the last among them.
+        let marks = Set(stride(from: 0, to: points.count, by: max((points.count - 1) / 4, 1))).union([points.count - 1])
+        for i in marks.sorted() where i < points.count {
+            let (x, _) = xy(i, points[i].value)
+            s += #"<text class="lbl" x="\#(f(x))" y="\#(height - 6)">\#(Format.shortDay(points[i].date))</text>"#
+        }
         if points.count <= 120 {
             for (i, p) in points.enumerated() {
                 let (x, y) = xy(i, p.value)
-                s += #"<circle class="dot" cx="\#(f(x))" cy="\#(f(y))" r="2.5"><title>\#(p.label): \#(Format.number(p.value, places: 1)) \#(unit)</title></circle>"#
+                s += #"<circle class="dot" cx="\#(f(x))" cy="\#(f(y))" r="2.5"><title>\#(Format.day(p.date)): \#(Format.number(p.value, places: 1)) \#(unit)</title></circle>"#
             }
         }
-        return s + "</svg>"
+        return s + svgClose
     }
 
     // MARK: helpers
 
+    /// Each chart in its own box that scrolls sideways when the screen is narrower: the SVG is
+    /// never drawn narrower than its own width, so its 11 px labels never scale below 11 px.
     static func svgOpen(_ width: Int, _ height: Int, _ title: String) -> String {
-        #"<svg viewBox="0 0 \#(width) \#(height)" role="img" aria-label="\#(Format.html(title))" preserveAspectRatio="xMidYMid meet"><title>\#(Format.html(title))</title>"#
+        #"<div class="chart"><svg viewBox="0 0 \#(width) \#(height)" style="min-width:\#(width)px" role="img" aria-label="\#(Format.html(title))" preserveAspectRatio="xMidYMid meet"><title>\#(Format.html(title))</title>"#
     }
+
+    static let svgClose = "</svg></div>"
+
+    /// Round steps (1, 2 or 5 times a power of ten, or multiples of `step`) from `from` (0 by
+    /// default, rounded down) to at least `top`: three to five ticks.
+    static func niceTicks(_ top: Double, from: Double = 0, step fixed: Double? = nil) -> [Double] {
+        let span = max(top - from, 1e-9)
+        var step = fixed ?? 1
+        if fixed == nil {
+            let raw = span / 3, power = pow(10, (log10(raw)).rounded(.down))
+            step = [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= raw } ?? 10 * power
+        }
+        let low = (from / step).rounded(.down) * step
+        var ticks = [low]
+        while ticks.last! < top - 1e-9 { ticks.append(ticks.last! + step) }
+        if ticks.count == 1 { ticks.append(low + step) }
+        return ticks
+    }
+
+    /// Gridlines and labels of a value axis in a left gutter, the unit above the labels.
+    static func valueAxis(_ ticks: [Double], unit: String, gutter: Double, width: Int, y: (Double) -> Double) -> String {
+        var s = #"<text class="unit" x="0" y="11">\#(Format.html(unit))</text>"#
+        for t in ticks {
+            let label = t >= 10_000 ? Format.number(t / 1000, places: 0) + "k" : Format.number(t, places: t == t.rounded() ? 0 : 1)
+            s += #"<line class="grid" x1="\#(f(gutter))" x2="\#(width)" y1="\#(f(y(t)))" y2="\#(f(y(t)))"/><text class="axis" x="\#(f(gutter - 4))" y="\#(f(y(t) + 4))">\#(label)</text>"#
+        }
+        return s
+    }
+
+    /// Every how many columns a date label fits (labels of about 44 px).
+    static func labelEvery(_ count: Int, slot: Double) -> Int { max(Int((44 / max(slot, 1)).rounded(.up)), 1) }
 
     static func f(_ v: Double) -> String {
         let r = (v * 10).rounded() / 10

@@ -1,3 +1,4 @@
+import Foundation
 import HealthCore
 import HealthStore
 import SQLite
@@ -14,20 +15,31 @@ public enum HealthWorkbook {
         ("Workouts", .workouts), ("Activity rings", .activitySummaries), ("ECG recordings", .ecgRecordings),
     ]
 
-    /// Writes the workbook of `database` to `path` (published on success only).
+    /// Writes the workbook of `database` to `path` (published on success only). Every sheet
+    /// prints landscape, one page wide, its header row on every page; a column empty in every
+    /// row is left out, and a sheet without rows (no ECG recordings) too, except Daily.
     public static func write(from database: Database, to path: String, units: UnitSystem) throws {
+        let zone = try HealthStore(database: database).analyticsZoneName().flatMap(TimeZone.init(identifier:))
+            ?? TimeZone(identifier: "UTC")!
         let writer = try WorkbookWriter(path: path)
         do {
             for (title, table) in sheets {
-                let shown = table.columns.map { units.show($0.name, spreadsheet: true) }
-                let columns = zip(table.columns, shown).map { column, s in SheetColumn(s.title, kind(column.kind, s)) }
+                let all = WorkbookSheet.columns(table, units: units, clock: LocalClock(zone: zone))
+                // A first pass finds the columns with a value somewhere (the tables are a row a
+                // day or less: small).
+                var filled = [Bool](repeating: false, count: all.count), rows = 0
+                let scan = try database.prepare(table.sql)
+                while try scan.step() {
+                    rows += 1
+                    for (k, c) in all.enumerated() where !filled[k] && !scan.isNull(c.source) { filled[k] = true }
+                }
+                if rows == 0 && title != "Daily" { continue }
+                let columns = rows == 0 ? all : zip(all, filled).filter { $1 }.map(\.0)
                 let stmt = try database.prepare(table.sql)
-                try writer.addSheet(title, columns: columns) { emit in
+                try writer.addSheet(title, columns: columns.map(\.column), pageSetup: .shareable) { emit in
                     var row = [SheetValue](repeating: .empty, count: columns.count)
                     while try stmt.step() {
-                        for (index, column) in table.columns.enumerated() {
-                            row[index] = value(stmt, Int32(index), column.kind, shown[index])
-                        }
+                        for (k, c) in columns.enumerated() { row[k] = c.read(stmt, c.source) }
                         try emit(row)
                     }
                 }
@@ -42,8 +54,8 @@ public enum HealthWorkbook {
     static func kind(_ kind: OutputTable.Kind, _ shown: ShownColumn) -> SheetColumn.Kind {
         switch kind {
         case .text: .text
-        case .integer: .number(places: 0)
-        case .real(let places): .number(places: shown.places ?? places)
+        case .integer: .grouped(places: 0)
+        case .real(let places): .grouped(places: shown.places ?? places)
         case .date: .date
         case .timestamp: .dateTime
         }

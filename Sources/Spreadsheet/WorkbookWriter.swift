@@ -9,6 +9,13 @@ public struct SheetColumn: Sendable, Equatable {
         case date
         /// A date and time cell (UTC), shown as `yyyy-mm-dd hh:mm:ss`.
         case dateTime
+        /// A number with thousands separators (`#,##0`, `#,##0.0`, …).
+        case grouped(places: Int)
+        /// A wall-clock date and time (the caller has put it in the reader's zone), shown as
+        /// `yyyy-mm-dd hh:mm`.
+        case localDateTime
+        /// A duration (`SheetValue.duration`), shown as hours and minutes `[h]:mm`.
+        case duration
     }
 
     public var header: String
@@ -21,7 +28,7 @@ public struct SheetColumn: Sendable, Equatable {
     }
 
     var shownWidth: Double {
-        width ?? max(Double(header.count) + 2, kind == .date ? 12 : kind == .dateTime ? 20 : 10)
+        width ?? max(Double(header.count) + 2, kind == .date ? 12 : kind == .dateTime ? 20 : kind == .localDateTime ? 17 : 10)
     }
 }
 
@@ -33,7 +40,25 @@ public enum SheetValue: Sendable, Equatable {
     case date(Int)
     /// Seconds since 1970-01-01T00:00:00Z.
     case dateTime(Double)
+    /// A duration in minutes (stored as a fraction of a day, as spreadsheets keep times).
+    case duration(minutes: Double)
     case empty
+}
+
+/// How a sheet prints: its orientation, scaled to the page's width (as many pages down as it
+/// needs), and its header row repeated on every page (the print titles).
+public struct PageSetup: Sendable, Equatable {
+    public enum Orientation: String, Sendable { case portrait, landscape }
+    public var orientation: Orientation
+    public var fitToWidth: Bool
+    public var repeatHeaderRow: Bool
+
+    public init(orientation: Orientation = .landscape, fitToWidth: Bool = true, repeatHeaderRow: Bool = true) {
+        self.orientation = orientation; self.fitToWidth = fitToWidth; self.repeatHeaderRow = repeatHeaderRow
+    }
+
+    /// What a sheet a person shares wants: landscape, one page wide, the header on every page.
+    public static let shareable = PageSetup()
 }
 
 /// Writes an Office Open XML workbook (`.xlsx`) sheet by sheet, row by row, streamed into a zip
@@ -43,7 +68,7 @@ public enum SheetValue: Sendable, Equatable {
 /// memory stays one row. A sheet holds at most 1,048,576 rows.
 public final class WorkbookWriter {
     private let zip: ZipWriter
-    private var sheets: [(name: String, rows: Int, columns: Int)] = []
+    private var sheets: [(name: String, rows: Int, columns: Int, page: PageSetup?)] = []
     private var formats: [String] = []   // custom number formats, numFmtId 164 + index
     private var styleOf: [SheetColumn.Kind: Int] = [:]
     private var styleFormats: [Int] = []  // cellXfs after the two fixed ones: their numFmtIds
@@ -55,13 +80,15 @@ public final class WorkbookWriter {
     }
 
     /// Adds a sheet: `rows` calls its argument once per row, with one value per column.
-    public func addSheet(_ name: String, columns: [SheetColumn], rows: ((([SheetValue]) throws -> Void)) throws -> Void) throws {
+    public func addSheet(_ name: String, columns: [SheetColumn], pageSetup: PageSetup? = nil,
+                         rows: ((([SheetValue]) throws -> Void)) throws -> Void) throws {
         let title = Self.sheetName(name)
         let index = sheets.count + 1
         let styles = columns.map { style(for: $0.kind) }
         try zip.begin("xl/worksheets/sheet\(index).xml")
         var head = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#
             + #"<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">"#
+            + (pageSetup?.fitToWidth == true ? #"<sheetPr><pageSetUpPr fitToPage="1"/></sheetPr>"# : "")
             + #"<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>"#
             + #"<selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews><cols>"#
         for (i, c) in columns.enumerated() {
@@ -95,14 +122,24 @@ public final class WorkbookWriter {
                 case .dateTime(let seconds):
                     // Days since 1899-12-30 (the spreadsheets' day 0) with the time as a fraction.
                     line += #"<c r="\#(ref)" s="\#(styles[i])"><v>\#(seconds / 86_400 + 25_569)</v></c>"#
+                case .duration(let minutes) where minutes.isFinite:
+                    line += #"<c r="\#(ref)" s="\#(styles[i])"><v>\#(minutes / 1440)</v></c>"#
+                case .duration: continue
                 }
             }
             line += "</row>"
             try zip.write(line)
         }
         let last = "\(Self.column(max(columns.count - 1, 0)))\(count)"
-        try zip.write(#"</sheetData><autoFilter ref="A1:\#(last)"/></worksheet>"#)
-        sheets.append((title, count, columns.count))
+        var tail = #"</sheetData><autoFilter ref="A1:\#(last)"/>"#
+        if let pageSetup {
+            // Element order is the schema's: margins, then the page setup.
+            tail += #"<pageMargins left="0.5" right="0.5" top="0.6" bottom="0.6" header="0.3" footer="0.3"/>"#
+                + #"<pageSetup orientation="\#(pageSetup.orientation.rawValue)""#
+                + (pageSetup.fitToWidth ? #" fitToWidth="1" fitToHeight="0""# : "") + "/>"
+        }
+        try zip.write(tail + "</worksheet>")
+        sheets.append((title, count, columns.count, pageSetup))
     }
 
     /// Writes the workbook's other parts and publishes the file.
@@ -118,7 +155,11 @@ public final class WorkbookWriter {
         workbook += "</sheets><definedNames>"
         for (i, s) in sheets.enumerated() {
             // The autofilter's range, as spreadsheet programs record it.
-            workbook += #"<definedName name="_xlnm._FilterDatabase" localSheetId="\#(i)" hidden="1">'\#(Self.xml(String(s.name.flatMap { $0 == "'" ? ["'", "'"] : [$0] })))'!$A$1:$\#(Self.column(max(s.columns - 1, 0)))$\#(s.rows)</definedName>"#
+            let quoted = "'" + Self.xml(String(s.name.flatMap { $0 == "'" ? ["'", "'"] : [$0] })) + "'"
+            workbook += #"<definedName name="_xlnm._FilterDatabase" localSheetId="\#(i)" hidden="1">\#(quoted)!$A$1:$\#(Self.column(max(s.columns - 1, 0)))$\#(s.rows)</definedName>"#
+            if s.page?.repeatHeaderRow == true {
+                workbook += #"<definedName name="_xlnm.Print_Titles" localSheetId="\#(i)">\#(quoted)!$1:$1</definedName>"#
+            }
         }
         try part("xl/workbook.xml", workbook + "</definedNames></workbook>")
         try part("xl/_rels/workbook.xml.rels", #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">"#
@@ -142,6 +183,9 @@ public final class WorkbookWriter {
         case .number(let places): format = places == 0 ? 1 : places == 2 ? 2 : customFormat("0." + String(repeating: "0", count: places))
         case .date: format = customFormat("yyyy-mm-dd")
         case .dateTime: format = customFormat("yyyy-mm-dd hh:mm:ss")
+        case .grouped(let places): format = places == 0 ? 3 : places == 2 ? 4 : customFormat("#,##0." + String(repeating: "0", count: places))
+        case .localDateTime: format = customFormat("yyyy-mm-dd hh:mm")
+        case .duration: format = customFormat("[h]:mm")
         }
         styleFormats.append(format)
         styleOf[kind] = 1 + styleFormats.count

@@ -204,7 +204,9 @@ final class ReportTests: XCTestCase {
 
     // MARK: a real browser
 
-    /// Renders `page` with headless Chromium at `width`; returns its console lines.
+    /// Renders `page` with headless Chromium at `width`; returns its console lines. (Headless
+    /// Chromium lays out a window under 500 px at 500: the page at a true 390 px is measured in
+    /// ReportLayoutTests.)
     private func render(_ page: String, width: Int, screenshot: String) throws -> [String] {
         guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
             .first(where: FileManager.default.isExecutableFile(atPath:)) else {

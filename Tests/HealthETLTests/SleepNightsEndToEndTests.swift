@@ -169,14 +169,22 @@ final class SleepNightsEndToEndTests: XCTestCase {
         try assertWorkbookSleepSheet(out + "/health.xlsx")
     }
 
-    /// The workbook's Sleep sheet (read by openpyxl) labels the nights and leaves asleep empty.
+    /// The workbook's Sleep sheet (read by openpyxl) labels the nights and leaves asleep empty
+    /// (a column empty on every night is left out: issue 33); durations are h:mm cells.
     private func assertWorkbookSleepSheet(_ path: String) throws {
         let script = """
-        import json, sys, openpyxl
+        import datetime, json, sys, openpyxl
         ws = openpyxl.load_workbook(sys.argv[1], read_only=True)["Sleep"]
         rows = [list(r) for r in ws.iter_rows(values_only=True)]
         head = rows[0]
-        print(json.dumps([{h: r[i] for i, h in enumerate(head) if h in ("Recorded", "Asleep (min)", "In bed (min)")} for r in rows[1:]]))
+        def minutes(v):
+            if v is None: return None
+            if isinstance(v, datetime.timedelta): return round(v.total_seconds() / 60, 3)
+            if isinstance(v, datetime.time): return round(v.hour * 60 + v.minute + v.second / 60, 3)
+            return round(float(v) * 1440, 3)
+        def cell(r, h): return r[head.index(h)] if h in head else None
+        print(json.dumps([{"Recorded": cell(r, "Recorded"), "Asleep (min)": minutes(cell(r, "Asleep (h:mm)")),
+                           "In bed (min)": minutes(cell(r, "In bed (h:mm)"))} for r in rows[1:]]))
         """
         guard let python = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"], !python.isEmpty else {
             throw XCTSkip("HEALTHETL_PYTHON not set (openpyxl reads the workbook)")

@@ -1,3 +1,4 @@
+import Foundation
 import CSV
 import HealthCore
 import HealthStore
@@ -20,12 +21,17 @@ public struct TableExporter {
     @discardableResult
     public func export(_ table: OutputTable, csv csvPath: String?, parquet parquetPath: String?,
                        parquetCompression: ParquetCompression = .gzip, units: UnitSystem = .metric,
-                       dialect: CSVDialect = .rfc4180) throws -> Int {
+                       dialect: CSVDialect = .rfc4180, timeZone: TimeZone? = nil) throws -> Int {
         let shown = table.columns.map { units.show($0.name, spreadsheet: false) }
         // Metric CSV is the store's own units: no conversion at all (today's files, byte for byte).
         let conversions = units == .metric ? nil : shown
+        var localOffset: (@Sendable (Int64) -> Int)?
+        if let timeZone {
+            localOffset = { seconds in timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))) }
+        }
         let csv = try csvPath.map {
-            try CSVWriter(path: $0, columns: zip(table.columns, shown).map { Self.csvColumn($0, $1) }, dialect: dialect)
+            try CSVWriter(path: $0, columns: zip(table.columns, shown).map { Self.csvColumn($0, $1, local: localOffset != nil) },
+                          dialect: dialect, localOffset: localOffset)
         }
         let parquet = try parquetPath.map {
             try ParquetWriter(path: $0, createdBy: Self.parquetCreator, columns: table.columns.map(Self.parquetColumn), compression: parquetCompression)
@@ -48,8 +54,12 @@ public struct TableExporter {
         }
     }
 
-    static func csvColumn(_ c: OutputTable.Column, _ shown: ShownColumn) -> CSVColumn {
-        switch c.kind {
+    /// `local`: instants are written as local date-times, so `start_utc` is named `start_local`.
+    static func csvColumn(_ c: OutputTable.Column, _ shown: ShownColumn, local: Bool = false) -> CSVColumn {
+        if local, case .timestamp = c.kind, shown.csvName.hasSuffix("_utc") {
+            return CSVColumn(shown.csvName.dropLast(4) + "_local", .timestamp)
+        }
+        return switch c.kind {
         case .text: CSVColumn(shown.csvName, .text)
         case .integer: CSVColumn(shown.csvName, .integer)
         case .real(let places): CSVColumn(shown.csvName, .decimal(places: max(places, shown.places ?? 0)))

@@ -33,6 +33,10 @@ public struct TableFilesOutput: SeriesOutput {
     public func stage(from database: Database, in staging: String, folder: String, run: StagingRun,
                       progress: (String) throws -> Void) throws -> StagedFiles {
         let exporter = TableExporter(database: database)
+        // Local date-times (the excel-semicolon dialect) are in the analytics' zone.
+        let zone = dialect.localDateTimes
+            ? try HealthStore(database: database).analyticsZoneName().flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")
+            : nil
         var rows: [String: Int] = [:]
         for table in OutputTable.all where holds(table) && !run.written.contains(table.name) {
             let path = (staging as NSString).appendingPathComponent(fileName(table))
@@ -42,7 +46,7 @@ public struct TableFilesOutput: SeriesOutput {
                 continue
             }
             rows[table.name] = try exporter.export(table, csv: format == .csv ? path : nil, parquet: format == .parquet ? path : nil,
-                                                   units: units, dialect: dialect)
+                                                   units: units, dialect: dialect, timeZone: zone)
         }
         // Parquet files are the canonical tables, whatever the units: another output may link them.
         let parquet = format == .parquet

@@ -36,7 +36,9 @@ def store_rows(out, sheet):
     metrics = [r[1] for r in db.execute("PRAGMA table_info(daily_analytics)") if r[1] not in ("id", "date", "recorded_at", "partial_day")]
     rows = db.execute(SHEETS[sheet].format(", ".join(metrics))).fetchall()
     names = [d[0] for d in db.execute(SHEETS[sheet].format(", ".join(metrics)) + " LIMIT 0").description]
-    return names, rows
+    # The workbook leaves out a column empty in every row.
+    keep = [i for i in range(len(names)) if any(r[i] is not None for r in rows)]
+    return [names[i] for i in keep], [tuple(r[i] for i in keep) for r in rows]
 
 
 for out, factor, unit in [(metric, 1000.0, "km"), (imperial, MILE, "mi")]:
@@ -73,9 +75,13 @@ for out, factor, unit in [(metric, 1000.0, "km"), (imperial, MILE, "mi")]:
 # Every sheet, every value: against the metric run's CSV files (the store's values, each to its
 # column's fixed decimals), distances in km in the sheet.
 wb = openpyxl.load_workbook(os.path.join(metric, "health.xlsx"))
-for sheet, name in [("Daily", "daily"), ("Weekly", "weekly"), ("Monthly", "monthly"), ("Yearly", "yearly"), ("Sleep", "sleep"),
-                    ("Workouts", "workouts"), ("Activity rings", "activity_summaries"), ("ECG recordings", "ecg_recordings")]:
+# (Sleep and Workouts are shaped for people, local times and h:mm: check_workbook_print.py.)
+for sheet, name in [("Daily", "daily"), ("Weekly", "weekly"), ("Monthly", "monthly"), ("Yearly", "yearly"),
+                    ("Activity rings", "activity_summaries"), ("ECG recordings", "ecg_recordings")]:
     rows = list(csv.reader(open(os.path.join(metric, "csv", name + ".csv"), newline="")))
+    # The workbook leaves out a column empty in every row.
+    keep = [i for i in range(len(rows[0])) if any(r[i] != "" for r in rows[1:])]
+    rows = [[r[i] for i in keep] for r in rows]
     ws = wb[sheet]
     check(ws.max_row == len(rows), "%s: as many rows as %s.csv (%d)" % (sheet, name, len(rows) - 1))
     header = rows[0]
@@ -154,4 +160,24 @@ numbers = [ws.cell(row=r, column=walking + 1).value for r in range(2, ws.max_row
 check(all(isinstance(v, (int, float)) for v in numbers if v is not None) and any(isinstance(v, float) for v in numbers),
       "a German LibreOffice reads the decimal-comma cells as numbers")
 check(close(numbers[0], float(mrows[0]["walking_distance_m"])), "with the same value as the RFC 4180 file (%s)" % numbers[0])
+# Instants in the semicolon CSV are local date-times a German LibreOffice reads as date-times,
+# equal to the store's UTC instants in the run's zone (Europe/Berlin).
+from zoneinfo import ZoneInfo
+r = subprocess.run([soffice, "--headless", "--infilter=CSV:59,34,76,1,,1031", "--convert-to", "xlsx", "--outdir",
+                    os.path.join(work, "de-sleep"), os.path.join(semicolon, "csv", "sleep.csv")], capture_output=True, text=True,
+                   env=env, timeout=180)
+check(r.returncode == 0, "LibreOffice (German locale filter) opens the semicolon sleep.csv")
+ws = openpyxl.load_workbook(os.path.join(work, "de-sleep", "sleep.xlsx")).active
+header = [c.value for c in ws[1]]
+check("start_local" in header and "start_utc" not in header, "excel-semicolon names local instants *_local: %s" % header[:3])
+stored = sqlite3.connect(os.path.join(semicolon, "health.sqlite")).execute(
+    "SELECT start_utc, end_utc FROM sleep_sessions ORDER BY night_date").fetchall()
+berlin = ZoneInfo("Europe/Berlin")
+for i, (start, end) in enumerate(stored):
+    cells = [ws.cell(row=i + 2, column=header.index(n) + 1).value for n in ("start_local", "end_local")]
+    for cell, iso in zip(cells, (start, end)):
+        expected = datetime.datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(berlin).replace(tzinfo=None, microsecond=0)
+        if not (isinstance(cell, datetime.datetime) and cell == expected):
+            check(False, "semicolon sleep.csv row %d: %r, expected the local date-time %s" % (i + 2, cell, expected))
+check(len(stored) > 0, "a German LibreOffice reads the semicolon CSV's instants as local date-times (%d nights)" % len(stored))
 print("workbook checks passed")

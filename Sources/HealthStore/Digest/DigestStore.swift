@@ -1,0 +1,41 @@
+import Foundation
+import HealthCore
+import SQLite
+
+/// The digest's reads and its one write: the days it compares, and the changes of the last
+/// import that changed the store (`settings.changes`, JSON), which the report shows at its top.
+extension HealthStore {
+    /// Every day with analytics: steps, sleep, the day's resting heart rate, partial or not.
+    public func digestDays() throws -> [DigestDay] {
+        guard try database.hasTable("daily_analytics") else { return [] }
+        let hasPartial = try database.rows("PRAGMA table_info(daily_analytics)").contains { $0[1].string == "partial_day" }
+        return try database.rows("""
+            SELECT a.date, a.steps, a.sleep_total_minutes, m.average, \(hasPartial ? "a.partial_day" : "0")
+            FROM daily_analytics a LEFT JOIN daily_metrics m
+              ON m.date = a.date AND m.type = 'HKQuantityTypeIdentifierRestingHeartRate'
+            ORDER BY a.date
+            """).compactMap { r in
+            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { return nil }
+            return DigestDay(date: date, steps: r[1].double, sleepMinutes: r[2].double, restingHeartRate: r[3].double,
+                             partial: (r[4].int ?? 0) != 0)
+        }
+    }
+
+    /// The days of the store at `path`, if there is one (the published store before a run).
+    public static func digestDays(atPath path: String) -> [DigestDay] {
+        guard FileManager.default.fileExists(atPath: path), let store = try? HealthStore(path: path) else { return [] }
+        return (try? store.digestDays()) ?? []
+    }
+
+    public func saveChanges(_ changes: [DigestChange]) throws {
+        let json = String(decoding: try JSONEncoder().encode(changes), as: UTF8.self)
+        try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('changes', ?)", [.text(json)])
+    }
+
+    /// The changes of the last import that changed the store (none for an older store).
+    public func latestChanges() throws -> [DigestChange] {
+        guard try database.hasTable("settings"),
+              let json = try database.rows("SELECT value FROM settings WHERE key = 'changes'").first?.first?.string else { return [] }
+        return (try? JSONDecoder().decode([DigestChange].self, from: Data(json.utf8))) ?? []
+    }
+}

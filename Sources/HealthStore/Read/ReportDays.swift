@@ -1,0 +1,36 @@
+import HealthCore
+import SQLite
+
+/// A day as the report reads it from `daily_analytics`: the totals it shows, time in bed, and
+/// whether the day is known to be incomplete.
+public struct StoredReportDay: Sendable, Equatable {
+    public var date: CivilDate
+    public var steps: Double?
+    public var activeEnergyKcal: Double?
+    public var exerciseMinutes: Double?
+    public var sleepMinutes: Double?
+    /// Walking and running distance together (0 when neither).
+    public var distanceMeters: Double?
+    public var inBedMinutes: Double?
+    /// `partial_day`; nil in a store of version 4 (written before the column), where the reader
+    /// applies the rule itself (docs/days-and-averages.md).
+    public var partial: Bool?
+}
+
+extension HealthStore {
+    /// Every day of `daily_analytics`, oldest first.
+    public func allReportDays() throws -> [StoredReportDay] {
+        let hasPartial = try database.rows("PRAGMA table_info(daily_analytics)").contains { $0[1].string == "partial_day" }
+        return try database.rows("""
+            SELECT date, steps, active_energy_kcal, exercise_minutes, sleep_total_minutes,
+                   coalesce(walking_distance_m, 0) + coalesce(running_distance_m, 0), sleep_in_bed_minutes,
+                   \(hasPartial ? "partial_day" : "NULL")
+            FROM daily_analytics ORDER BY date
+            """).compactMap { r in
+            guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { return nil }
+            return StoredReportDay(date: date, steps: r[1].double, activeEnergyKcal: r[2].double, exerciseMinutes: r[3].double,
+                                   sleepMinutes: r[4].double, distanceMeters: r[5].double, inBedMinutes: r[6].double,
+                                   partial: hasPartial ? (r[7].int ?? 0) != 0 : nil)
+        }
+    }
+}
