@@ -131,7 +131,7 @@ public struct ImportJob: Sendable {
             let outputSettings = OutputSettings(options.config)
             let settingsChanged = try RunOutcome.noteOutputSettings(outputSettings, in: database, changed: changed,
                                                                     files: files, summary: &summary)
-            let outputsStart = Date()
+            let outputsStart = PhaseMark()
             let staged = try files.stage(from: database, changed: changed || cutShort || settingsChanged,
                                          written: Set(written.keys)) {
                 try progress.phase(.writingFiles, $0)
@@ -140,7 +140,7 @@ public struct ImportJob: Sendable {
             if !staged.names.isEmpty || !written.isEmpty {
                 summary.outputsWritten = ["health.sqlite"] + staged.names
                 summary.outputRows = staged.files.rows.merging(written) { a, _ in a }
-                summary.phaseSeconds["outputs"] = Date().timeIntervalSince(outputsStart)
+                summary.record("outputs", since: outputsStart)
             }
             try outputSettings.save(in: database)
             try RunOutcome.countStore(database, into: &summary)
