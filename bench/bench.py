@@ -339,8 +339,10 @@ def phase_figures(summary: dict) -> dict:
     wall = summary.get("phase_seconds", {})
     cpu = summary.get("phase_cpu_seconds", {})
     rss = summary.get("phase_peak_rss_mb", {})
-    return {k: {"seconds": round(v, 3), "cpu_seconds": round(cpu[k], 3) if k in cpu else None,
-                "peak_rss_mb": round(rss[k], 1) if k in rss else None} for k, v in wall.items()}
+    order = ["load", "dedupe_index", "merge_analytics", "analytics", "analytics_and_samples", "outputs"]
+    keys = sorted(wall, key=lambda k: (order.index(k) if k in order else len(order), k))   # in run order
+    return {k: {"seconds": round(wall[k], 3), "cpu_seconds": round(cpu[k], 3) if k in cpu else None,
+                "peak_rss_mb": round(rss[k], 1) if k in rss else None} for k in keys}
 
 
 def phase_table(title: str, phases: dict) -> list[str]:
