@@ -132,8 +132,12 @@ public struct ImportJob: Sendable {
             let outputSettings = OutputSettings(options.config)
             let settingsChanged = try RunOutcome.noteOutputSettings(outputSettings, in: database, changed: changed,
                                                                     files: files, summary: &summary)
+<<<<<<< HEAD
             if changed || cutShort { try digest.note(in: database, into: &summary) }
             let outputsStart = Date()
+=======
+            let outputsStart = PhaseMark()
+>>>>>>> speed
             let staged = try files.stage(from: database, changed: changed || cutShort || settingsChanged,
                                          written: Set(written.keys)) {
                 try progress.phase(.writingFiles, $0)
@@ -142,7 +146,7 @@ public struct ImportJob: Sendable {
             if !staged.names.isEmpty || !written.isEmpty {
                 summary.outputsWritten = ["health.sqlite"] + staged.names
                 summary.outputRows = staged.files.rows.merging(written) { a, _ in a }
-                summary.phaseSeconds["outputs"] = Date().timeIntervalSince(outputsStart)
+                summary.record("outputs", since: outputsStart)
             }
             try outputSettings.save(in: database)
             try RunOutcome.countStore(database, into: &summary)

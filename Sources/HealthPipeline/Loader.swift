@@ -32,7 +32,8 @@ struct Loader {
         /// The loaded store, finished and committed; nil once released.
         var database: Database?
         var state: LoadCheckpoint
-        var phaseSeconds: [String: Double]
+        /// Wall and CPU seconds and peak RSS of the load and of the index build.
+        var phases: [String: PhaseFigures]
         /// The run picked up a killed run's work (at this element of the XML).
         var resumedAt: Int64?
         var counts: SQLiteSink.Counts { state.counts }
@@ -51,11 +52,11 @@ struct Loader {
         if checkpoint.phase == .loaded {
             try progress.phase(.storing, "resuming after the load")
             // `finish` left the store with a rollback journal, ready to be renamed or attached.
-            return Result(database: try Database(path: staged, mode: .readWrite), state: checkpoint, phaseSeconds: [:],
+            return Result(database: try Database(path: staged, mode: .readWrite), state: checkpoint, phases: [:],
                           resumedAt: resumedAt)
         }
         if let resumedAt { try progress.phase(.reading, "resuming at element \(resumedAt)") }
-        let started = Date()
+        let started = PhaseMark()
         // A full load sizes its duplicate filter for the whole export; an incremental one
         // skips most records before they reach it.
         let sink = try SQLiteSink(path: staged, runID: runID, resuming: checkpoint.sequence > 0 ? checkpoint.counts : nil,
@@ -64,7 +65,8 @@ struct Loader {
         let fresh = state.sequence == 0 && state.phase == .loading
         if fresh, alongsideIndex != nil { sink.sampleRuns = SampleRunWriter(folder: (staged as NSString).deletingLastPathComponent) }
         if state.phase == .loading { try stream(into: sink, &state) }
-        let loaded = Date()
+        let loadFigures = started.figures()
+        let loaded = PhaseMark()
         try progress.phase(.storing, "the last rows")
         try progress.phase(.indexing, "dedupe + index")
         let alongside = StageThreads()
@@ -88,7 +90,7 @@ struct Loader {
         try alongside.wait()
         try? AtomicFile.write(state.encoded, to: checkpointCopy)
         return Result(database: sink.database, state: state,
-                      phaseSeconds: ["load": loaded.timeIntervalSince(started), "dedupe_index": Date().timeIntervalSince(loaded)],
+                      phases: ["load": loadFigures, "dedupe_index": loaded.figures()],
                       resumedAt: resumedAt)
     }
 

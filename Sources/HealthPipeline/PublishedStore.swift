@@ -69,7 +69,7 @@ struct PublishedStore {
     /// transaction of the working copy.
     func apply(delta: String, settings: AnalyticsSettings, summary: inout RunSummary, recordedAt: Timestamp,
                progress: ProgressReporter, finishing: (Bool, inout RunSummary) throws -> Void) throws {
-        let started = Date()
+        let started = PhaseMark()
         let merger = StoreMerger(database: database)
         try merger.attach(deltaPath: delta)
         defer { merger.detach() }
@@ -101,7 +101,7 @@ struct PublishedStore {
             summary.touchedDays = days?.count
             summary.samples = Int(try database.scalar("SELECT count(*) FROM sample_data").int ?? 0)
             guard days.map({ !$0.isEmpty }) ?? true else {
-                summary.phaseSeconds["merge_analytics"] = Date().timeIntervalSince(started)
+                summary.record("merge_analytics", since: started)
                 // New recordings change no day, but their files are to be rewritten.
                 return try finishing(merged.newECGRecordings > 0, &summary)
             }
@@ -115,7 +115,7 @@ struct PublishedStore {
                 UPDATE workout_routes SET point_count =
                   (SELECT count(*) FROM workout_route_points p WHERE p.route_id = workout_routes.id) WHERE point_count = 0;
                 """)
-            summary.phaseSeconds["merge_analytics"] = Date().timeIntervalSince(started)
+            summary.record("merge_analytics", since: started)
             try finishing(true, &summary)
         }
     }

@@ -45,6 +45,11 @@ public struct RunSummary: Codable, Sendable {
     public var outputRows: [String: Int] = [:]
     /// Wall-clock seconds per phase (load = parse through SQLite insert, overlapped).
     public var phaseSeconds: [String: Double] = [:]
+    /// CPU seconds per phase (user + system, every thread of the process).
+    public var phaseCpuSeconds: [String: Double] = [:]
+    /// The process's peak RSS (MB) at the end of each phase: a high-water mark, so the first
+    /// phase that shows the run's peak is the one that reached it.
+    public var phasePeakRssMb: [String: Double] = [:]
 
     /// `full` (a new store) or `incremental` (added to the published one).
     public var mode = "full"
@@ -83,9 +88,19 @@ public struct RunSummary: Codable, Sendable {
         notes += load.reader.ecgFilesUnreadable.map { "ECG file not readable, skipped: " + $0 } + load.reader.ecgNotes
         removedDoctype = load.reader.removedDoctype; repairedBytes = load.reader.repairedBytes
         routeFilesMissing = load.reader.routeFilesMissing; self.timeZone = timeZone; self.out = out
-        skippedByAnchor = load.state.skippedByAnchor; phaseSeconds = load.phaseSeconds
+        skippedByAnchor = load.state.skippedByAnchor
         megabytesPerSecond = 0; recordsPerSecond = 0
+        for (phase, figures) in load.phases { record(phase, figures) }
     }
+
+    /// Records a phase's wall and CPU seconds and the peak RSS at its end.
+    mutating func record(_ phase: String, _ figures: PhaseFigures) {
+        phaseSeconds[phase] = figures.seconds
+        phaseCpuSeconds[phase] = figures.cpuSeconds
+        phasePeakRssMb[phase] = figures.peakRSSMegabytes
+    }
+
+    mutating func record(_ phase: String, since mark: PhaseMark) { record(phase, mark.figures()) }
 
     mutating func finish(started: Date) {
         seconds = Date().timeIntervalSince(started)

@@ -34,7 +34,7 @@ struct FullBuild: StoreBuild {
     func build(_ load: inout Loader.Result, _ summary: inout RunSummary, finish: FinishStep) throws -> String {
         let database = try load.database.orThrow("the loaded store is gone")
         try progress.phase(.analytics)
-        let analyticsStart = Date()
+        let analyticsStart = PhaseMark()
         // The samples output is written from the series the analytics read, on its own thread:
         // alongside the index, or now (a resumed load) as they are read through it.
         let precomputed = alongside.content
@@ -49,9 +49,9 @@ struct FullBuild: StoreBuild {
                 summary.sleepNights = result.nights
                 try settings.save(in: database)
             }
-            summary.phaseSeconds["analytics"] = Date().timeIntervalSince(analyticsStart)
+            summary.record("analytics", since: analyticsStart)
             let written = try samples?.finish() ?? [:]
-            summary.phaseSeconds["analytics_and_samples"] = Date().timeIntervalSince(analyticsStart)
+            summary.record("analytics_and_samples", since: analyticsStart)
             try finish(database, true, written, &summary)
         } catch {
             samples?.cancel()   // never leave the thread behind, nor its unfinished file
