@@ -132,12 +132,8 @@ public struct ImportJob: Sendable {
             let outputSettings = OutputSettings(options.config)
             let settingsChanged = try RunOutcome.noteOutputSettings(outputSettings, in: database, changed: changed,
                                                                     files: files, summary: &summary)
-<<<<<<< HEAD
             if changed || cutShort { try digest.note(in: database, into: &summary) }
-            let outputsStart = Date()
-=======
             let outputsStart = PhaseMark()
->>>>>>> speed
             let staged = try files.stage(from: database, changed: changed || cutShort || settingsChanged,
                                          written: Set(written.keys)) {
                 try progress.phase(.writingFiles, $0)
