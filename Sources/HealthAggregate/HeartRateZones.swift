@@ -22,9 +22,10 @@ public enum HeartRateZones {
 
     /// The zone (1…5) of `bpm`, nil below 50 %.
     public static func zone(of bpm: Double, maximum: Double) -> Int? {
-        let share = bpm / maximum
-        guard share >= 0.5 else { return nil }
-        return min(5, Int((share - 0.5) * 10) + 1)
+        // In tenths, so that 140 of 200 is exactly 7 (0.7 − 0.5 is not 0.2 in binary).
+        let tenths = Int((bpm * 10 / maximum).rounded(.down))
+        guard tenths >= 5 else { return nil }
+        return min(5, tenths - 4)
     }
 
     /// `samples`: (start in µs, bpm) in time order, inside the workout; `end`: the workout's end in µs.
