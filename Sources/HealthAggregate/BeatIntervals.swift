@@ -77,7 +77,9 @@ public struct BeatIntervals: Sendable, Equatable {
         }
         if differences > 0 {
             rmssd = (sumSquares / Double(differences)).squareRoot()
-            pnn50 = Double(over50) / Double(differences) * 100
+            // Over the NN intervals, not the differences: the Task Force's (1996) "NN50 count
+            // divided by the total number of all NN intervals", as neurokit2 computes it.
+            pnn50 = Double(over50) / Double(intervals) * 100
         }
     }
 }
