@@ -78,7 +78,7 @@ public struct VitalsStore {
         public var durationMinutes: Double?, distance: Double?, energy: Double?
     }
 
-    /// The workouts of `days` (by their local date; nil: all).
+    /// The workouts of `days` (by their local date; nil: all), and those without a date.
     public func workouts(days: Set<CivilDate>?) throws -> [Workout] {
         var result: [Workout] = []
         let stmt = try database.prepare("""
@@ -86,7 +86,9 @@ public struct VitalsStore {
             """)
         while try stmt.step() {
             let date = stmt.text(2).flatMap { CivilDate(iso: $0) }
-            if let days, !(date.map(days.contains) ?? false) { continue }
+            // A workout without a local date is on no day: it is written with every run (`clear`
+            // deletes it with every run).
+            if let days, let date, !days.contains(date) { continue }
             result.append(Workout(id: stmt.int64(0), activityType: stmt.text(1) ?? "", localDate: date,
                                   start: stmt.isNull(3) ? nil : Timestamp(microseconds: stmt.int64(3)),
                                   end: stmt.isNull(4) ? nil : Timestamp(microseconds: stmt.int64(4)),
