@@ -16,7 +16,7 @@ extension HealthWorkbook {
                   OutputTable.Column("energy_kcal", .real(places: 0)), OutputTable.Column("avg_heart_rate", .real(places: 0)),
                   OutputTable.Column("max_heart_rate", .real(places: 0))]
             + (1...5).map { OutputTable.Column("zone\($0)_min", .real(places: 1)) }
-            + [OutputTable.Column("route_distance_m", .real(places: 2)), OutputTable.Column("elevation_gain", .real(places: 0)),
+            + [OutputTable.Column("route_distance_m", .real(places: 2)), OutputTable.Column("elevation_gain_m", .real(places: 0)),
                OutputTable.Column("pace_min_per_km", .real(places: 2)), OutputTable.Column("source_name", .text(dictionary: true)),
                OutputTable.Column("note", .text(dictionary: true))],
         sql: """

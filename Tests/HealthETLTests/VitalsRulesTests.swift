@@ -115,3 +115,18 @@ final class VitalsRulesTests: XCTestCase {
         XCTAssertEqual(VitalsBuilder.percent(97), 97)
     }
 }
+
+extension VitalsRulesTests {
+    /// A climb in m or ft (never km or mi), a pace per km or per mile.
+    func testRouteFiguresInThePersonsUnits() {
+        XCTAssertEqual(UnitSystem.metric.show("elevation_gain_m", spreadsheet: true).title, "Elevation gain (m)")
+        XCTAssertEqual(UnitSystem.metric.show("elevation_gain_m", spreadsheet: true).scale, 1)
+        let feet = UnitSystem.imperial.show("elevation_gain_m", spreadsheet: false)
+        XCTAssertEqual(feet.csvName, "elevation_gain_ft")
+        XCTAssertEqual(feet.convert(30.48), 100, accuracy: 1e-9)
+        let pace = UnitSystem.imperial.show("pace_min_per_km", spreadsheet: false)
+        XCTAssertEqual(pace.csvName, "pace_min_per_mi")
+        XCTAssertEqual(pace.convert(5), 5 * 1.609344, accuracy: 1e-9)
+        XCTAssertEqual(UnitSystem.metric.show("route_distance_m", spreadsheet: true).title, "Route distance (km)")
+    }
+}
