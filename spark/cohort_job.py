@@ -30,7 +30,7 @@ import time
 import uuid
 
 DATASET_TABLES = ["daily", "weekly", "monthly", "yearly", "sleep", "workouts", "activity_summaries", "ecg_recordings",
-                  "ecg_samples", "samples"]
+                  "ecg_samples", "daily_vitals", "blood_pressure", "hrv_measurements", "workout_details", "samples"]
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 

@@ -28,7 +28,7 @@ public struct CohortDataset: Sendable {
 
     /// The tables partitioned by person only.
     public static let tables: [OutputTable] = [.daily, .weekly, .monthly, .yearly, .sleep, .workouts, .activitySummaries,
-                                               .ecgRecordings, .ecgSamples]
+                                               .ecgRecordings, .ecgSamples] + OutputTable.vitalsTables
     public static var tableNames: [String] { tables.map(\.name) + [OutputTable.samples.name] }
 
     public func partition(_ table: String, _ person: PersonKey) -> String {

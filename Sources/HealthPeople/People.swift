@@ -66,13 +66,14 @@ public struct People: Sendable {
     /// Sets the given fields (nil leaves a field as it is), creating the person if needed.
     @discardableResult
     public func update(_ id: PersonID, name: String? = nil, birthDate: String? = nil, timezone: String? = nil,
-                       sourcePriority: [String]? = nil, units: String? = nil) throws -> PersonSettings {
+                       sourcePriority: [String]? = nil, units: String? = nil, maxHeartRate: Double? = nil) throws -> PersonSettings {
         var settings = exists(id) ? try self.settings(of: id) : PersonSettings()
         if let name { settings.name = name }
         if let birthDate { settings.birthDate = birthDate }
         if let timezone { settings.timezone = timezone }
         if let sourcePriority { settings.sourcePriority = sourcePriority }
         if let units { settings.units = units }
+        if let maxHeartRate { settings.maxHeartRate = maxHeartRate }
         settings = try settings.validated()
         try outputFolder(of: id).prepare()
         try save(settings, of: id)

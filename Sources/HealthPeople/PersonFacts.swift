@@ -24,6 +24,7 @@ public struct PersonFacts: Codable, Sendable, Equatable {
     /// The zone set in `person.json` (`timezone` above falls back to the last import's).
     public var timezoneSetting: String?
     public var birthDateSetting: String?
+    public var maxHeartRate: Double?
 
     /// Reads the facts of `id` from their settings and their published store (none yet: no days).
     public init(id: PersonID, in people: People) throws {
@@ -35,6 +36,7 @@ public struct PersonFacts: Codable, Sendable, Equatable {
         timezoneSetting = settings.timezone
         birthDateSetting = settings.birthDate
         units = settings.units
+        maxHeartRate = settings.maxHeartRate
         sourcePriority = settings.sourcePriority
         samples = 0
         days = 0
@@ -61,6 +63,7 @@ public struct PersonFacts: Codable, Sendable, Equatable {
                 "  birth date: " + (birthDateSetting ?? "(not set: the export's)"),
                 "  timezone: " + (timezoneSetting ?? unset),
                 "  units: " + (units ?? unset),
+                "  max heart rate: " + (maxHeartRate.map { "\($0) bpm" } ?? "(not set: 208 − 0.7 × age)"),
                 "  source priority: " + (sourcePriority.map { $0.joined(separator: ", ") } ?? unset)]
     }
 

@@ -16,6 +16,7 @@ extension People {
         if let zone = settings.timezone { config.timezone = zone }
         if let priority = settings.sourcePriority { config.sourcePriority = priority }
         if let units = settings.units { config.units = units }
+        if let maximum = settings.maxHeartRate { config.maxHeartRate = maximum }
         config.out = outputFolder(of: id).path
         return config
     }

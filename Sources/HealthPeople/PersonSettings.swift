@@ -13,6 +13,9 @@ public struct PersonSettings: Codable, Sendable, Equatable {
     public var sourcePriority: [String]?
     /// `metric` or `imperial`: what the person's CSV, workbook and report show.
     public var units: String?
+    /// The maximum heart rate of their workouts' zones (bpm; else 208 − 0.7 × age from the
+    /// birth date of their export): docs/vitals-hrv-workouts.md.
+    public var maxHeartRate: Double?
 
     public init(name: String? = nil, birthDate: String? = nil, timezone: String? = nil, sourcePriority: [String]? = nil) {
         self.name = name; self.birthDate = birthDate; self.timezone = timezone; self.sourcePriority = sourcePriority
@@ -29,6 +32,9 @@ public struct PersonSettings: Codable, Sendable, Equatable {
         }
         if let units, units != "metric" && units != "imperial" {
             throw HealthETLError.usage("units '\(units)' is neither metric nor imperial")
+        }
+        if let maxHeartRate, !(maxHeartRate >= 100 && maxHeartRate <= 250) {
+            throw HealthETLError.usage("maximum heart rate \(maxHeartRate) is not between 100 and 250 bpm")
         }
         if let timezone, TimeZone(identifier: timezone) == nil {
             throw HealthETLError.usage("unknown time zone '\(timezone)' (expected an IANA name such as Europe/Berlin)")

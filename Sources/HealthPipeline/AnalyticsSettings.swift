@@ -15,6 +15,8 @@ struct AnalyticsSettings: Sendable, Equatable {
     var priority: SourcePriority
     var heartbeatMaxGapMinutes: Double
     var weekStart: Int
+    /// The maximum heart rate of the workouts' zones (`maxHeartRate`); nil: from the birth date.
+    var maxHeartRate: Double?
 
     init(_ config: PipelineConfig, timeZone: TimeZone) throws {
         guard let weekStart = PeriodRollup.weekStartIndex(config.weekStart) else {
@@ -24,12 +26,17 @@ struct AnalyticsSettings: Sendable, Equatable {
         priority = SourcePriority(patterns: config.sourcePriority)
         heartbeatMaxGapMinutes = config.heartbeatMaxGapMinutes ?? 30
         self.weekStart = weekStart
+        if let m = config.maxHeartRate, !(m >= 100 && m <= 250) {
+            throw HealthETLError.usage("maxHeartRate \(m) is not a heart rate between 100 and 250 bpm")
+        }
+        maxHeartRate = config.maxHeartRate
     }
 
     /// These settings as the store saves them.
     var stored: StoreSettings {
         StoreSettings(zone: timeZone.identifier, priority: priority.patterns,
-                      heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, weekStart: weekStart)
+                      heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, weekStart: weekStart,
+                      maxHeartRate: maxHeartRate)
     }
 
     /// One line that changes whenever the analytics would.

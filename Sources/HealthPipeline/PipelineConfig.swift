@@ -15,6 +15,9 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
     /// (docs/sleep-nights.md), not by a clock cutoff.
     public var sleepDayStartHour: Int?
     public var heartbeatMaxGapMinutes: Double?
+    /// The maximum heart rate of the workouts' zones (docs/vitals-hrv-workouts.md); unset: from
+    /// the profile's birth date (208 − 0.7 × age).
+    public var maxHeartRate: Double?
     public var out: String?
     /// Records loaded between two checkpoint commits (default 250,000: a second or two of work;
     /// each commit costs a write-ahead-log checkpoint).

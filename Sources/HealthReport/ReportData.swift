@@ -157,6 +157,8 @@ public struct ReportData: Sendable {
     public var export: ReportExport?
     /// What the last import that changed the store changed (`ChangeDigest`): the page's top.
     public var changes: [DigestChange] = []
+    /// The vitals tables (ReportVitals.swift).
+    public var vitals = ReportVitals()
 
     public init(days: [ReportDay], nights: [ReportNight] = [], workouts: [ReportWorkout] = [],
                 restingHeartRate: [(CivilDate, Double)] = [], hrv: [(CivilDate, Double)] = [], ecg: [ReportECG] = [],
@@ -252,6 +254,7 @@ public struct ReportData: Sendable {
                               hrv: try store.dailyAverages(of: "HKQuantityTypeIdentifierHeartRateVariabilitySDNN"), ecg: ecg,
                               timeZone: zoneName, export: export)
         data.changes = try store.latestChanges()
+        data.vitals = try ReportVitals.load(from: database)
         return data
     }
 }

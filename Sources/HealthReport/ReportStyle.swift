@@ -45,7 +45,7 @@ enum ReportStyle {
     main{max-width:none;padding:0}section{margin:6px 0}.cards{grid-template-columns:repeat(3,1fr);gap:6px}
     .card{box-shadow:none;border:1px solid #ccc;padding:6px;break-inside:avoid}.card.wide{margin:4px 0}
     .chart{overflow:visible}svg{min-width:0!important;max-height:150px}.rings svg{width:90px}
-    #workouts table tr:nth-child(n+9),#heart table tr:nth-child(n+7){display:none}table{display:table;font-size:9pt}
+    #workouts table tr:nth-child(n+9),#heart table tr:nth-child(n+7),#vitals table tr:nth-child(n+7){display:none}table{display:table;font-size:9pt}
     h2{font-size:13pt;margin:4px 0}h3{font-size:11pt}.note{font-size:9pt}}
     """
 

@@ -12,7 +12,8 @@ import Spreadsheet
 public enum HealthWorkbook {
     public static let sheets: [(title: String, table: OutputTable)] = [
         ("Daily", .daily), ("Weekly", .weekly), ("Monthly", .monthly), ("Yearly", .yearly), ("Sleep", .sleep),
-        ("Workouts", .workouts), ("Activity rings", .activitySummaries), ("ECG recordings", .ecgRecordings),
+        workoutsSheet, ("Activity rings", .activitySummaries), ("ECG recordings", .ecgRecordings),
+        vitalsSheet, bloodPressureSheet,
     ]
 
     /// Writes the workbook of `database` to `path` (published on success only). Every sheet

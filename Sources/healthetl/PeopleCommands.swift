@@ -12,8 +12,9 @@ enum PeopleCommand: Command {
         actions:
           list            everyone, with their days and last import (the default)
           show ID         one person's facts and every setting of person.json
-          set ID ...      set --name, --birthdate, --timezone or --units (creates the person if new); units take
-                          effect on the next report and import, a zone on the next import (which rebuilds every day)
+          set ID ...      set --name, --birthdate, --timezone, --units or --max-heart-rate (creates the person if new);
+                          units take effect on the next report and import, a zone or maximum heart rate on the next
+                          import (which rebuilds every day)
           remove ID       erase the person, their files and dataset partitions (with --yes)
         """
     static let spec = ArgumentSpec(
@@ -24,6 +25,7 @@ enum PeopleCommand: Command {
                   Option("birthdate", value: "YYYY-MM-DD", help: "set: their birth date (else the export's)"),
                   Option("timezone", value: "ZONE", help: "set: the IANA zone of their local days"),
                   Option("units", value: "metric|imperial", help: "set: what their CSV, workbook and report show"),
+                  Option("max-heart-rate", value: "BPM", help: "set: the maximum of their workouts' heart-rate zones"),
                   .yes])
 
     static func run(_ args: ParsedArguments) throws {
@@ -40,13 +42,17 @@ enum PeopleCommand: Command {
             print(args.flag("json") ? try json(facts)
                   : (zip(PersonFacts.header, facts.cells).map { "\($0): \($1)" } + facts.settingLines).joined(separator: "\n"))
         case ("set", let id?):
-            guard ["name", "birthdate", "timezone", "units"].contains(where: { args.option($0) != nil }) else {
-                throw HealthETLError.usage("people set \(id): nothing to set (--name, --birthdate, --timezone or --units)")
+            guard ["name", "birthdate", "timezone", "units", "max-heart-rate"].contains(where: { args.option($0) != nil }) else {
+                throw HealthETLError.usage("people set \(id): nothing to set (--name, --birthdate, --timezone, --units or --max-heart-rate)")
             }
             let created = !people.exists(id)
             let before = created ? PersonSettings() : try people.settings(of: id)
+            let maximum = try args.option("max-heart-rate").map { text in
+                guard let bpm = Double(text) else { throw HealthETLError.usage("--max-heart-rate '\(text)' is not a number of bpm") }
+                return bpm
+            }
             let after = try people.update(id, name: args.option("name"), birthDate: args.option("birthdate"),
-                                          timezone: args.option("timezone"), units: args.option("units"))
+                                          timezone: args.option("timezone"), units: args.option("units"), maxHeartRate: maximum)
             print(args.flag("json") ? try json(try people.facts(of: id))
                   : PersonSettingsText.describe(id, created: created, before: before, after: after))
         case ("remove", let id?):
@@ -72,7 +78,7 @@ enum PeopleCommand: Command {
 
     /// Options that only one action takes are refused elsewhere, rather than ignored.
     private static func refuseOptions(for action: String, _ args: ParsedArguments) throws {
-        if action != "set", let option = ["name", "birthdate", "timezone", "units"].first(where: { args.option($0) != nil }) {
+        if action != "set", let option = ["name", "birthdate", "timezone", "units", "max-heart-rate"].first(where: { args.option($0) != nil }) {
             throw HealthETLError.usage("people \(action): --\(option) is for people set")
         }
         if action != "remove", args.flag("yes") { throw HealthETLError.usage("people \(action): --yes is for people remove") }

@@ -7,6 +7,7 @@ enum PersonSettingsText {
         let fields: [(String, String?, String?)] = [
             ("name", before.name, after.name), ("birth date", before.birthDate, after.birthDate),
             ("timezone", before.timezone, after.timezone), ("units", before.units, after.units),
+            ("max heart rate", before.maxHeartRate.map { "\($0)" }, after.maxHeartRate.map { "\($0)" }),
         ]
         let changed = fields.filter { $0.1 != $0.2 }
         if created {
@@ -18,6 +19,9 @@ enum PersonSettingsText {
         var text = "updated \(id): " + changed.map { "\($0.0) \($0.1 ?? "unset") → \($0.2 ?? "unset")" }.joined(separator: ", ")
         if changed.contains(where: { $0.0 == "units" }) {
             text += "\n  the next healthetl report --person \(id) shows it; the next import rewrites their CSV and workbook"
+        }
+        if changed.contains(where: { $0.0 == "max heart rate" }) {
+            text += "\n  the next import rebuilds every day of \(id), its workouts' zones under the new maximum"
         }
         if changed.contains(where: { $0.0 == "timezone" }) {
             text += "\n  the next import rebuilds every day of \(id) in the new zone"

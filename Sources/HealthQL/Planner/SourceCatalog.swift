@@ -1,4 +1,5 @@
 import HealthCore
+import HealthStore
 
 /// What a name after FROM / JOIN means.
 enum SourceKind: Equatable {
@@ -9,6 +10,9 @@ enum SourceKind: Equatable {
 /// The sources that are not HealthKit types.
 enum TableSource: String, CaseIterable {
     case sleep, workouts, activity, daily, weekly, monthly, yearly, ecg
+    /// docs/vitals-hrv-workouts.md: `daily_vitals`, `blood_pressure`, `hrv_measurements`. (`hrv`
+    /// stays the alias of the HRV SDNN type: existing queries read Apple's values through it.)
+    case vitals, bloodPressure = "blood_pressure", hrvMeasurements = "hrv_measurements"
 }
 
 /// How rows of a HealthKit type are read.
@@ -34,6 +38,8 @@ enum SourceCatalog {
         let lower = ref.name.lowercased()
         if let table = TableSource(rawValue: lower) { return .table(table) }
         if lower == "workout" { return .table(.workouts) }
+        if ["daily_vitals", "vital"].contains(lower) { return .table(.vitals) }
+        if ["beats", "beat_lists"].contains(lower) { return .table(.hrvMeasurements) }
         if ["ecg_recordings", "ecgs", "electrocardiograms"].contains(lower) { return .table(.ecg) }
         if let type = TypeRegistry.lookup(ref.name) { return .type(type) }
         throw HealthQLError("Unknown type '\(ref.name)'." + Suggestion.hint(for: lower, in: allNames), at: ref.at.position)
@@ -165,6 +171,30 @@ enum SourceCatalog {
                          Field("value", .number, "t.average_heart_rate", natural: false)],
                         "ecg_recordings t", day: "t.local_date", hour: "ql_hour(\(start))", date: .instant,
                         "the ECG recordings (ecg_recordings)")
+        case .vitals:
+            return make([Field("date", .date, "t.date")]
+                            + VitalsStore.dailyVitalColumns.map { Field($0, .number, "t.\($0)") }
+                            + [Field("value", .number, "t.resting_heart_rate", natural: false)],
+                        "daily_vitals t", day: "t.date", "the daily vitals (daily_vitals)")
+        case .bloodPressure:
+            let time = "unixepoch(t.time_utc) * 1000000"
+            return make([Field("date", .instant, time), Field("systolic", .number, "t.systolic_mmhg"),
+                         Field("diastolic", .number, "t.diastolic_mmhg"), Field("source", .text, "t.source_name"),
+                         Field("start", .instant, time, natural: false),
+                         Field("value", .number, "t.systolic_mmhg", natural: false)],
+                        "blood_pressure t", day: "t.local_date", hour: "ql_hour(\(time))", date: .instant,
+                        "the blood-pressure readings (blood_pressure)")
+        case .hrvMeasurements:
+            let time = "unixepoch(t.start_utc) * 1000000"
+            return make([Field("date", .instant, time), Field("rmssd", .number, "t.rmssd_ms"), Field("sdnn", .number, "t.sdnn_ms"),
+                         Field("apple_sdnn", .number, "t.apple_sdnn_ms"), Field("mean_nn", .number, "t.mean_nn_ms"),
+                         Field("pnn50", .number, "t.pnn50_percent"), Field("beats", .number, "t.beats"),
+                         Field("intervals", .number, "t.intervals", natural: false),
+                         Field("source", .text, "t.source_name", natural: false),
+                         Field("note", .text, "t.note", natural: false), Field("start", .instant, time, natural: false),
+                         Field("value", .number, "t.rmssd_ms", natural: false)],
+                        "hrv_measurements t", day: "t.local_date", hour: "ql_hour(\(time))", date: .instant,
+                        "the HRV measurements from beat lists (hrv_measurements)")
         case .daily:
             return make([Field("date", .date, "t.date")] + metrics, "daily_analytics t", day: "t.date", "daily_analytics")
         case .weekly:

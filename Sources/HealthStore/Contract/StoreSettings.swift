@@ -15,18 +15,23 @@ public struct StoreSettings: Sendable, Equatable {
     public var heartbeatMaxGapMinutes: Double
     /// 0 = Monday … 6 = Sunday.
     public var weekStart: Int
+    /// The workouts' zone maximum set by the pipeline or person (nil: from the birth date).
+    public var maxHeartRate: Double?
 
     public init(zone: String, priority: [String], heartbeatMaxGapMinutes: Double, weekStart: Int,
-                schema: Int = StoreSchema.analyticsVersion) {
+                maxHeartRate: Double? = nil, schema: Int = StoreSchema.analyticsVersion) {
         self.schema = schema; self.zone = zone; self.priority = priority
         self.heartbeatMaxGapMinutes = heartbeatMaxGapMinutes
         self.weekStart = weekStart
+        self.maxHeartRate = maxHeartRate
     }
 
     /// One line that changes whenever the analytics would (the stored form).
     public var line: String {
         "schema=\(schema);zone=\(zone);priority=\(priority.joined(separator: "|"));"
             + "heartbeatGap=\(heartbeatMaxGapMinutes);weekStart=\(weekStart)"
+            // Only when set, so that the line of every store without it is what it was.
+            + (maxHeartRate.map { ";maxHeartRate=\($0)" } ?? "")
     }
 
     /// The fields of a stored line; nil for a line that is not one (a store of another program).
@@ -41,6 +46,7 @@ public struct StoreSettings: Sendable, Equatable {
         self.init(zone: zone, priority: fields["priority"].map { $0.split(separator: "|").map(String.init) } ?? [],
                   heartbeatMaxGapMinutes: fields["heartbeatGap"].flatMap(Double.init) ?? 30,
                   weekStart: fields["weekStart"].flatMap(Int.init) ?? 0,
+                  maxHeartRate: fields["maxHeartRate"].flatMap(Double.init),
                   schema: fields["schema"].flatMap(Int.init) ?? 0)
     }
 

@@ -28,6 +28,15 @@ extension UnitSystem {
         let (stem, unit) = Self.split(column)
         var shown = ShownColumn(csvName: column, title: Self.words(stem) + (Self.unitText[unit ?? ""].map { " (\($0))" } ?? ""))
         switch (unit, self) {
+        // A climb reads in m or ft, never km or mi (docs/vitals-hrv-workouts.md).
+        case ("m", .metric) where stem.hasPrefix("elevation"):
+            break
+        case ("m", .imperial) where stem.hasPrefix("elevation"):
+            shown.csvName = stem + "_ft"; shown.title = Self.words(stem) + " (ft)"; shown.scale = 1 / 0.3048; shown.places = 0
+        case (nil, .imperial) where column == "pace_min_per_km":
+            shown.csvName = "pace_min_per_mi"; shown.title = "Pace (min/mi)"; shown.scale = 1.609344
+        case (nil, .metric) where column == "pace_min_per_km":
+            shown.title = "Pace (min/km)"
         case ("m", .metric) where spreadsheet:
             shown.title = Self.words(stem) + " (km)"; shown.scale = 0.001; shown.places = 2
         case ("m", .imperial):

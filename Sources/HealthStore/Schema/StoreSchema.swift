@@ -7,8 +7,8 @@ import SQLite
 public enum StoreSchema {
     /// 4: the ECG tables. 5: nights dated by their wake-up day, naps and in-bed-only nights
     /// (`sleepColumns`), and `daily_analytics.partial_day`. A store of version 3 or 4 is
-    /// upgraded in place (`upgrade`).
-    public static let version = 5
+    /// upgraded in place (`upgrade`). 6: the vitals tables (`vitalsTables`, VitalsSchema.swift).
+    public static let version = 6
     /// The last version that changed what the analytics are: a store's analytics (and so an
     /// incremental run on it) stay valid across later versions that only add tables.
     /// 5: sleep nights by wake-up day, so a store of an earlier version is re-analysed (which
@@ -23,6 +23,7 @@ public enum StoreSchema {
     public static func upgrade(_ database: Database) throws {
         try database.execute(ecgTables)
         try addSleepColumns(database)
+        try addVitalsTables(database)
         let dailyColumns = try database.rows("PRAGMA table_info(daily_analytics)").compactMap { $0[1].string }
         if !dailyColumns.contains("partial_day") {
             try database.execute("ALTER TABLE daily_analytics ADD COLUMN \(partialDayColumn)")
@@ -155,6 +156,7 @@ public enum StoreSchema {
         skipped_by_anchor INTEGER);
     \(ecgTables)
     \(analyticsTables)
+    \(vitalsTables)
     """
 
     /// The metric column names, in the documented order (docs/TABLES.md), for SELECT and INSERT lists.

@@ -87,6 +87,11 @@ SPECS = [
     Spec("activity_summaries", "activity_summaries", key=("date",)),
     Spec("ecg_recordings", "ecg_recordings", key=("id",), order=("recorded_utc", "id")),
     Spec("ecg_samples", "ecg_samples", key=("recording_id", "sample_index"), csv_file=False),
+    # Issue 31 (docs/vitals-hrv-workouts.md); the store's row ids are not in the files.
+    Spec("daily_vitals", "daily_vitals", key=("date",)),
+    Spec("blood_pressure", "blood_pressure", key=None, drop=("correlation_id",)),
+    Spec("hrv_measurements", "hrv_measurements", key=None, drop=("sample_id",)),
+    Spec("workout_details", "workout_details", key=None),
 ]
 
 

@@ -45,8 +45,9 @@ for out, factor, unit in [(metric, 1000.0, "km"), (imperial, MILE, "mi")]:
     path = os.path.join(out, "health.xlsx")
     check(oct(os.stat(path).st_mode & 0o777) == "0o600", path + " is 0600")
     wb = openpyxl.load_workbook(path)
-    check(wb.sheetnames == ["Daily", "Weekly", "Monthly", "Yearly", "Sleep", "Workouts", "Activity rings", "ECG recordings"],
-          "the eight sheets")
+    check(wb.sheetnames == ["Daily", "Weekly", "Monthly", "Yearly", "Sleep", "Workouts", "Activity rings", "ECG recordings",
+                            "Vitals", "Blood pressure"],
+          "the ten sheets")
     for name in wb.sheetnames:
         ws = wb[name]
         check(ws.freeze_panes == "A2" and ws.auto_filter.ref and ws.auto_filter.ref.startswith("A1:"),
@@ -77,7 +78,8 @@ for out, factor, unit in [(metric, 1000.0, "km"), (imperial, MILE, "mi")]:
 wb = openpyxl.load_workbook(os.path.join(metric, "health.xlsx"))
 # (Sleep and Workouts are shaped for people, local times and h:mm: check_workbook_print.py.)
 for sheet, name in [("Daily", "daily"), ("Weekly", "weekly"), ("Monthly", "monthly"), ("Yearly", "yearly"),
-                    ("Activity rings", "activity_summaries"), ("ECG recordings", "ecg_recordings")]:
+                    ("Activity rings", "activity_summaries"), ("ECG recordings", "ecg_recordings"),
+                    ("Vitals", "daily_vitals"), ("Blood pressure", "blood_pressure")]:
     rows = list(csv.reader(open(os.path.join(metric, "csv", name + ".csv"), newline="")))
     # The workbook leaves out a column empty in every row.
     keep = [i for i in range(len(rows[0])) if any(r[i] != "" for r in rows[1:])]
@@ -103,6 +105,24 @@ for sheet, name in [("Daily", "daily"), ("Weekly", "weekly"), ("Monthly", "month
             if not ok:
                 check(False, "%s row %d %s: sheet %r, CSV %r" % (sheet, r + 2, column, cell, text))
     check(True, "%s: every value equals %s.csv (the store's, to its decimals)" % (sheet, name))
+# The readable Workouts sheet (issue 31): a row per workout_details row, display names, local
+# times, zones in minutes (the store's seconds / 60), distances in km.
+ws = wb["Workouts"]
+db = sqlite3.connect(os.path.join(metric, "health.sqlite"))
+details = db.execute("""SELECT d.activity, replace(d.local_start, 'T', ' '), d.zone1_seconds, d.zone3_seconds, d.distance_m
+                        FROM workout_details d JOIN workouts w ON w.id = d.workout_id ORDER BY w.start_us, d.workout_id""").fetchall()
+header = [c.value for c in ws[1]]
+check(ws.max_row - 1 == len(details) > 0, "Workouts: a row per workout (%d)" % len(details))
+col = {name: header.index(name) for name in ("Workout", "Start (local)", "Zone1 (min)", "Zone3 (min)", "Distance (km)")}
+for r, (activity, start, z1, z3, distance) in enumerate(details):
+    cells = [c.value for c in ws[r + 2]]
+    shown_start = cells[col["Start (local)"]]
+    check(cells[col["Workout"]] == activity and not activity.startswith("HK")
+          and isinstance(shown_start, datetime.datetime) and shown_start.strftime("%Y-%m-%d %H:%M") == start[:16]
+          and close(cells[col["Zone1 (min)"]], None if z1 is None else z1 / 60)
+          and close(cells[col["Zone3 (min)"]], None if z3 is None else z3 / 60)
+          and close(cells[col["Distance (km)"]], None if distance is None else distance / 1000),
+          "Workouts row %d: %s at %s (a local date cell), zones in minutes, km" % (r + 2, activity, start))
 ecg = wb["ECG recordings"]
 check(ecg.max_row == 3 and [c.value for c in ecg[1]][:3] == ["Id", "Recorded utc", "Local date"]
       and "Sample rate (Hz)" in [c.value for c in ecg[1]] and isinstance(ecg["B2"].value, datetime.datetime),

@@ -1,0 +1,139 @@
+import HealthAggregate
+import HealthCore
+import HealthStore
+
+/// Computes the vitals tables (docs/vitals-hrv-workouts.md) from a loaded store, after the
+/// analytics: nothing here runs on the ingest path. `days` nil computes every day; an
+/// incremental run passes the days it touched (and a store without vitals yet computes all).
+public struct VitalsBuilder {
+    public var calendar: LocalCalendar
+    /// The pipeline's or person's `maxHeartRate`; nil: from the profile's birth date.
+    public var maxHeartRate: Double?
+
+    public init(calendar: LocalCalendar, maxHeartRate: Double?) {
+        self.calendar = calendar; self.maxHeartRate = maxHeartRate
+    }
+
+    public struct Result: Sendable, Equatable { public var measurements = 0, workouts = 0, days = 0, notes = 0 }
+
+    /// One daily-vitals column and how its day's value is made.
+    enum DayRule { case mean(String), latest(String), percentMean(String), percentLatest(String) }
+    static let rules: [String: DayRule] = [
+        "resting_heart_rate": .mean("HKQuantityTypeIdentifierRestingHeartRate"),
+        "walking_heart_rate": .mean("HKQuantityTypeIdentifierWalkingHeartRateAverage"),
+        "hrv_sdnn_ms": .mean("HKQuantityTypeIdentifierHeartRateVariabilitySDNN"),
+        "vo2_max": .latest("HKQuantityTypeIdentifierVO2Max"),
+        "weight_kg": .latest("HKQuantityTypeIdentifierBodyMass"),
+        "bmi": .latest("HKQuantityTypeIdentifierBodyMassIndex"),
+        "body_fat_percent": .percentLatest("HKQuantityTypeIdentifierBodyFatPercentage"),
+        "spo2_percent": .percentMean("HKQuantityTypeIdentifierOxygenSaturation"),
+        "respiratory_rate": .mean("HKQuantityTypeIdentifierRespiratoryRate"),
+        "wrist_temperature_degc": .mean("HKQuantityTypeIdentifierAppleSleepingWristTemperature"),
+        "blood_glucose_mg_dl": .mean("HKQuantityTypeIdentifierBloodGlucose"),
+    ]
+
+    public mutating func update(_ store: VitalsStore, days requested: Set<CivilDate>?) throws -> Result {
+        let days = try store.computedVersion() == StoreSchema.vitalsVersion ? requested : nil
+        try store.clear(days: days)
+        var result = Result()
+
+        var hrv: [VitalsStore.HRVRow] = []
+        try store.forEachBeatList(days: days) { list in
+            let figures = BeatIntervals(beats: list.beats.map { .init(timeMicroseconds: $0.timeMicroseconds, bpm: $0.bpm) })
+            hrv.append(.init(list: list, beats: figures.beats, intervals: figures.intervals, meanNN: figures.meanNN,
+                             sdnn: figures.sdnn, rmssd: figures.rmssd, pnn50: figures.pnn50, note: figures.problem?.rawValue))
+            if figures.problem != nil { result.notes += 1 }
+        }
+        try store.insert(hrv: hrv)
+        result.measurements = hrv.count
+
+        let workouts = try workoutRows(store, days: days)
+        result.notes += workouts.filter { $0.note != nil }.count
+        try store.insert(workouts: workouts)
+        result.workouts = workouts.count
+
+        // Blood pressure: correlations are few, and the merge reports no days for them, so every
+        // reading is dated and those of the days being computed kept.
+        let pressure = try store.pressureReadings().map { ($0, calendar.localDate(of: $0.time)) }
+            .filter { days?.contains($0.1) ?? true }
+        try store.insert(pressure: pressure)
+
+        try store.insert(dailyVitals: try dailyVitals(store, days: days))
+        try store.markComputed()
+        return result
+    }
+
+    func dailyVitals(_ store: VitalsStore, days: Set<CivilDate>?) throws -> [CivilDate: [Double?]] {
+        let columns = VitalsStore.dailyVitalColumns
+        var rows: [CivilDate: [Double?]] = [:]
+        func set(_ column: String, _ values: [CivilDate: Double]) {
+            let i = columns.firstIndex(of: column)!
+            for (d, v) in values { rows[d, default: Array(repeating: nil, count: columns.count)][i] = v }
+        }
+        for (column, rule) in Self.rules {
+            switch rule {
+            case .mean(let type): set(column, try store.dailyMeans(type: type, days: days))
+            case .latest(let type): set(column, try store.dailyLatest(type: type, days: days))
+            case .percentMean(let type): set(column, try store.dailyMeans(type: type, days: days).mapValues(Self.percent))
+            case .percentLatest(let type): set(column, try store.dailyLatest(type: type, days: days).mapValues(Self.percent))
+            }
+        }
+        let rmssd = try store.storedDailyMeans(
+            "SELECT local_date, avg(rmssd_ms) FROM hrv_measurements WHERE rmssd_ms IS NOT NULL GROUP BY local_date", days: days)
+        set("hrv_rmssd_ms", rmssd.compactMapValues { $0[0] })
+        let pressure = try store.storedDailyMeans(
+            "SELECT local_date, avg(systolic_mmhg), avg(diastolic_mmhg) FROM blood_pressure GROUP BY local_date", days: days)
+        set("systolic_mmhg", pressure.compactMapValues { $0[0] })
+        set("diastolic_mmhg", pressure.compactMapValues { $0[1] })
+        return rows
+    }
+
+    /// Apple writes these as fractions (0.97) with the unit `%`; a few apps write 97.
+    static func percent(_ value: Double) -> Double { value <= 1 ? value * 100 : value }
+
+    func workoutRows(_ store: VitalsStore, days: Set<CivilDate>?) throws -> [VitalsStore.WorkoutRow] {
+        let birth = try store.birthDate()
+        var calendar = self.calendar
+        var rows: [VitalsStore.WorkoutRow] = []
+        for w in try store.workouts(days: days) {
+            var row = VitalsStore.WorkoutRow(workout: w)
+            guard let start = w.start, let end = w.end, end.microseconds >= start.microseconds else {
+                row.note = "no start or end time"; rows.append(row); continue
+            }
+            row.localStart = Self.localText(start, &calendar)
+            row.localEnd = Self.localText(end, &calendar)
+            let rates = try store.heartRates(from: start, to: end)
+            row.heartRateSamples = rates.count
+            var notes: [String] = []
+            if rates.isEmpty {
+                notes.append("no heart-rate samples")
+            } else {
+                row.averageHeartRate = rates.reduce(0) { $0 + $1.bpm } / Double(rates.count)
+                row.maximumHeartRate = rates.map(\.bpm).max()
+                let day = w.localDate ?? calendar.localDate(of: start)
+                if let maximum = maxHeartRate ?? HeartRateZones.maximum(birthDate: birth, on: day) {
+                    row.zoneMaximum = maximum
+                    row.zoneSeconds = HeartRateZones.seconds(rates, end: end.microseconds, maximum: maximum)
+                } else {
+                    notes.append("no birth date or maxHeartRate for zones")
+                }
+            }
+            let points = try store.routePoints(workout: w.id)
+            if points.count >= 2 {
+                let route = RouteFigures.measure(points)
+                row.routeDistance = route.distance
+                row.elevationGain = route.gain
+                if let minutes = w.durationMinutes, route.distance > 0 { row.pace = minutes / (route.distance / 1000) }
+            }
+            row.note = notes.isEmpty ? nil : notes.joined(separator: "; ")
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// `2024-01-10T07:30:00` on the local clock of the analytics' zone.
+    static func localText(_ instant: Timestamp, _ calendar: inout LocalCalendar) -> String {
+        let local = Timestamp(microseconds: instant.microseconds + calendar.offset(at: instant) * 1_000_000)
+        return String(local.iso8601.prefix(19))
+    }
+}

@@ -1,0 +1,37 @@
+import SQLite
+
+/// Version 6, issue 31 (docs/vitals-hrv-workouts.md): daily vitals, blood-pressure readings, HRV
+/// measurements from beat lists and readable workouts. Kept in one block of its own: every
+/// statement is `IF NOT EXISTS`, so creating a new store and upgrading an older one in place
+/// are the same step, and running it twice is harmless.
+extension StoreSchema {
+    /// The version whose tables these are.
+    public static let vitalsVersion = 6
+
+    public static let vitalsTables = """
+    CREATE TABLE IF NOT EXISTS daily_vitals (
+        date TEXT PRIMARY KEY, resting_heart_rate REAL, walking_heart_rate REAL, hrv_sdnn_ms REAL, hrv_rmssd_ms REAL,
+        vo2_max REAL, weight_kg REAL, bmi REAL, body_fat_percent REAL, systolic_mmhg REAL, diastolic_mmhg REAL,
+        spo2_percent REAL, respiratory_rate REAL, wrist_temperature_degc REAL, blood_glucose_mg_dl REAL) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS blood_pressure (
+        correlation_id INTEGER PRIMARY KEY, local_date TEXT NOT NULL, time_utc TEXT NOT NULL,
+        systolic_mmhg REAL, diastolic_mmhg REAL, source_name TEXT);
+    CREATE TABLE IF NOT EXISTS hrv_measurements (
+        sample_id INTEGER PRIMARY KEY, local_date TEXT NOT NULL, start_utc TEXT NOT NULL, source_name TEXT,
+        beats INTEGER NOT NULL, intervals INTEGER NOT NULL, mean_nn_ms REAL, sdnn_ms REAL, rmssd_ms REAL,
+        pnn50_percent REAL, apple_sdnn_ms REAL, note TEXT);
+    CREATE INDEX IF NOT EXISTS hrv_measurement_date ON hrv_measurements (local_date);
+    CREATE TABLE IF NOT EXISTS workout_details (
+        workout_id INTEGER PRIMARY KEY, local_date TEXT, activity TEXT NOT NULL, local_start TEXT, local_end TEXT,
+        duration_min REAL, distance_m REAL, energy_kcal REAL, avg_heart_rate REAL, max_heart_rate REAL,
+        heart_rate_samples INTEGER NOT NULL, zone1_seconds REAL, zone2_seconds REAL, zone3_seconds REAL,
+        zone4_seconds REAL, zone5_seconds REAL, zone_max_heart_rate REAL, route_distance_m REAL,
+        elevation_gain_m REAL, pace_min_per_km REAL, note TEXT);
+    CREATE INDEX IF NOT EXISTS workout_detail_date ON workout_details (local_date);
+    """
+
+    /// Creates the vitals tables in a store that lacks them (an upgrade from version 5).
+    static func addVitalsTables(_ database: Database) throws {
+        try database.execute(vitalsTables)
+    }
+}

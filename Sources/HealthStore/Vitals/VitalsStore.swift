@@ -1,0 +1,223 @@
+import HealthCore
+import SQLite
+
+/// The store's side of the vitals (docs/vitals-hrv-workouts.md): what the vitals are computed
+/// from, read after the load, and the four tables they are written to. The rules themselves
+/// are HealthAggregate's (`BeatIntervals`, `HeartRateZones`, `RouteFigures`); HealthAnalytics'
+/// `VitalsBuilder` puts the two together.
+public struct VitalsStore {
+    let database: Database
+    public init(database: Database) { self.database = database }
+
+    static let hrvType = "HKQuantityTypeIdentifierHeartRateVariabilitySDNN"
+    static let heartRateType = "HKQuantityTypeIdentifierHeartRate"
+
+    /// `days` as the integer local days of `sample_data`, nil for every day.
+    static func dayNumbers(_ days: Set<CivilDate>?) -> Set<Int64>? {
+        days.map { Set($0.map { Int64($0.daysSinceEpoch) }) }
+    }
+
+    // MARK: HRV
+
+    public struct BeatList: Sendable {
+        public var sampleID: Int64
+        public var localDay: CivilDate
+        public var start: Timestamp
+        public var source: String
+        /// Apple's SDNN (the record's value) where the list sits on an HRV record.
+        public var appleSDNN: Double?
+        public var beats: [(timeMicroseconds: Int64?, bpm: Double?)]
+    }
+
+    /// Every stored beat list of `days` (nil: all), one at a time, beats in the export's order.
+    public func forEachBeatList(days: Set<CivilDate>?, _ body: (BeatList) throws -> Void) throws {
+        let wanted = Self.dayNumbers(days)
+        let stmt = try database.prepare("""
+            SELECT h.sample_id, s.local_day, s.start_us, src.name, CASE WHEN t.identifier = ? THEN s.value END, h.time_us, h.bpm
+            FROM heartbeat_data h JOIN sample_data s ON s.id = h.sample_id JOIN types t ON t.id = s.type_id
+            JOIN sources src ON src.id = s.source_id ORDER BY h.sample_id, h.rowid
+            """)
+        stmt.bind(1, Self.hrvType)
+        var current: BeatList?
+        while try stmt.step() {
+            let id = stmt.int64(0)
+            if current?.sampleID != id {
+                if let list = current { try body(list) }
+                current = nil
+                let day = stmt.int64(1)
+                if let wanted, !wanted.contains(day) { continue }
+                current = BeatList(sampleID: id, localDay: CivilDate(daysSinceEpoch: Int(day)),
+                                   start: Timestamp(microseconds: stmt.int64(2)), source: stmt.text(3) ?? "",
+                                   appleSDNN: stmt.real(4), beats: [])
+            }
+            guard current != nil else { continue }
+            current!.beats.append((stmt.isNull(5) ? nil : stmt.int64(5), stmt.real(6)))
+        }
+        if let list = current { try body(list) }
+    }
+
+    public struct HRVRow: Sendable {
+        public var list: BeatList
+        public var beats: Int, intervals: Int
+        public var meanNN: Double?, sdnn: Double?, rmssd: Double?, pnn50: Double?
+        public var note: String?
+        public init(list: BeatList, beats: Int, intervals: Int, meanNN: Double?, sdnn: Double?, rmssd: Double?,
+                    pnn50: Double?, note: String?) {
+            self.list = list; self.beats = beats; self.intervals = intervals; self.meanNN = meanNN; self.sdnn = sdnn
+            self.rmssd = rmssd; self.pnn50 = pnn50; self.note = note
+        }
+    }
+
+    // MARK: Workouts
+
+    public struct Workout: Sendable {
+        public var id: Int64
+        public var activityType: String
+        public var localDate: CivilDate?
+        public var start: Timestamp?, end: Timestamp?
+        public var durationMinutes: Double?, distance: Double?, energy: Double?
+    }
+
+    /// The workouts of `days` (by their local date; nil: all), and those without a date.
+    public func workouts(days: Set<CivilDate>?) throws -> [Workout] {
+        var result: [Workout] = []
+        let stmt = try database.prepare("""
+            SELECT id, activity_type, local_date, start_us, end_us, duration_min, distance_m, energy_kcal FROM workouts ORDER BY id
+            """)
+        while try stmt.step() {
+            let date = stmt.text(2).flatMap { CivilDate(iso: $0) }
+            // A workout without a local date is on no day: it is written with every run (`clear`
+            // deletes it with every run).
+            if let days, let date, !days.contains(date) { continue }
+            result.append(Workout(id: stmt.int64(0), activityType: stmt.text(1) ?? "", localDate: date,
+                                  start: stmt.isNull(3) ? nil : Timestamp(microseconds: stmt.int64(3)),
+                                  end: stmt.isNull(4) ? nil : Timestamp(microseconds: stmt.int64(4)),
+                                  durationMinutes: stmt.real(5), distance: stmt.real(6), energy: stmt.real(7)))
+        }
+        return result
+    }
+
+    /// Heart-rate samples (start µs, bpm) starting inside [start, end), in time order, of every source.
+    public func heartRates(from start: Timestamp, to end: Timestamp) throws -> [(start: Int64, bpm: Double)] {
+        let stmt = try database.prepare("""
+            SELECT s.start_us, s.value FROM sample_data s
+            WHERE s.type_id = (SELECT id FROM types WHERE identifier = ?) AND s.start_us >= ? AND s.start_us < ?
+              AND s.value > 0 ORDER BY s.start_us, s.id
+            """)
+        stmt.bind(1, Self.heartRateType); stmt.bind(2, start.microseconds); stmt.bind(3, end.microseconds)
+        var rows: [(Int64, Double)] = []
+        while try stmt.step() { rows.append((stmt.int64(0), stmt.real(1) ?? 0)) }
+        return rows
+    }
+
+    /// The route points of a workout, every route in order.
+    public func routePoints(workout: Int64) throws -> [(latitude: Double, longitude: Double, altitude: Double?)] {
+        let stmt = try database.prepare("""
+            SELECT p.latitude, p.longitude, p.altitude FROM workout_route_points p JOIN workout_routes r ON r.id = p.route_id
+            WHERE r.workout_id = ? ORDER BY r.id, p.rowid
+            """)
+        stmt.bind(1, workout)
+        var rows: [(Double, Double, Double?)] = []
+        while try stmt.step() { rows.append((stmt.real(0) ?? 0, stmt.real(1) ?? 0, stmt.real(2))) }
+        return rows
+    }
+
+    /// The birth date of the export's `Me` (nil: none, or not a day).
+    public func birthDate() throws -> CivilDate? {
+        try database.scalar("SELECT date_of_birth FROM profile WHERE id = 1").string.flatMap { CivilDate(iso: String($0.prefix(10))) }
+    }
+
+    public struct WorkoutRow: Sendable {
+        public var workout: Workout
+        public var localStart: String?, localEnd: String?
+        public var averageHeartRate: Double?, maximumHeartRate: Double?
+        public var heartRateSamples: Int
+        public var zoneSeconds: [Double]?
+        public var zoneMaximum: Double?
+        public var routeDistance: Double?, elevationGain: Double?, pace: Double?
+        public var note: String?
+        public init(workout: Workout) { self.workout = workout; heartRateSamples = 0 }
+    }
+
+    // MARK: Blood pressure
+
+    public struct PressureReading: Sendable {
+        public var correlationID: Int64
+        public var time: Timestamp
+        public var systolic: Double?, diastolic: Double?
+        public var source: String?
+    }
+
+    /// Every blood-pressure correlation, its two members read together.
+    public func pressureReadings() throws -> [PressureReading] {
+        let stmt = try database.prepare("""
+            SELECT c.id, c.start_utc,
+                   (SELECT value FROM correlation_members m WHERE m.correlation_id = c.id
+                      AND m.type = 'HKQuantityTypeIdentifierBloodPressureSystolic' LIMIT 1),
+                   (SELECT value FROM correlation_members m WHERE m.correlation_id = c.id
+                      AND m.type = 'HKQuantityTypeIdentifierBloodPressureDiastolic' LIMIT 1),
+                   src.name
+            FROM correlations c LEFT JOIN sources src ON src.id = c.source_id
+            WHERE c.type = 'HKCorrelationTypeIdentifierBloodPressure' ORDER BY c.start_utc, c.id
+            """)
+        var rows: [PressureReading] = []
+        while try stmt.step() {
+            guard let time = stmt.text(1).flatMap(Timestamp.init(iso8601:)) else { continue }
+            rows.append(PressureReading(correlationID: stmt.int64(0), time: time, systolic: stmt.real(2),
+                                        diastolic: stmt.real(3), source: stmt.text(4)))
+        }
+        return rows
+    }
+
+    // MARK: Daily vitals
+
+    /// The day's mean of a type from `daily_metrics` (the analytics' priority-merged days).
+    public func dailyMeans(type: String, days: Set<CivilDate>?) throws -> [CivilDate: Double] {
+        let stmt = try database.prepare("SELECT date, average FROM daily_metrics WHERE type = ? AND average IS NOT NULL")
+        stmt.bind(1, type)
+        var result: [CivilDate: Double] = [:]
+        while try stmt.step() {
+            guard let d = stmt.text(0).flatMap({ CivilDate(iso: $0) }), days?.contains(d) ?? true else { continue }
+            result[d] = stmt.real(1)
+        }
+        return result
+    }
+
+    /// The day's latest reading of a type (by start, then the newest row), of every source.
+    public func dailyLatest(type: String, days: Set<CivilDate>?) throws -> [CivilDate: Double] {
+        let wanted = Self.dayNumbers(days)
+        let stmt = try database.prepare("""
+            SELECT local_day, value FROM sample_data WHERE type_id = (SELECT id FROM types WHERE identifier = ?)
+              AND value IS NOT NULL ORDER BY local_day, start_us, id
+            """)
+        stmt.bind(1, type)
+        var result: [CivilDate: Double] = [:]
+        while try stmt.step() {
+            let day = stmt.int64(0)
+            if let wanted, !wanted.contains(day) { continue }
+            result[CivilDate(daysSinceEpoch: Int(day))] = stmt.real(1)
+        }
+        return result
+    }
+
+    /// Stored means of this table's rows by day (HRV's RMSSD, blood pressure).
+    public func storedDailyMeans(_ sql: String, days: Set<CivilDate>?) throws -> [CivilDate: [Double?]] {
+        let stmt = try database.prepare(sql)
+        var result: [CivilDate: [Double?]] = [:]
+        while try stmt.step() {
+            guard let d = stmt.text(0).flatMap({ CivilDate(iso: $0) }), days?.contains(d) ?? true else { continue }
+            result[d] = (1..<stmt.columnCount).map { stmt.real(Int32($0)) }
+        }
+        return result
+    }
+
+    public static let dailyVitalColumns = ["resting_heart_rate", "walking_heart_rate", "hrv_sdnn_ms", "hrv_rmssd_ms",
+                                           "vo2_max", "weight_kg", "bmi", "body_fat_percent", "systolic_mmhg",
+                                           "diastolic_mmhg", "spo2_percent", "respiratory_rate", "wrist_temperature_degc",
+                                           "blood_glucose_mg_dl"]
+}
+
+extension Statement {
+    /// A REAL cell, nil when NULL.
+    func real(_ i: Int32) -> Double? { isNull(i) ? nil : double(i) }
+}
