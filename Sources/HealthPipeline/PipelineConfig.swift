@@ -15,6 +15,9 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
     /// (docs/sleep-nights.md), not by a clock cutoff.
     public var sleepDayStartHour: Int?
     public var heartbeatMaxGapMinutes: Double?
+    /// The worn hours (hours holding a heart-rate sample) that make a day valid
+    /// (docs/data-quality.md); default 10.
+    public var validDayMinWatchHours: Double?
     public var out: String?
     /// Records loaded between two checkpoint commits (default 250,000: a second or two of work;
     /// each commit costs a write-ahead-log checkpoint).

@@ -24,6 +24,7 @@ exports, out, plain = os.path.join(work, "exports"), os.path.join(work, "out"), 
 PEOPLE = {"anna": ("Europe/Berlin", 3, "xml", 24), "ben": ("America/New_York", 4, "zip", 18),
           "chen": ("Asia/Shanghai", 5, "xml", 20), "dora": ("Australia/Sydney", 6, "xml", 16)}
 TABLES = ["daily", "weekly", "monthly", "yearly", "sleep", "workouts", "activity_summaries", "ecg_recordings", "ecg_samples",
+          "reconciliation", "reconciliation_sources", "data_quality", "sources",
           "samples"]
 
 
