@@ -66,6 +66,7 @@ public struct QualityWriter {
         /// "" when the source named none.
         public var model: String
         public static func < (a: Source, b: Source) -> Bool { (a.name, a.model) < (b.name, b.model) }
+        var modelValue: SQLValue { model.isEmpty ? .null : .text(model) }
     }
 
     /// Rewrites the quality tables of `days` (nil: all), inside the caller's transaction. An
@@ -130,7 +131,7 @@ public struct QualityWriter {
         let insert = try database.prepare("INSERT INTO source_inventory VALUES (?, ?, ?, ?, ?, ?, ?)")
         for source in inventory.keys.sorted() {
             for (type, seen) in inventory[source]!.sorted(by: { $0.key < $1.key }) {
-                try insert.bind([.text(source.name), .text(source.model), .text(type), .integer(seen.records),
+                try insert.bind([.text(source.name), source.modelValue, .text(type), .integer(seen.records),
                                  .text(Self.iso(seen.first)), .text(Self.iso(seen.last)), priority(source)])
                 try insert.run()
             }
@@ -185,7 +186,7 @@ public struct QualityWriter {
                     let t = bySource[source]!
                     let total = Self.rounded(t.total)
                     all += total
-                    try insertSource.bind([.text(date), .text(metric.name), .text(source.name), .text(source.model),
+                    try insertSource.bind([.text(date), .text(metric.name), .text(source.name), source.modelValue,
                                            .real(total), .integer(t.samples), priority(source)])
                     try insertSource.run()
                 }

@@ -21,7 +21,7 @@ extension OutputTable {
         name: "reconciliation_sources",
         columns: [Column("date", .date, optional: false), Column("metric", .text(dictionary: true), optional: false),
                   Column("source_name", .text(dictionary: true), optional: false),
-                  Column("device_model", .text(dictionary: true), optional: false),
+                  Column("device_model", .text(dictionary: true)),
                   Column("total", .real(places: 2), optional: false), Column("samples", .integer, optional: false),
                   Column("priority", .integer)],
         sql: """
@@ -44,12 +44,12 @@ extension OutputTable {
     public static let sourceInventory = OutputTable(
         name: "sources",
         columns: [Column("source_name", .text(dictionary: true), optional: false),
-                  Column("device_model", .text(dictionary: true), optional: false),
+                  Column("device_model", .text(dictionary: true)),
                   Column("type", .text(dictionary: true), optional: false), Column("records", .integer, optional: false),
                   Column("first_seen", .date, optional: false), Column("last_seen", .date, optional: false),
                   Column("priority", .integer)],
         sql: """
             SELECT source_name, device_model, type, records, first_seen, last_seen, priority FROM source_inventory
-            ORDER BY priority IS NULL, priority, source_name, device_model, type
+            ORDER BY source_name, device_model, type
             """)
 }

@@ -11,17 +11,18 @@ extension StoreSchema {
         overlap_removed REAL, source_count INTEGER NOT NULL, rings REAL, rings_difference REAL,
         rings_disagree INTEGER, PRIMARY KEY (date, metric)) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS reconciliation_sources (
-        date TEXT NOT NULL, metric TEXT NOT NULL, source_name TEXT NOT NULL, device_model TEXT NOT NULL,
-        total REAL NOT NULL, samples INTEGER NOT NULL, priority INTEGER,
-        PRIMARY KEY (date, metric, source_name, device_model)) WITHOUT ROWID;
+        date TEXT NOT NULL, metric TEXT NOT NULL, source_name TEXT NOT NULL, device_model TEXT,
+        total REAL NOT NULL, samples INTEGER NOT NULL, priority INTEGER);
+    CREATE UNIQUE INDEX IF NOT EXISTS reconciliation_source_key
+        ON reconciliation_sources (date, metric, source_name, ifnull(device_model, ''));
     CREATE TABLE IF NOT EXISTS data_quality (
         date TEXT PRIMARY KEY, watch_hours INTEGER NOT NULL, phone_hours INTEGER NOT NULL,
         source_count INTEGER NOT NULL, valid_day INTEGER NOT NULL, partial_day INTEGER NOT NULL,
         time_zone TEXT, utc_offset TEXT) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS source_inventory (
-        source_name TEXT NOT NULL, device_model TEXT NOT NULL, type TEXT NOT NULL, records INTEGER NOT NULL,
-        first_seen TEXT NOT NULL, last_seen TEXT NOT NULL, priority INTEGER,
-        PRIMARY KEY (source_name, device_model, type)) WITHOUT ROWID;
+        source_name TEXT NOT NULL, device_model TEXT, type TEXT NOT NULL, records INTEGER NOT NULL,
+        first_seen TEXT NOT NULL, last_seen TEXT NOT NULL, priority INTEGER);
+    CREATE UNIQUE INDEX IF NOT EXISTS source_inventory_key ON source_inventory (source_name, ifnull(device_model, ''), type);
     """
 
     /// The quality tables in a store of version 5 (empty until the next run fills every day:

@@ -90,7 +90,7 @@ SPECS = [
     Spec("reconciliation", "reconciliation", key=("date", "metric")),
     Spec("reconciliation_sources", "reconciliation_sources", key=("date", "metric", "source_name", "device_model")),
     Spec("data_quality", "data_quality", key=("date",)),
-    Spec("sources", "source_inventory", key=("source_name", "device_model", "type"), order=None),
+    Spec("sources", "source_inventory", key=("source_name", "device_model", "type")),
 ]
 
 
