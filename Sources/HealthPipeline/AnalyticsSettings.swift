@@ -15,7 +15,7 @@ struct AnalyticsSettings: Sendable, Equatable {
     var priority: SourcePriority
     var heartbeatMaxGapMinutes: Double
     var weekStart: Int
-    /// Not part of the stored fingerprint: `valid_day` is recomputed for every day each run.
+    /// In the stored fingerprint when not the default: another rule rebuilds the store.
     var quality: QualityWriter.Settings
 
     init(_ config: PipelineConfig, timeZone: TimeZone) throws {
@@ -53,7 +53,9 @@ struct AnalyticsSettings: Sendable, Equatable {
     /// These settings as the store saves them.
     var stored: StoreSettings {
         StoreSettings(zone: timeZone.identifier, priority: priority.patterns,
-                      heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, weekStart: weekStart)
+                      heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, weekStart: weekStart,
+                      validDayMinWatchHours: quality.validDayMinWatchHours == QualityWriter.defaultValidDayMinWatchHours
+                          ? nil : quality.validDayMinWatchHours)
     }
 
     /// One line that changes whenever the analytics would.

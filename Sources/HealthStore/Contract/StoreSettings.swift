@@ -15,18 +15,23 @@ public struct StoreSettings: Sendable, Equatable {
     public var heartbeatMaxGapMinutes: Double
     /// 0 = Monday … 6 = Sunday.
     public var weekStart: Int
+    /// The valid-day rule's hours (docs/data-quality.md); nil: the default, which the line
+    /// leaves out so that a store written before the setting existed still matches.
+    public var validDayMinWatchHours: Double?
 
     public init(zone: String, priority: [String], heartbeatMaxGapMinutes: Double, weekStart: Int,
-                schema: Int = StoreSchema.analyticsVersion) {
+                schema: Int = StoreSchema.analyticsVersion, validDayMinWatchHours: Double? = nil) {
         self.schema = schema; self.zone = zone; self.priority = priority
         self.heartbeatMaxGapMinutes = heartbeatMaxGapMinutes
         self.weekStart = weekStart
+        self.validDayMinWatchHours = validDayMinWatchHours
     }
 
     /// One line that changes whenever the analytics would (the stored form).
     public var line: String {
         "schema=\(schema);zone=\(zone);priority=\(priority.joined(separator: "|"));"
             + "heartbeatGap=\(heartbeatMaxGapMinutes);weekStart=\(weekStart)"
+            + (validDayMinWatchHours.map { ";validDayHours=\($0)" } ?? "")
     }
 
     /// The fields of a stored line; nil for a line that is not one (a store of another program).
@@ -41,7 +46,8 @@ public struct StoreSettings: Sendable, Equatable {
         self.init(zone: zone, priority: fields["priority"].map { $0.split(separator: "|").map(String.init) } ?? [],
                   heartbeatMaxGapMinutes: fields["heartbeatGap"].flatMap(Double.init) ?? 30,
                   weekStart: fields["weekStart"].flatMap(Int.init) ?? 0,
-                  schema: fields["schema"].flatMap(Int.init) ?? 0)
+                  schema: fields["schema"].flatMap(Int.init) ?? 0,
+                  validDayMinWatchHours: fields["validDayHours"].flatMap(Double.init))
     }
 
     /// Saves these settings in a store (inside the caller's transaction, if any).
