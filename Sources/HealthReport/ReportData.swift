@@ -155,6 +155,8 @@ public struct ReportData: Sendable {
     public var timeZone: String
     /// The export's `ExportDate`, where it had one.
     public var export: ReportExport?
+    /// The Data quality section's figures (ReportDataQuality.swift).
+    public var quality = ReportQuality()
 
     public init(days: [ReportDay], nights: [ReportNight] = [], workouts: [ReportWorkout] = [],
                 restingHeartRate: [(CivilDate, Double)] = [], hrv: [(CivilDate, Double)] = [], ecg: [ReportECG] = [],
@@ -272,9 +274,11 @@ public struct ReportData: Sendable {
             guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { return nil }
             return ReportECG(date: date, classification: r[1].string, averageHeartRate: r[2].double, symptoms: r[3].string)
         }
-        return ReportData(days: countingZeros(Array(byDate.values)), nights: nights, workouts: workouts,
-                          restingHeartRate: try series("HKQuantityTypeIdentifierRestingHeartRate"),
-                          hrv: try series("HKQuantityTypeIdentifierHeartRateVariabilitySDNN"), ecg: ecg, timeZone: zoneName,
-                          export: export)
+        var data = ReportData(days: countingZeros(Array(byDate.values)), nights: nights, workouts: workouts,
+                              restingHeartRate: try series("HKQuantityTypeIdentifierRestingHeartRate"),
+                              hrv: try series("HKQuantityTypeIdentifierHeartRateVariabilitySDNN"), ecg: ecg, timeZone: zoneName,
+                              export: export)
+        data.quality = try ReportQuality.load(HealthStore(database: database))
+        return data
     }
 }
