@@ -4,7 +4,7 @@ import SQLite
 import Spreadsheet
 
 /// `health.xlsx`: one sheet each for Daily, Weekly, Monthly, Yearly, Sleep, Workouts, Activity
-/// rings and ECG recordings (one row a recording), from the store's output tables, in the
+/// rings, ECG recordings (one row a recording) and Data quality (DataQualitySheet.swift), from the store's output tables, in the
 /// person's units. Headers name their
 /// unit ("Walking distance (km)"), dates are date cells, numbers have a fixed format per column.
 /// Samples and ECG voltages stay in Parquet: a sheet holds at most 1,048,576 rows.
@@ -12,7 +12,7 @@ public enum HealthWorkbook {
     public static let sheets: [(title: String, table: OutputTable)] = [
         ("Daily", .daily), ("Weekly", .weekly), ("Monthly", .monthly), ("Yearly", .yearly), ("Sleep", .sleep),
         ("Workouts", .workouts), ("Activity rings", .activitySummaries), ("ECG recordings", .ecgRecordings),
-    ]
+    ] + [dataQualitySheet]
 
     /// Writes the workbook of `database` to `path` (published on success only).
     public static func write(from database: Database, to path: String, units: UnitSystem) throws {

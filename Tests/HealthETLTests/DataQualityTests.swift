@@ -39,6 +39,20 @@ final class DataQualityTests: XCTestCase {
         let check = try runProcess(try python(), [Self.scripts + "check_reconciliation.py", morning, store, "Europe/Berlin"])
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
 
+        // The workbook's Data quality sheet: every day's row, valid_day and the steps' sums as stored.
+        let sheet = try runProcess(try python(), ["-c", """
+            import sys, sqlite3, openpyxl
+            ws = openpyxl.load_workbook(sys.argv[1] + "/health.xlsx")["Data quality"]
+            rows = list(ws.iter_rows(min_row=2, values_only=True))
+            stored = sqlite3.connect(sys.argv[1] + "/health.sqlite").execute(
+                "SELECT q.date, q.watch_hours, q.valid_day, s.all_sources_sum FROM data_quality q "
+                "LEFT JOIN reconciliation s ON s.date = q.date AND s.metric = 'steps' ORDER BY q.date").fetchall()
+            assert len(rows) == len(stored) > 20, (len(rows), len(stored))
+            for r, (date, hours, valid, steps) in zip(rows, stored):
+                assert (r[0].date().isoformat(), r[1], r[4], r[9]) == (date, hours, valid, steps), (r, date, hours, valid, steps)
+            """, out])
+        XCTAssertEqual(sheet.status, 0, sheet.stderr)
+
         // Σ all_sources_sum of steps = the store's step samples (plain SQL on the samples view).
         let sums = try queryRows(store, """
             SELECT (SELECT sum(all_sources_sum) FROM reconciliation WHERE metric = 'steps'),
@@ -165,6 +179,32 @@ final class DataQualityTests: XCTestCase {
                 XCTAssertEqual(a, b, file)
                 XCTAssertGreaterThan(a.count, 100, file)
             }
+        }
+    }
+
+    /// A store of version 5 (no quality tables) is upgraded in place by the next import, which
+    /// fills every day's quality rows even with nothing new to import.
+    func testAVersion5StoreGetsItsQualityTables() throws {
+        let dir = try temporaryFolder(self)
+        let export = dir.appendingPathComponent("e.xml").path
+        try generateExport(["--out", export, "--days", "6", "--start", "2024-10-10", "--seed", "7"])
+        let out = dir.appendingPathComponent("out").path, fresh = dir.appendingPathComponent("fresh").path
+        try importJSON(export, out)
+        try importJSON(export, fresh)
+        do {
+            let db = try Database(path: out + "/health.sqlite", mode: .readWrite)
+            try db.execute("""
+                DROP TABLE reconciliation; DROP TABLE reconciliation_sources; DROP TABLE data_quality;
+                DROP TABLE source_inventory; PRAGMA user_version = 5;
+                """)
+        }
+        let again = try importJSON(export, out)
+        XCTAssertEqual(again["new_samples"] as? Int, 0)
+        XCTAssertEqual(try query(out + "/health.sqlite", "PRAGMA user_version"), ["6"])
+        for table in ["reconciliation", "reconciliation_sources", "data_quality", "source_inventory"] {
+            let sql = "SELECT * FROM \(table) ORDER BY 1, 2, 3"
+            XCTAssertEqual(try queryRows(out + "/health.sqlite", sql).map { "\($0)" },
+                           try queryRows(fresh + "/health.sqlite", sql).map { "\($0)" }, table)
         }
     }
 }

@@ -5,6 +5,10 @@ import SQLite
 /// The store's `sources` table holds source ids; the inventory is `source_inventory` in the
 /// store and `sources` in the files and HealthQL.
 extension StoreSchema {
+    /// The version that added these tables: a store upgraded from an earlier one has them empty
+    /// until the next run fills every day.
+    public static let qualityVersion = 6
+
     public static let qualityTables = """
     CREATE TABLE IF NOT EXISTS reconciliation (
         date TEXT NOT NULL, metric TEXT NOT NULL, merged REAL, all_sources_sum REAL NOT NULL,
