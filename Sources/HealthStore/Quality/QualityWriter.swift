@@ -223,7 +223,8 @@ public struct QualityWriter {
 
     /// Local days (since 1970) → the set of local hours (0…23) holding a sample of `type`,
     /// from the sources `accept` takes.
-    private mutating func hours(of type: String, days: Set<Int64>?, accept: Set<Int64>?) throws -> [Int64: Set<Int64>] {
+    /// One bit per hour: a day's 24 hours fit in an integer, one hash lookup per sample.
+    private mutating func hours(of type: String, days: Set<Int64>?, accept: Set<Int64>?) throws -> [Int64: Int] {
         guard let typeID = try database.scalar("SELECT id FROM types WHERE identifier = ?", [.text(type)]).int else { return [:] }
         var range = ""
         var bindings: [SQLValue] = [.integer(typeID)]
@@ -234,15 +235,15 @@ public struct QualityWriter {
         }
         let read = try database.prepare("SELECT start_us, source_id, local_day FROM sample_data WHERE type_id = ?" + range)
         try read.bind(bindings)
-        var result: [Int64: Set<Int64>] = [:]
+        var result: [Int64: UInt32] = [:]
         while try read.step() {
             let day = read.int64(2)
             guard days?.contains(day) ?? true, accept?.contains(read.int64(1)) ?? true else { continue }
             let instant = Timestamp(microseconds: read.int64(0))
             guard Int64(calendar.localDate(of: instant).daysSinceEpoch) == day else { continue }
-            result[day, default: []].insert(calendar.secondOfDay(instant) / 3600)
+            result[day, default: 0] |= 1 << UInt32(min(calendar.secondOfDay(instant) / 3600, 23))
         }
-        return result
+        return result.mapValues(\.nonzeroBitCount)
     }
 
     /// The `HKTimeZone` names recorded on each local day (sleep samples and workouts carry them).
@@ -289,7 +290,7 @@ public struct QualityWriter {
             let offset = recorded.first.flatMap(TimeZone.init(identifier:)).map { zone in
                 Self.offsetText(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(day * 86_400 + 43_200))))
             }
-            try insert.bind([.text(date), .integer(Int64(worn[day]?.count ?? 0)), .integer(Int64(carried[day]?.count ?? 0)),
+            try insert.bind([.text(date), .integer(Int64(worn[day] ?? 0)), .integer(Int64(carried[day] ?? 0)),
                              .integer(Int64(daySources[day]?.count ?? 0)),
                              recorded.isEmpty ? .null : .text(recorded.joined(separator: ",")), offset.map { .text($0) } ?? .null])
             try insert.run()
