@@ -9,7 +9,7 @@ OUT/dataset/   the dataset (see docs/PEOPLE.md): <table>/person=ID/part-0.parque
 OUT/status/    one row per person and run: person, export, exit_code, message, samples, days,
                seconds, size, mtime, sha256, status (ok, failed, skipped)
 OUT/cohort/    cohort tables computed with Spark SQL (person_percentiles, cohort_weekly,
-               days_with_data, data_quality)
+               days_with_data: valid days and the yield per person, data_quality)
 
 Exports: a folder (NAME.zip, NAME.xml or NAME/ is person NAME) or a list file (one path or
 URI a line, the person named after the file). `hdfs://` and `s3a://` URIs are listed by the
@@ -30,7 +30,8 @@ import time
 import uuid
 
 DATASET_TABLES = ["daily", "weekly", "monthly", "yearly", "sleep", "workouts", "activity_summaries", "ecg_recordings",
-                  "ecg_samples", "daily_vitals", "blood_pressure", "hrv_measurements", "workout_details", "samples"]
+                  "ecg_samples", "daily_vitals", "blood_pressure", "hrv_measurements", "workout_details",
+                  "reconciliation", "reconciliation_sources", "data_quality", "sources", "samples"]
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
@@ -184,8 +185,12 @@ COHORT_SQL = {
                avg(steps / days_with_data) AS mean_daily_steps,
                avg(sleep_total_minutes / days_with_data) AS mean_daily_sleep_minutes
         FROM weekly WHERE days_with_data > 0 GROUP BY week_start""",
+    # Per person: the valid days (docs/data-quality.md: enough hours of wear), the days with any
+    # data, their span, and the yield: valid days per calendar day of the span.
     "days_with_data": """
-        SELECT person, count(*) AS days, min(date) AS first_day, max(date) AS last_day FROM daily GROUP BY person""",
+        SELECT person, sum(valid_day) AS days, count(*) AS recorded_days, min(date) AS first_day, max(date) AS last_day,
+               sum(valid_day) / (datediff(max(date), min(date)) + 1) AS yield
+        FROM day_quality GROUP BY person""",
     # Data quality: days with data but no sample from an Apple Watch; gaps of more than 7 days
     # between two days with data.
     "data_quality": """
@@ -204,6 +209,8 @@ COHORT_SQL = {
 def cohort_tables(spark, dataset, out):
     for table in ["daily", "weekly", "samples"]:
         spark.read.parquet(os.path.join(dataset, table)).createOrReplaceTempView(table)
+    # The dataset's per-day data_quality (the cohort table of that name is another thing).
+    spark.read.parquet(os.path.join(dataset, "data_quality")).createOrReplaceTempView("day_quality")
     for name, sql in COHORT_SQL.items():
         spark.sql(sql).write.mode("overwrite").parquet(os.path.join(out, "cohort", name))
 

@@ -11,7 +11,9 @@ import SQLite
 ///
 ///     dataset/<table>/person=ID/part-0.parquet              daily, weekly, monthly, yearly,
 ///                                                            sleep, workouts, activity_summaries,
-///                                                            ecg_recordings, ecg_samples
+///                                                            ecg_recordings, ecg_samples,
+///                                                            reconciliation, reconciliation_sources,
+///                                                            data_quality, sources
 ///     dataset/samples/person=ID/year=YYYY/part-0.parquet    every sample, by local year
 ///
 /// Every person has the same schema in every table (the store's output tables; a column a
@@ -28,7 +30,7 @@ public struct CohortDataset: Sendable {
 
     /// The tables partitioned by person only.
     public static let tables: [OutputTable] = [.daily, .weekly, .monthly, .yearly, .sleep, .workouts, .activitySummaries,
-                                               .ecgRecordings, .ecgSamples] + OutputTable.vitalsTables
+                                               .ecgRecordings, .ecgSamples] + OutputTable.vitalsTables + OutputTable.quality
     public static var tableNames: [String] { tables.map(\.name) + [OutputTable.samples.name] }
 
     public func partition(_ table: String, _ person: PersonKey) -> String {

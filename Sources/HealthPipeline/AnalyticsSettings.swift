@@ -17,6 +17,8 @@ struct AnalyticsSettings: Sendable, Equatable {
     var weekStart: Int
     /// The maximum heart rate of the workouts' zones (`maxHeartRate`); nil: from the birth date.
     var maxHeartRate: Double?
+    /// In the stored fingerprint when not the default: another rule rebuilds the store.
+    var quality: QualityWriter.Settings
 
     init(_ config: PipelineConfig, timeZone: TimeZone) throws {
         guard let weekStart = PeriodRollup.weekStartIndex(config.weekStart) else {
@@ -30,13 +32,37 @@ struct AnalyticsSettings: Sendable, Equatable {
             throw HealthETLError.usage("maxHeartRate \(m) is not a heart rate between 100 and 250 bpm")
         }
         maxHeartRate = config.maxHeartRate
+        let minHours = config.validDayMinWatchHours ?? QualityWriter.defaultValidDayMinWatchHours
+        guard minHours.isFinite, (0...24).contains(minHours) else {
+            throw HealthETLError.usage("validDayMinWatchHours \(minHours) is not a number of hours from 0 to 24")
+        }
+        quality = QualityWriter.Settings(validDayMinWatchHours: minHours)
+    }
+
+    /// The data-quality tables' writer under these settings, ranking sources as the merge does.
+    func qualityWriter(_ database: Database) -> QualityWriter {
+        let priority = priority
+        // As `AnalyticsBuilder.RankTable`: every source as recorded and as typed in, ranked together.
+        return QualityWriter(database: database, calendar: LocalCalendar(timeZone: timeZone), settings: quality) { sources in
+            func candidate(_ s: QualityWriter.Source, _ typedIn: Bool) -> SourcePriority.Candidate {
+                .init(name: s.name, deviceModel: s.model.isEmpty ? nil : s.model, userEntered: typedIn)
+            }
+            let ranked = priority.ranks(of: sources.flatMap { [candidate($0, false), candidate($0, true)] })
+            // Shown as 1, 2, 3 … among the sources as recorded (the typed-in ranks sit between).
+            let recorded = sources.compactMap { s in ranked[candidate(s, false)].map { (s, $0) } }
+            let order = Set(recorded.map(\.1)).sorted()
+            let place = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0 + 1) })
+            return Dictionary(uniqueKeysWithValues: recorded.map { ($0.0, place[$0.1]!) })
+        }
     }
 
     /// These settings as the store saves them.
     var stored: StoreSettings {
         StoreSettings(zone: timeZone.identifier, priority: priority.patterns,
                       heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, weekStart: weekStart,
-                      maxHeartRate: maxHeartRate)
+                      maxHeartRate: maxHeartRate,
+                      validDayMinWatchHours: quality.validDayMinWatchHours == QualityWriter.defaultValidDayMinWatchHours
+                          ? nil : quality.validDayMinWatchHours)
     }
 
     /// One line that changes whenever the analytics would.

@@ -26,6 +26,9 @@ struct AnalyticsUpdate {
         let writer = AnalyticsWriter(database: database)
         try writer.replace(days: days, with: content, recordedAt: recordedAt)
         try writer.markPartialDays(exportDay: Self.exportDay(in: database, timeZone: settings.timeZone))
+        try progress.phase(.analytics, "data quality", within: 0.2)
+        var quality = settings.qualityWriter(database)
+        try quality.update(days: days)
         let stored = HealthStore(database: database)
         for (kind, within) in [(PeriodKind.week, 0.4), (.month, 0.65), (.year, 0.85)] {
             try progress.phase(.analytics, kind.rawValue + "ly", within: within)

@@ -51,6 +51,7 @@ enum SettingsDifference {
     /// The names users know the analytics settings by.
     static let labels = ["zone": "zone", "priority": "source priority", "sleepDayStart": "sleepDayStartHour",
                          "heartbeatGap": "heartbeatMaxGapMinutes", "weekStart": "weekStart", "schema": "analytics version",
+                         "validDayHours": "validDayMinWatchHours",
                          "units": "units", "csvDialect": "CSV dialect", "goals": "goals"]
 
     static func fields(_ line: String) -> [(String, String)] {

@@ -18,6 +18,9 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
     /// The maximum heart rate of the workouts' zones (docs/vitals-hrv-workouts.md); unset: from
     /// the profile's birth date (208 − 0.7 × age).
     public var maxHeartRate: Double?
+    /// The worn hours (hours holding a heart-rate sample) that make a day valid
+    /// (docs/data-quality.md); default 10.
+    public var validDayMinWatchHours: Double?
     public var out: String?
     /// Records loaded between two checkpoint commits (default 250,000: a second or two of work;
     /// each commit costs a write-ahead-log checkpoint).

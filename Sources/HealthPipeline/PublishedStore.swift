@@ -100,10 +100,16 @@ struct PublishedStore {
             }
             summary.touchedDays = days?.count
             summary.samples = Int(try database.scalar("SELECT count(*) FROM sample_data").int ?? 0)
+            // A store from before the quality tables gets every day's rows, even without new samples.
+            let qualityMissing = upgradedFrom < StoreSchema.qualityVersion
             guard days.map({ !$0.isEmpty }) ?? true else {
+                if qualityMissing {
+                    var quality = settings.qualityWriter(database)
+                    try quality.update(days: nil)
+                }
                 summary.record("merge_analytics", since: started)
                 // New recordings change no day, but their files are to be rewritten.
-                return try finishing(merged.newECGRecordings > 0, &summary)
+                return try finishing(merged.newECGRecordings > 0 || qualityMissing, &summary)
             }
             let result = try AnalyticsUpdate(database: database, settings: settings)
                 .run(days: days, recordedAt: recordedAt, progress: progress)

@@ -159,6 +159,8 @@ public struct ReportData: Sendable {
     public var changes: [DigestChange] = []
     /// The vitals tables (ReportVitals.swift).
     public var vitals = ReportVitals()
+    /// The Data quality section's figures (ReportDataQuality.swift).
+    public var quality = ReportQuality()
 
     public init(days: [ReportDay], nights: [ReportNight] = [], workouts: [ReportWorkout] = [],
                 restingHeartRate: [(CivilDate, Double)] = [], hrv: [(CivilDate, Double)] = [], ecg: [ReportECG] = [],
@@ -255,6 +257,7 @@ public struct ReportData: Sendable {
                               timeZone: zoneName, export: export)
         data.changes = try store.latestChanges()
         data.vitals = try ReportVitals.load(from: database)
+        data.quality = try ReportQuality.load(HealthStore(database: database))
         return data
     }
 }

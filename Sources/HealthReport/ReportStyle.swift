@@ -41,7 +41,7 @@ enum ReportStyle {
     @media (max-width:600px){main{padding:8px}header{padding:12px 12px 0}.cards{grid-template-columns:1fr}.rings svg{width:120px}h2{font-size:18px}.card{padding:12px}
     table{display:block;overflow-x:auto;max-width:100%}}
     @media print{@page{size:A4;margin:12mm}body{background:#fff;font-size:11pt}header{background:#fff;color:#000;padding:0}header p{color:#333}
-    nav,select,.tab,.chip,input,#tip,#trends,.noprint{display:none!important}
+    nav,select,.tab,.chip,input,#tip,#trends,#quality,.noprint{display:none!important}
     main{max-width:none;padding:0}section{margin:6px 0}.cards{grid-template-columns:repeat(3,1fr);gap:6px}
     .card{box-shadow:none;border:1px solid #ccc;padding:6px;break-inside:avoid}.card.wide{margin:4px 0}
     .chart{overflow:visible}svg{min-width:0!important;max-height:150px}.rings svg{width:90px}

@@ -5,7 +5,7 @@ import SQLite
 import Spreadsheet
 
 /// `health.xlsx`: one sheet each for Daily, Weekly, Monthly, Yearly, Sleep, Workouts, Activity
-/// rings and ECG recordings (one row a recording), from the store's output tables, in the
+/// rings, ECG recordings (one row a recording) and Data quality (DataQualitySheet.swift), from the store's output tables, in the
 /// person's units. Headers name their
 /// unit ("Walking distance (km)"), dates are date cells, numbers have a fixed format per column.
 /// Samples and ECG voltages stay in Parquet: a sheet holds at most 1,048,576 rows.
@@ -14,7 +14,7 @@ public enum HealthWorkbook {
         ("Daily", .daily), ("Weekly", .weekly), ("Monthly", .monthly), ("Yearly", .yearly), ("Sleep", .sleep),
         workoutsSheet, ("Activity rings", .activitySummaries), ("ECG recordings", .ecgRecordings),
         vitalsSheet, bloodPressureSheet,
-    ]
+    ] + [dataQualitySheet]
 
     /// Writes the workbook of `database` to `path` (published on success only). Every sheet
     /// prints landscape, one page wide, its header row on every page; a column empty in every

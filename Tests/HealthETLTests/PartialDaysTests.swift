@@ -132,7 +132,7 @@ final class PartialDaysTests: XCTestCase {
         let again = try importJSON(morning, out)
         XCTAssertEqual(again["mode"] as? String, "incremental")
         XCTAssertEqual(again["new_samples"] as? Int, 0)
-        XCTAssertEqual(try query(out + "/health.sqlite", "PRAGMA user_version"), ["\(StoreSchema.version)"])
+        XCTAssertEqual(try query(out + "/health.sqlite", "PRAGMA user_version"), [String(StoreSchema.version)])
         XCTAssertEqual(try partialDays(out), ["2024-10-06", "2024-10-19"])
         let csv = try String(contentsOfFile: out + "/csv/daily.csv", encoding: .utf8)
         XCTAssertTrue(csv.split(whereSeparator: \.isNewline).first?.hasSuffix(",partial_day") ?? false, csv)

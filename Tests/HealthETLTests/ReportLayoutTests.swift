@@ -99,7 +99,7 @@ final class ReportLayoutTests: XCTestCase {
             XCTAssertEqual(probe.width, width, "the page is laid out at a true \(width) px")
             XCTAssertLessThanOrEqual(probe.scroll, width, "no sideways scrolling at \(width) px")
             XCTAssertEqual(probe.small, [], "no text under 11 px at \(width) px")
-            XCTAssertEqual(probe.nav.map(\.t), ["Today", "Trends", "Sleep", "Workouts", "Heart", "Vitals", "Insights"])
+            XCTAssertEqual(probe.nav.map(\.t), ["Today", "Trends", "Sleep", "Workouts", "Heart", "Vitals", "Insights", "Data quality"])
             XCTAssertTrue(probe.nav.allSatisfy(\.ok), "every link of the navigation whole on screen: \(probe.nav)")
             XCTAssertFalse(probe.tables.isEmpty)
             XCTAssertTrue(probe.tables.allSatisfy { ($0.fits || $0.scrolls) && $0.inside }, "tables fit or scroll in their own box: \(probe.tables)")

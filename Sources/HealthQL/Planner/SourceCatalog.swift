@@ -13,6 +13,8 @@ enum TableSource: String, CaseIterable {
     /// docs/vitals-hrv-workouts.md: `daily_vitals`, `blood_pressure`, `hrv_measurements`. (`hrv`
     /// stays the alias of the HRV SDNN type: existing queries read Apple's values through it.)
     case vitals, bloodPressure = "blood_pressure", hrvMeasurements = "hrv_measurements"
+    /// The data-quality tables (docs/data-quality.md); `sources` is the store's `source_inventory`.
+    case reconciliation, dataQuality = "data_quality", sources
 }
 
 /// How rows of a HealthKit type are read.
@@ -195,6 +197,30 @@ enum SourceCatalog {
                          Field("value", .number, "t.rmssd_ms", natural: false)],
                         "hrv_measurements t", day: "t.local_date", hour: "ql_hour(\(time))", date: .instant,
                         "the HRV measurements from beat lists (hrv_measurements)")
+        case .reconciliation:
+            return make([Field("date", .date, "t.date"),
+                         Field("metric", .label, "t.metric", storedValuesSQL: "SELECT DISTINCT metric FROM reconciliation"),
+                         Field("merged", .number, "t.merged"), Field("all_sources_sum", .number, "t.all_sources_sum"),
+                         Field("overlap_removed", .number, "t.overlap_removed"), Field("source_count", .number, "t.source_count"),
+                         Field("rings", .number, "t.rings"), Field("rings_difference", .number, "t.rings_difference"),
+                         Field("rings_disagree", .number, "t.rings_disagree"),
+                         Field("value", .number, "t.overlap_removed", natural: false)],
+                        "reconciliation t", day: "t.date", "our daily totals against every source's sum and the rings")
+        case .dataQuality:
+            return make([Field("date", .date, "t.date"), Field("watch_hours", .number, "t.watch_hours"),
+                         Field("phone_hours", .number, "t.phone_hours"), Field("source_count", .number, "t.source_count"),
+                         Field("valid_day", .number, "t.valid_day"), Field("partial_day", .number, "t.partial_day"),
+                         Field("time_zone", .text, "t.time_zone"), Field("utc_offset", .text, "t.utc_offset", natural: false),
+                         Field("value", .number, "t.watch_hours", natural: false)],
+                        "data_quality t", day: "t.date", "each day's wear hours and whether it is valid")
+        case .sources:
+            return make([Field("date", .date, "t.first_seen", natural: false), Field("source", .text, "t.source_name"),
+                         Field("device", .text, "t.device_model"),
+                         Field("type", .text, "t.type"),
+                         Field("records", .number, "t.records"), Field("first_seen", .date, "t.first_seen"),
+                         Field("last_seen", .date, "t.last_seen"), Field("priority", .number, "t.priority"),
+                         Field("value", .number, "t.records", natural: false)],
+                        "source_inventory t", day: "t.first_seen", "every source and device (source_inventory)")
         case .daily:
             return make([Field("date", .date, "t.date")] + metrics, "daily_analytics t", day: "t.date", "daily_analytics")
         case .weekly:

@@ -17,13 +17,17 @@ public struct StoreSettings: Sendable, Equatable {
     public var weekStart: Int
     /// The workouts' zone maximum set by the pipeline or person (nil: from the birth date).
     public var maxHeartRate: Double?
+    /// The valid-day rule's hours (docs/data-quality.md); nil: the default, which the line
+    /// leaves out so that a store written before the setting existed still matches.
+    public var validDayMinWatchHours: Double?
 
     public init(zone: String, priority: [String], heartbeatMaxGapMinutes: Double, weekStart: Int,
-                maxHeartRate: Double? = nil, schema: Int = StoreSchema.analyticsVersion) {
+                maxHeartRate: Double? = nil, schema: Int = StoreSchema.analyticsVersion, validDayMinWatchHours: Double? = nil) {
         self.schema = schema; self.zone = zone; self.priority = priority
         self.heartbeatMaxGapMinutes = heartbeatMaxGapMinutes
         self.weekStart = weekStart
         self.maxHeartRate = maxHeartRate
+        self.validDayMinWatchHours = validDayMinWatchHours
     }
 
     /// One line that changes whenever the analytics would (the stored form).
@@ -32,6 +36,7 @@ public struct StoreSettings: Sendable, Equatable {
             + "heartbeatGap=\(heartbeatMaxGapMinutes);weekStart=\(weekStart)"
             // Only when set, so that the line of every store without it is what it was.
             + (maxHeartRate.map { ";maxHeartRate=\($0)" } ?? "")
+            + (validDayMinWatchHours.map { ";validDayHours=\($0)" } ?? "")
     }
 
     /// The fields of a stored line; nil for a line that is not one (a store of another program).
@@ -47,7 +52,8 @@ public struct StoreSettings: Sendable, Equatable {
                   heartbeatMaxGapMinutes: fields["heartbeatGap"].flatMap(Double.init) ?? 30,
                   weekStart: fields["weekStart"].flatMap(Int.init) ?? 0,
                   maxHeartRate: fields["maxHeartRate"].flatMap(Double.init),
-                  schema: fields["schema"].flatMap(Int.init) ?? 0)
+                  schema: fields["schema"].flatMap(Int.init) ?? 0,
+                  validDayMinWatchHours: fields["validDayHours"].flatMap(Double.init))
     }
 
     /// Saves these settings in a store (inside the caller's transaction, if any).

@@ -40,7 +40,7 @@ public struct OutputTable: Sendable {
 extension OutputTable {
     /// Every output table (docs/TABLES.md), in the order they are written.
     public static let all: [OutputTable] = [samples, daily, weekly, monthly, yearly, workouts, sleep, activitySummaries,
-                                            ecgRecordings, ecgSamples] + vitalsTables
+                                            ecgRecordings, ecgSamples] + vitalsTables + quality
 
     static func metricColumns() -> [Column] {
         DailyMetric.allCases.map { m in

@@ -7,7 +7,8 @@ import SQLite
 public enum StoreSchema {
     /// 4: the ECG tables. 5: nights dated by their wake-up day, naps and in-bed-only nights
     /// (`sleepColumns`), and `daily_analytics.partial_day`. A store of version 3 or 4 is
-    /// upgraded in place (`upgrade`). 6: the vitals tables (`vitalsTables`, VitalsSchema.swift).
+    /// upgraded in place (`upgrade`). 6: the vitals tables (`vitalsTables`, VitalsSchema.swift) and the
+    /// data-quality tables (`qualityTables`, QualitySchema.swift).
     public static let version = 6
     /// The last version that changed what the analytics are: a store's analytics (and so an
     /// incremental run on it) stay valid across later versions that only add tables.
@@ -28,6 +29,7 @@ public enum StoreSchema {
         if !dailyColumns.contains("partial_day") {
             try database.execute("ALTER TABLE daily_analytics ADD COLUMN \(partialDayColumn)")
         }
+        try addQualityTables(database)
         try database.execute("PRAGMA user_version = \(version)")
     }
 
@@ -157,6 +159,7 @@ public enum StoreSchema {
     \(ecgTables)
     \(analyticsTables)
     \(vitalsTables)
+    \(qualityTables)
     """
 
     /// The metric column names, in the documented order (docs/TABLES.md), for SELECT and INSERT lists.

@@ -24,6 +24,7 @@ exports, out, plain = os.path.join(work, "exports"), os.path.join(work, "out"), 
 PEOPLE = {"anna": ("Europe/Berlin", 3, "xml", 24), "ben": ("America/New_York", 4, "zip", 18),
           "chen": ("Asia/Shanghai", 5, "xml", 20), "dora": ("Australia/Sydney", 6, "xml", 16)}
 TABLES = ["daily", "weekly", "monthly", "yearly", "sleep", "workouts", "activity_summaries", "ecg_recordings", "ecg_samples",
+          "reconciliation", "reconciliation_sources", "data_quality", "sources",
           "samples"]
 
 
@@ -82,6 +83,7 @@ db = duckdb.connect()
 ds = os.path.join(out, "dataset")
 db.execute("CREATE VIEW daily AS SELECT * FROM read_parquet('%s/daily/*/*.parquet', hive_partitioning = true)" % ds)
 db.execute("CREATE VIEW weekly AS SELECT * FROM read_parquet('%s/weekly/*/*.parquet', hive_partitioning = true)" % ds)
+db.execute("CREATE VIEW day_quality AS SELECT * FROM read_parquet('%s/data_quality/*/*.parquet', hive_partitioning = true)" % ds)
 db.execute("CREATE VIEW samples AS SELECT * FROM read_parquet('%s/samples/*/*/*.parquet', hive_partitioning = true)" % ds)
 duck = {
     "person_percentiles": """SELECT person, quantile_cont(steps, 0.1), quantile_cont(steps, 0.5), quantile_cont(steps, 0.9),
@@ -89,7 +91,9 @@ duck = {
         FROM daily GROUP BY person ORDER BY person""",
     "cohort_weekly": """SELECT week_start, count(DISTINCT person), avg(steps / days_with_data), avg(sleep_total_minutes / days_with_data)
         FROM weekly WHERE days_with_data > 0 GROUP BY week_start ORDER BY week_start""",
-    "days_with_data": "SELECT person, count(*), min(date), max(date) FROM daily GROUP BY person ORDER BY person",
+    "days_with_data": """SELECT person, count(*) FILTER (WHERE valid_day = 1), count(*), min(date), max(date),
+        count(*) FILTER (WHERE valid_day = 1) / (max(date) - min(date) + 1)
+        FROM day_quality GROUP BY person ORDER BY person""",
     "data_quality": """SELECT d.person,
           count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM samples s WHERE s.person = d.person AND s.local_date = d.date
                                               AND s.device_model LIKE '%Watch%')),
@@ -111,6 +115,14 @@ for name, sql in duck.items():
                                                     for a, b in zip(spark_rows, duck_rows)),
           "cohort table %s: Spark = DuckDB (%d rows)" % (name, len(spark_rows)))
 check(len(db.execute("SELECT DISTINCT person FROM daily").fetchall()) == 4, "DuckDB reads person as a column")
+# The valid days are the rule over each person's own data_quality.parquet (default: 10 worn hours).
+for person in PEOPLE:
+    own = pq.read_table(os.path.join(plain, person, "parquet", "data_quality.parquet")).to_pylist()
+    check(all(r["valid_day"] == (1 if r["watch_hours"] >= 10 else 0) for r in own) and any(r["valid_day"] for r in own),
+          person + "'s valid days follow the 10-hour rule")
+    spark_days = [r for r in pq.read_table(os.path.join(out, "cohort", "days_with_data")).to_pylist() if r["person"] == person][0]
+    check(spark_days["days"] == sum(r["valid_day"] for r in own) and spark_days["recorded_days"] == len(own),
+          person + ": days_with_data counts the valid days")
 
 # A re-run skips what did not change; --force replaces partitions instead of appending.
 before = partition_bytes()

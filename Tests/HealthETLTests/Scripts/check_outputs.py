@@ -53,7 +53,7 @@ PARQUET_TYPES = {DATE: ("INT32", "Date"), TS: ("INT64", "Timestamp"), INT: ("INT
                  REAL: ("DOUBLE", "None"), STR: ("BYTE_ARRAY", "String")}
 DUCKDB_TYPES = {DATE: "DATE", TS: "TIMESTAMP WITH TIME ZONE", INT: "BIGINT", REAL: "DOUBLE", STR: "VARCHAR"}
 
-DATE_NAMES = {"date", "week_start", "week_end", "start_date", "end_date", "night_date", "local_date"}
+DATE_NAMES = {"date", "week_start", "week_end", "start_date", "end_date", "night_date", "local_date", "first_seen", "last_seen"}
 
 WORKOUT_COLUMNS = ["id", "activity_type", "source_name", "device_model", "start_utc", "end_utc", "local_date",
                    "duration_min", "distance_m", "energy_kcal", "avg_heart_rate", "min_heart_rate",
@@ -92,6 +92,10 @@ SPECS = [
     Spec("blood_pressure", "blood_pressure", key=None, drop=("correlation_id",)),
     Spec("hrv_measurements", "hrv_measurements", key=None, drop=("sample_id",)),
     Spec("workout_details", "workout_details", key=None),
+    Spec("reconciliation", "reconciliation", key=("date", "metric")),
+    Spec("reconciliation_sources", "reconciliation_sources", key=("date", "metric", "source_name", "device_model")),
+    Spec("data_quality", "data_quality", key=("date",)),
+    Spec("sources", "source_inventory", key=("source_name", "device_model", "type")),
 ]
 
 

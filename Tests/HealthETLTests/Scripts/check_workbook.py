@@ -46,8 +46,8 @@ for out, factor, unit in [(metric, 1000.0, "km"), (imperial, MILE, "mi")]:
     check(oct(os.stat(path).st_mode & 0o777) == "0o600", path + " is 0600")
     wb = openpyxl.load_workbook(path)
     check(wb.sheetnames == ["Daily", "Weekly", "Monthly", "Yearly", "Sleep", "Workouts", "Activity rings", "ECG recordings",
-                            "Vitals", "Blood pressure"],
-          "the ten sheets")
+                            "Vitals", "Blood pressure", "Data quality"],
+          "the eleven sheets")
     for name in wb.sheetnames:
         ws = wb[name]
         check(ws.freeze_panes == "A2" and ws.auto_filter.ref and ws.auto_filter.ref.startswith("A1:"),

@@ -1,0 +1,305 @@
+import Foundation
+import HealthCore
+import SQLite
+
+/// Computes the data-quality tables (docs/data-quality.md) from a loaded store, after the
+/// analytics: `reconciliation` and `reconciliation_sources`, `data_quality` and
+/// `source_inventory`. Everything comes from the stored samples by SQL and one read of the
+/// heart-rate and phone step instants, never from the ingest loop.
+///
+/// Only `days` are rewritten (nil: every day); the columns that depend on every day or on the
+/// settings (`partial_day`, `valid_day`, the inventory, the priorities) are recomputed whole,
+/// so an incremental run leaves the same rows as a full one.
+public struct QualityWriter {
+    public struct Settings: Sendable, Equatable {
+        /// `validDayMinWatchHours`: a day is valid with at least this many worn hours.
+        public var validDayMinWatchHours: Double
+        public init(validDayMinWatchHours: Double = QualityWriter.defaultValidDayMinWatchHours) {
+            self.validDayMinWatchHours = validDayMinWatchHours
+        }
+    }
+
+    public static let defaultValidDayMinWatchHours = 10.0
+
+    let database: Database
+    var calendar: LocalCalendar
+    let settings: Settings
+    /// The priority ranks (0 = best) the analytics give these sources as recorded.
+    let ranks: ([Source]) -> [Source: Int]
+    private var rankOf: [Source: Int] = [:]
+
+    public init(database: Database, calendar: LocalCalendar, settings: Settings, ranks: @escaping ([Source]) -> [Source: Int]) {
+        self.database = database; self.calendar = calendar; self.settings = settings; self.ranks = ranks
+    }
+
+    /// A summed metric, the type it sums and the `daily_analytics` expression of its merged total.
+    struct Metric {
+        var name: String
+        var type: String
+        var merged: String
+        /// The `activity_summaries` column of the Watch's own value, and the tolerance below
+        /// which a difference is no disagreement: `max(relative × rings, absolute)`.
+        var rings: (column: String, relative: Double, absolute: Double)?
+    }
+
+    static let metrics: [Metric] = [
+        Metric(name: "steps", type: "HKQuantityTypeIdentifierStepCount", merged: "steps"),
+        Metric(name: "walking_running_distance_m", type: "HKQuantityTypeIdentifierDistanceWalkingRunning",
+               merged: "CASE WHEN walking_distance_m IS NULL AND running_distance_m IS NULL THEN NULL "
+                   + "ELSE ifnull(walking_distance_m, 0) + ifnull(running_distance_m, 0) END"),
+        Metric(name: "active_energy_kcal", type: "HKQuantityTypeIdentifierActiveEnergyBurned", merged: "active_energy_kcal",
+               rings: ("active_energy_kcal", 0.05, 10)),
+        Metric(name: "stairs_climbed", type: "HKQuantityTypeIdentifierFlightsClimbed", merged: "stairs_climbed"),
+        Metric(name: "exercise_minutes", type: "HKQuantityTypeIdentifierAppleExerciseTime", merged: "exercise_minutes",
+               rings: ("exercise_min", 0.05, 2)),
+        Metric(name: "stand_minutes", type: "HKQuantityTypeIdentifierAppleStandTime", merged: "stand_minutes"),
+    ]
+
+    static let heartRate = "HKQuantityTypeIdentifierHeartRate"
+    static let steps = "HKQuantityTypeIdentifierStepCount"
+    static let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
+
+    /// A source as the outputs name it: its name and device model, whatever its versions
+    /// (device descriptions lost their per-object address at ingest: `DeviceAddress`).
+    public struct Source: Hashable, Comparable, Sendable {
+        public var name: String
+        /// "" when the source named none.
+        public var model: String
+        public static func < (a: Source, b: Source) -> Bool { (a.name, a.model) < (b.name, b.model) }
+        var modelValue: SQLValue { model.isEmpty ? .null : .text(model) }
+    }
+
+    /// Rewrites the quality tables of `days` (nil: all), inside the caller's transaction. An
+    /// upgraded store (version 5) has none yet: then every day is computed.
+    public mutating func update(days requested: Set<CivilDate>?) throws {
+        let empty = try database.scalar("SELECT count(*) FROM data_quality").int == 0
+        let days = empty ? nil : requested
+        let sources = try sourceKeys()
+        rankOf = ranks(Array(Set(sources.values)))
+        let typeNames = Dictionary(uniqueKeysWithValues: try database.rows("SELECT id, identifier FROM types").compactMap { row in
+            row[0].int.map { ($0, row[1].string ?? "") }
+        })
+        // One grouped read of every sample: the inventory, the sources of each day and each
+        // source's daily totals of the summed metrics.
+        var inventory: [Source: [String: (records: Int64, first: Int64, last: Int64)]] = [:]
+        var daySources: [Int64: Set<Source>] = [:]
+        var totals: [Int64: [String: [Source: (total: Double, samples: Int64)]]] = [:]
+        let metricOfType = Dictionary(uniqueKeysWithValues: Self.metrics.map { ($0.type, $0.name) })
+        let wanted = days.map { Set($0.map { Int64($0.daysSinceEpoch) }) }
+        for (key, group) in try groupedSamples() {
+            let day = group.day, count = group.count
+            guard let type = typeNames[key.type], let source = sources[key.source] else { continue }
+            var byType = inventory[source, default: [:]]
+            if let seen = byType[type] {
+                byType[type] = (seen.records + count, min(seen.first, day), max(seen.last, day))
+            } else {
+                byType[type] = (count, day, day)
+            }
+            inventory[source] = byType
+            guard wanted?.contains(day) ?? true else { continue }
+            daySources[day, default: []].insert(source)
+            if let metric = metricOfType[type] {
+                let seen = totals[day, default: [:]][metric, default: [:]][source]
+                totals[day, default: [:]][metric, default: [:]][source] = ((seen?.total ?? 0) + group.sum, (seen?.samples ?? 0) + count)
+            }
+        }
+        try writeInventory(inventory)
+        try writeReconciliation(days: days, totals: totals)
+        try writeDataQuality(days: days, daySources: daySources)
+    }
+
+    struct GroupKey: Hashable { var type: Int64; var source: Int64; var day: Int64 }
+
+    /// Every sample counted and summed by type, source and local day, in one sequential read of
+    /// the table: SQLite's GROUP BY sorts every row first (a temporary B-tree), which cost a
+    /// year's full import some 10 %; a hash table of the few thousand groups costs little.
+    /// The sums are exact for counts and rounded later for the rest (`rounded`).
+    private func groupedSamples() throws -> [(key: GroupKey, group: (day: Int64, count: Int64, sum: Double))] {
+        var groups: [GroupKey: (count: Int64, sum: Double)] = [:]
+        let read = try database.prepare("SELECT type_id, source_id, local_day, value FROM sample_data NOT INDEXED")
+        while try read.step() {
+            let key = GroupKey(type: read.int64(0), source: read.int64(1), day: read.int64(2))
+            let value = read.isNull(3) ? 0 : read.double(3)
+            func add(_ group: inout (count: Int64, sum: Double)) { group.count += 1; group.sum += value }
+            add(&groups[key, default: (0, 0)])
+        }
+        // In key order: a source's versions are added up in the same order every run.
+        return groups.map { ($0.key, ($0.key.day, $0.value.count, $0.value.sum)) }
+            .sorted { ($0.key.type, $0.key.source, $0.key.day) < ($1.key.type, $1.key.source, $1.key.day) }
+    }
+
+    /// Source id → name and device model.
+    private func sourceKeys() throws -> [Int64: Source] {
+        var keys: [Int64: Source] = [:]
+        for row in try database.rows("SELECT id, name, device_model FROM sources") {
+            guard let id = row[0].int else { continue }
+            keys[id] = Source(name: row[1].string ?? "", model: row[2].string ?? "")
+        }
+        return keys
+    }
+
+    private func priority(_ key: Source) -> SQLValue {
+        rankOf[key].map { .integer(Int64($0)) } ?? .null
+    }
+
+    private func writeInventory(_ inventory: [Source: [String: (records: Int64, first: Int64, last: Int64)]]) throws {
+        try database.execute("DELETE FROM source_inventory")
+        let insert = try database.prepare("INSERT INTO source_inventory VALUES (?, ?, ?, ?, ?, ?, ?)")
+        for source in inventory.keys.sorted() {
+            for (type, seen) in inventory[source]!.sorted(by: { $0.key < $1.key }) {
+                try insert.bind([.text(source.name), source.modelValue, .text(type), .integer(seen.records),
+                                 .text(Self.iso(seen.first)), .text(Self.iso(seen.last)), priority(source)])
+                try insert.run()
+            }
+        }
+    }
+
+    /// Sums kept to a micro-unit: the grouped read adds a day's samples in row order, which
+    /// differs between a full and an incremental store; the last bits of a sum must not.
+    static func rounded(_ value: Double) -> Double { (value * 1_000_000).rounded() / 1_000_000 }
+
+    static func iso(_ day: Int64) -> String { CivilDate(daysSinceEpoch: Int(day)).iso8601 }
+
+    private func clear(_ table: String, days: Set<CivilDate>?) throws {
+        guard let days else { return try database.execute("DELETE FROM \(table)") }
+        let delete = try database.prepare("DELETE FROM \(table) WHERE date = ?")
+        for day in days { delete.bind(1, day.iso8601); try delete.run() }
+    }
+
+    private func writeReconciliation(days: Set<CivilDate>?,
+                                     totals: [Int64: [String: [Source: (total: Double, samples: Int64)]]]) throws {
+        try clear("reconciliation", days: days)
+        try clear("reconciliation_sources", days: days)
+        // Merged totals and rings of the days in question.
+        let dayFilter = days == nil ? "" : " WHERE date IN (SELECT value FROM json_each(?))"
+        let dayList: [SQLValue] = days.map { [.text("[" + $0.map { "\"\($0.iso8601)\"" }.sorted().joined(separator: ",") + "]")] } ?? []
+        var merged: [String: [String: Double]] = [:]
+        let mergedSQL = "SELECT date, " + Self.metrics.map(\.merged).joined(separator: ", ") + " FROM daily_analytics" + dayFilter
+        for row in try database.rows(mergedSQL, dayList) {
+            guard let date = row[0].string else { continue }
+            for (i, metric) in Self.metrics.enumerated() { if let v = row[i + 1].double { merged[date, default: [:]][metric.name] = v } }
+        }
+        var rings: [String: [String: Double]] = [:]
+        let ringMetrics = Self.metrics.compactMap { m in m.rings.map { (m.name, $0.column) } }
+        let ringsSQL = "SELECT date, " + ringMetrics.map(\.1).joined(separator: ", ") + " FROM activity_summaries" + dayFilter
+        for row in try database.rows(ringsSQL, dayList) {
+            guard let date = row[0].string else { continue }
+            for (i, metric) in ringMetrics.enumerated() { if let v = row[i + 1].double { rings[date, default: [:]][metric.0] = v } }
+        }
+        var dates = Set(merged.keys)
+        for day in totals.keys { dates.insert(Self.iso(day)) }
+        let insert = try database.prepare("INSERT INTO reconciliation VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let insertSource = try database.prepare("INSERT INTO reconciliation_sources VALUES (?, ?, ?, ?, ?, ?, ?)")
+        for date in dates.sorted() {
+            guard let civil = CivilDate(iso: date) else { continue }
+            let perMetric = totals[Int64(civil.daysSinceEpoch)] ?? [:]
+            for metric in Self.metrics {
+                let bySource = perMetric[metric.name] ?? [:]
+                let ours = merged[date]?[metric.name]
+                guard ours != nil || !bySource.isEmpty else { continue }
+                var all = 0.0
+                for source in bySource.keys.sorted() {
+                    let t = bySource[source]!
+                    let total = Self.rounded(t.total)
+                    all += total
+                    try insertSource.bind([.text(date), .text(metric.name), .text(source.name), source.modelValue,
+                                           .real(total), .integer(t.samples), priority(source)])
+                    try insertSource.run()
+                }
+                all = Self.rounded(all)
+                let ring = rings[date]?[metric.name]
+                let difference = ours.flatMap { o in ring.map { Self.rounded(o - $0) } }
+                var disagree: SQLValue = .null
+                if let difference, let ring, let tolerance = metric.rings {
+                    disagree = .integer(abs(difference) > max(tolerance.relative * ring, tolerance.absolute) ? 1 : 0)
+                }
+                try insert.bind([.text(date), .text(metric.name), ours.map { .real($0) } ?? .null, .real(all),
+                                 ours.map { .real(Self.rounded(all - $0)) } ?? .null, .integer(Int64(bySource.count)),
+                                 ring.map { .real($0) } ?? .null, difference.map { .real($0) } ?? .null, disagree])
+                try insert.run()
+            }
+        }
+    }
+
+    /// Local days (since 1970) → the set of local hours (0…23) holding a sample of `type`,
+    /// from the sources `accept` takes.
+    /// One bit per hour: a day's 24 hours fit in an integer, one hash lookup per sample.
+    private mutating func hours(of type: String, days: Set<Int64>?, accept: Set<Int64>?) throws -> [Int64: Int] {
+        guard let typeID = try database.scalar("SELECT id FROM types WHERE identifier = ?", [.text(type)]).int else { return [:] }
+        var range = ""
+        var bindings: [SQLValue] = [.integer(typeID)]
+        if let days, let low = days.min(), let high = days.max() {
+            // Around the days (a local day is within a day of its UTC day), by the (type, start) index.
+            range = " AND start_us >= ? AND start_us < ?"
+            bindings += [.integer((low - 2) * 86_400_000_000), .integer((high + 3) * 86_400_000_000)]
+        }
+        let read = try database.prepare("SELECT start_us, source_id, local_day FROM sample_data WHERE type_id = ?" + range)
+        try read.bind(bindings)
+        var result: [Int64: UInt32] = [:]
+        while try read.step() {
+            let day = read.int64(2)
+            guard days?.contains(day) ?? true, accept?.contains(read.int64(1)) ?? true else { continue }
+            let instant = Timestamp(microseconds: read.int64(0))
+            guard Int64(calendar.localDate(of: instant).daysSinceEpoch) == day else { continue }
+            result[day, default: 0] |= 1 << UInt32(min(calendar.secondOfDay(instant) / 3600, 23))
+        }
+        return result.mapValues(\.nonzeroBitCount)
+    }
+
+    /// The `HKTimeZone` names recorded on each local day (sleep samples and workouts carry them).
+    private func zones(days: Set<String>?) throws -> [String: Set<String>] {
+        var result: [String: Set<String>] = [:]
+        let rows = try database.rows("""
+            SELECT date(s.local_day * 86400, 'unixepoch'), json_extract(s.metadata, '$.HKTimeZone')
+            FROM sample_data s JOIN types t ON t.id = s.type_id
+            WHERE t.identifier = ? AND s.metadata LIKE '%HKTimeZone%' AND json_valid(s.metadata)
+            UNION ALL
+            SELECT local_date, json_extract(metadata, '$.HKTimeZone') FROM workouts
+            WHERE metadata LIKE '%HKTimeZone%' AND json_valid(metadata)
+            """, [.text(Self.sleep)])
+        for row in rows {
+            guard let date = row[0].string, let zone = row[1].string, days?.contains(date) ?? true else { continue }
+            result[date, default: []].insert(zone)
+        }
+        return result
+    }
+
+    /// `+01:00` for an offset in seconds.
+    static func offsetText(_ seconds: Int) -> String {
+        let sign = seconds < 0 ? "-" : "+", a = abs(seconds)
+        return String(format: "%@%02d:%02d", sign, a / 3600, a % 3600 / 60)
+    }
+
+    private mutating func writeDataQuality(days: Set<CivilDate>?, daySources: [Int64: Set<Source>]) throws {
+        try clear("data_quality", days: days)
+        let dayNumbers = days.map { Set($0.map { Int64($0.daysSinceEpoch) }) }
+        let phones = Set(try database.rows("""
+            SELECT id FROM sources WHERE device_model LIKE 'iPhone%' OR (device_model IS NULL AND name LIKE '%iPhone%')
+            """).compactMap { $0[0].int })
+        let worn = try hours(of: Self.heartRate, days: dayNumbers, accept: nil)
+        let carried = try hours(of: Self.steps, days: dayNumbers, accept: phones)
+        let zones = try zones(days: days.map { Set($0.map(\.iso8601)) })
+        let dayFilter = days == nil ? "" : " WHERE date IN (SELECT value FROM json_each(?))"
+        let dayList: [SQLValue] = days.map { [.text("[" + $0.map { "\"\($0.iso8601)\"" }.sorted().joined(separator: ",") + "]")] } ?? []
+        let insert = try database.prepare("INSERT INTO data_quality VALUES (?, ?, ?, ?, 0, 0, ?, ?)")
+        for row in try database.rows("SELECT date FROM daily_analytics" + dayFilter + " ORDER BY date", dayList) {
+            guard let date = row[0].string, let civil = CivilDate(iso: date) else { continue }
+            let day = Int64(civil.daysSinceEpoch)
+            let recorded = zones[date].map { $0.sorted() } ?? []
+            // The offset of the zone recorded at local noon; of the first when the day held several (travel).
+            let offset = recorded.first.flatMap(TimeZone.init(identifier:)).map { zone in
+                Self.offsetText(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(day * 86_400 + 43_200))))
+            }
+            try insert.bind([.text(date), .integer(Int64(worn[day] ?? 0)), .integer(Int64(carried[day] ?? 0)),
+                             .integer(Int64(daySources[day]?.count ?? 0)),
+                             recorded.isEmpty ? .null : .text(recorded.joined(separator: ",")), offset.map { .text($0) } ?? .null])
+            try insert.run()
+        }
+        // Every day: the export day moves (partial_day) and the rule is a setting (valid_day).
+        try database.rows("""
+            UPDATE data_quality SET
+              partial_day = ifnull((SELECT partial_day FROM daily_analytics d WHERE d.date = data_quality.date), 0),
+              valid_day = CASE WHEN watch_hours >= ? THEN 1 ELSE 0 END
+            """, [.real(settings.validDayMinWatchHours)])
+    }
+}

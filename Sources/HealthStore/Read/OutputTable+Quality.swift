@@ -1,0 +1,55 @@
+import HealthCore
+
+/// The data-quality tables (docs/data-quality.md) as files: `reconciliation`,
+/// `reconciliation_sources`, `data_quality` and `sources` (the store's `source_inventory`).
+extension OutputTable {
+    public static let quality: [OutputTable] = [reconciliation, reconciliationSources, dataQuality, sourceInventory]
+
+    public static let reconciliation = OutputTable(
+        name: "reconciliation",
+        columns: [Column("date", .date, optional: false), Column("metric", .text(dictionary: true), optional: false),
+                  Column("merged", .real(places: 2)), Column("all_sources_sum", .real(places: 2), optional: false),
+                  Column("overlap_removed", .real(places: 2)), Column("source_count", .integer, optional: false),
+                  Column("rings", .real(places: 2)), Column("rings_difference", .real(places: 2)),
+                  Column("rings_disagree", .integer)],
+        sql: """
+            SELECT date, metric, merged, all_sources_sum, overlap_removed, source_count, rings, rings_difference, rings_disagree
+            FROM reconciliation ORDER BY date, metric
+            """)
+
+    public static let reconciliationSources = OutputTable(
+        name: "reconciliation_sources",
+        columns: [Column("date", .date, optional: false), Column("metric", .text(dictionary: true), optional: false),
+                  Column("source_name", .text(dictionary: true), optional: false),
+                  Column("device_model", .text(dictionary: true)),
+                  Column("total", .real(places: 2), optional: false), Column("samples", .integer, optional: false),
+                  Column("priority", .integer)],
+        sql: """
+            SELECT date, metric, source_name, device_model, total, samples, priority FROM reconciliation_sources
+            ORDER BY date, metric, source_name, device_model
+            """)
+
+    public static let dataQuality = OutputTable(
+        name: "data_quality",
+        columns: [Column("date", .date, optional: false), Column("watch_hours", .integer, optional: false),
+                  Column("phone_hours", .integer, optional: false), Column("source_count", .integer, optional: false),
+                  Column("valid_day", .integer, optional: false), Column("partial_day", .integer, optional: false),
+                  Column("time_zone", .text(dictionary: true)), Column("utc_offset", .text(dictionary: true))],
+        sql: """
+            SELECT date, watch_hours, phone_hours, source_count, valid_day, partial_day, time_zone, utc_offset
+            FROM data_quality ORDER BY date
+            """)
+
+    /// The store's `sources` table holds source ids; the inventory is `sources` in the files.
+    public static let sourceInventory = OutputTable(
+        name: "sources",
+        columns: [Column("source_name", .text(dictionary: true), optional: false),
+                  Column("device_model", .text(dictionary: true)),
+                  Column("type", .text(dictionary: true), optional: false), Column("records", .integer, optional: false),
+                  Column("first_seen", .date, optional: false), Column("last_seen", .date, optional: false),
+                  Column("priority", .integer)],
+        sql: """
+            SELECT source_name, device_model, type, records, first_seen, last_seen, priority FROM source_inventory
+            ORDER BY source_name, device_model, type
+            """)
+}
