@@ -34,7 +34,7 @@ struct OutputFiles {
         for output in outputs where changed || output.isMissing(in: folder.path) {
             names.append(output.summaryName)
             let into = stagingFolder(output)
-            try OutputFolder.makePrivateFolder(into)
+            try OutputFolders.makePrivate(into)
             let run = StagingRun(written: written, parquetTables: all.parquetTables)
             let staged = try output.stage(from: database, in: into, folder: folder.path, run: run, progress: progress)
             all.moves += staged.moves
@@ -52,7 +52,7 @@ struct OutputFiles {
         for case let output as any SeriesOutput in outputs {
             let into = stagingFolder(output)
             guard let (table, path) = output.seriesFile(in: into) else { continue }
-            try OutputFolder.makePrivateFolder(into)
+            try OutputFolders.makePrivate(into)
             let export = SamplesExport(alongsideIndex: alongsideIndex)
             export.threads.spawn("samples") {
                 let writer = try SeriesSamplesWriter(path: path, sources: sources)
@@ -74,7 +74,7 @@ struct OutputFiles {
     /// one fails); their folders are made first, private.
     func publish(_ moves: [StagedOutput], into publication: Publication) throws {
         for move in moves {
-            try OutputFolder.makePrivateFolder((move.final as NSString).deletingLastPathComponent)
+            try OutputFolders.makePrivate((move.final as NSString).deletingLastPathComponent)
             try publication.move(move.staged, to: move.final)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthStore
 import PrivateFiles
 
 /// The output folder: private (0700/0600), with a lock so that one run at a time writes
@@ -14,18 +15,7 @@ public struct OutputFolder: Sendable {
 
     /// Creates the folders (0700). Files created later are 0600 via the process umask.
     public func prepare() throws {
-        for folder in [path, stateFolder] { try Self.makePrivateFolder(folder) }
-    }
-
-    /// Creates `folder` (and parents) 0700, or makes an existing one 0700.
-    static func makePrivateFolder(_ folder: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            chmod(folder, 0o700)
-        } catch {
-            throw HealthETLError.cannotCreateOutput("\(folder): cannot create output folder (\(error.localizedDescription))")
-        }
+        for folder in [path, stateFolder] { try OutputFolders.makePrivate(folder) }
     }
 
     /// `.healthetl/runs.log`: one JSON line per run, failed ones included (for cron users; the

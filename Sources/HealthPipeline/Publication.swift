@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthStore
 import PrivateFiles
 
 /// A run's outputs (the store, CSV and Parquet files, and companion outputs such as a person's
@@ -46,7 +47,7 @@ final class Publication {
             guard kind == stagedInfo.st_mode & S_IFMT, kind == S_IFREG || kind == S_IFDIR else {
                 throw HealthETLError.io("cannot publish \(final): something of another kind is in the way")
             }
-            try OutputFolder.makePrivateFolder(aside)
+            try OutputFolders.makePrivate(aside)
             let path = (aside as NSString).appendingPathComponent("\(moves.count)-" + (final as NSString).lastPathComponent)
             guard FileCall.rename(final, path) == 0 else { throw Self.failure(final) }
             replaced = path
