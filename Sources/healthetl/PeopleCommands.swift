@@ -58,10 +58,10 @@ enum PeopleCommand: Command {
         case ("remove", let id?):
             guard people.exists(id) else { throw HealthETLError.inputMissing("no person '\(id)' in \(people.root)") }
             guard args.flag("yes") else {
-                let files = people.files(of: id)
+                let files = people.files(of: id), base = people.outputFolder(of: id).path
                 throw HealthETLError.usage("people remove \(id) would erase \(files.count) files and folders under "
-                    + "\(people.outputFolder(of: id).path) (nothing of anyone else):\n  "
-                    + files.prefix(20).joined(separator: "\n  ") + (files.count > 20 ? "\n  …" : "")
+                    + "\(base) (nothing of anyone else):\n  "
+                    + Self.summary(of: files.dropFirst(), under: base).joined(separator: "\n  ")
                     + "\nrun again with --yes to remove them")
             }
             try people.remove(id)
@@ -133,5 +133,24 @@ enum ImportAllCommand: Command {
         guard !outcomes.isEmpty else { throw HealthETLError.inputMissing("\(args.positionals[0]): no exports (NAME.zip, NAME.xml or NAME/)") }
         let code = HouseholdRun.exitCode(of: outcomes)
         if code != 0 { exit(code) }
+    }
+}
+
+extension PeopleCommand {
+    /// The person's top-level files and folders, a folder with the count of what it holds
+    /// (`…/csv/ (14 files and folders)`): every kind of output is named, however many tables.
+    static func summary(of files: ArraySlice<String>, under base: String) -> [String] {
+        var order: [String] = [], inside: [String: Int] = [:]
+        for file in files where file.hasPrefix(base + "/") {
+            let relative = file.dropFirst(base.count + 1)
+            let top = String(relative.prefix { $0 != "/" })
+            if inside[top] == nil { order.append(top); inside[top] = 0 }
+            if relative.count > top.count { inside[top]! += 1 }
+        }
+        return order.map { top in
+            let path = (base as NSString).appendingPathComponent(top)
+            let count = inside[top]!
+            return count == 0 ? path : "\(path)/ (\(count) \(count == 1 ? "entry" : "files and folders"))"
+        }
     }
 }
