@@ -100,16 +100,14 @@ struct PublishedStore {
             }
             summary.touchedDays = days?.count
             summary.samples = Int(try database.scalar("SELECT count(*) FROM sample_data").int ?? 0)
-            // A store from before the quality tables gets every day's rows, even without new samples.
-            let qualityMissing = upgradedFrom < StoreSchema.qualityVersion
-            guard days.map({ !$0.isEmpty }) ?? true else {
-                if qualityMissing {
-                    var quality = settings.qualityWriter(database)
-                    try quality.update(days: nil)
-                }
+            // A store upgraded in place this run lacks the rows of the tables its new version
+            // added: the update runs even without a day to recompute, and each table's writer
+            // (quality, vitals) fills every day of a table it finds unfilled.
+            let upgraded = upgradedFrom < StoreSchema.version
+            guard days.map({ !$0.isEmpty }) ?? true || upgraded else {
                 summary.record("merge_analytics", since: started)
                 // New recordings change no day, but their files are to be rewritten.
-                return try finishing(merged.newECGRecordings > 0 || qualityMissing, &summary)
+                return try finishing(merged.newECGRecordings > 0, &summary)
             }
             let result = try AnalyticsUpdate(database: database, settings: settings)
                 .run(days: days, recordedAt: recordedAt, progress: progress)

@@ -246,6 +246,24 @@ final class VitalsEndToEndTests: XCTestCase {
         XCTAssertEqual(try query(db, "PRAGMA user_version"), ["\(StoreSchema.version)"])
         XCTAssertEqual(try Self.snapshot(db), try Self.snapshot(full.appendingPathComponent("health.sqlite").path))
     }
+
+    /// The same with nothing new in the next export: no day to recompute, and still every day's vitals.
+    func testAnUpgradedStoreGetsItsVitalsWithNothingNew() throws {
+        let dir = try temporaryFolder(self)
+        let out = dir.appendingPathComponent("out"), full = dir.appendingPathComponent("full")
+        try importExport(Self.export(days: 10...11, exportDay: 11), name: "first.xml", out: out, in: dir)
+        let db = out.appendingPathComponent("health.sqlite").path
+        let store = try Database(path: db)
+        try store.execute("""
+            DROP TABLE daily_vitals; DROP TABLE blood_pressure; DROP TABLE hrv_measurements; DROP TABLE workout_details;
+            DELETE FROM settings WHERE key = 'vitals'; PRAGMA user_version = 5;
+            """)
+        try importExport(Self.export(days: 10...11, exportDay: 11), name: "again.xml", out: out, in: dir)
+        try importExport(Self.export(days: 10...11, exportDay: 11), name: "whole.xml", out: full, in: dir)
+        XCTAssertEqual(try query(db, "PRAGMA user_version"), ["\(StoreSchema.version)"])
+        XCTAssertGreaterThan(try query(db, "SELECT count(*) FROM daily_vitals").first.flatMap { Int($0) } ?? 0, 0)
+        XCTAssertEqual(try Self.snapshot(db), try Self.snapshot(full.appendingPathComponent("health.sqlite").path))
+    }
 }
 
 extension SQLValue {

@@ -11,7 +11,7 @@ final class MCPTests: XCTestCase {
         let run = try runQLProcess(QLPaths.python, [script, QLPaths.binary, store.out], timeout: 240)
         if run.status == 3 {
             throw XCTSkip("the mcp Python SDK is missing for \(QLPaths.python) (set HEALTHETL_PYTHON to the test venv's python, "
-                          + "e.g. /work/main/.venv/bin/python): \(run.stderr)")
+                          + "e.g. the repository's .venv/bin/python): \(run.stderr)")
         }
         XCTAssertEqual(run.status, 0, run.stderr)
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], run.stdout + run.stderr)
