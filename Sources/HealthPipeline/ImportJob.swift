@@ -75,6 +75,15 @@ public struct ImportJob: Sendable {
         // `--full` starts over: whatever an interrupted run left is not resumed.
         if options.full { CheckpointFiles.clear(in: folder) }
         defer { files.discard() }
+        let exportSeen = try UnchangedExport(
+            source: source, job: UnchangedExport.job(settings: settings, outputs: OutputSettings(options.config),
+                                                     names: options.outputs.map(\.name)))
+        if !options.full, UnchangedExport.outputsAsPublished(folder, outputs: options.outputs),
+           let last = UnchangedExport.recorded(exportSeen, in: folder) {
+            var summary = RunSummary(unchanged: source, input: options.export, timeZone: zone, out: options.out, published: last)
+            summary.seconds = Date().timeIntervalSince(started)
+            return summary
+        }
         let progress = ProgressReporter(totalBytes: source.totalBytes, handler: options.progress, isCancelled: options.isCancelled)
 
         let workingCopy = (folder.stateFolder as NSString).appendingPathComponent("next-store-\(getpid()).sqlite")
@@ -91,7 +100,7 @@ public struct ImportJob: Sendable {
                                                   trusted: StoreFingerprint.unchangedSincePublished(folder))
         let checkpoints = CheckpointFiles(folder: folder, incremental: previous != nil)
         let job = "\(previous.map { "incremental after run \($0.nextRunID - 1)" } ?? "full");\(settings.fingerprint)"
-        let input = try InputFingerprint(path: source.kind == .zip ? source.path : source.xmlName)
+        let input = exportSeen.input
         var notes: [String] = []
         if previous == nil, !options.full, let why = RebuildReason.explain(publishedStore: folder.databasePath, settings: settings) {
             notes.append(why)
@@ -158,6 +167,9 @@ public struct ImportJob: Sendable {
         summary.mode = build.mode
         // Every output moves into place as one step, the store last; a failure anywhere undoes every move.
         let publication = Publication(folder: folder)
+        // Until this run has recorded its own export, none is on record: a record of the last one
+        // must not outlive a store that this run replaces.
+        UnchangedExport.forget(folder)
         do {
             let store = try build.build(&load, &summary, finish: finish)
             try files.publish(moves, into: publication)
@@ -169,6 +181,9 @@ public struct ImportJob: Sendable {
         }
         publication.commit()
         StoreFingerprint.record(folder)
+        var published = exportSeen
+        (published.storeDays, published.storeSleepNights) = (summary.storeDays, summary.storeSleepNights)
+        published.record(folder)
         progress.done()
         return summary
     }

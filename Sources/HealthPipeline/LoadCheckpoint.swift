@@ -153,6 +153,13 @@ struct CheckpointFiles {
         unlink((folder.stateFolder as NSString).appendingPathComponent("checkpoint.json"))
     }
 
+    /// Whether an earlier run left a staged store or a checkpoint (to resume, or to clear away).
+    static func anyLeft(in folder: OutputFolder) -> Bool {
+        ["load.sqlite", "delta.sqlite", "checkpoint.json"].contains {
+            FileManager.default.fileExists(atPath: (folder.stateFolder as NSString).appendingPathComponent($0))
+        }
+    }
+
     /// Removes the staged store and the copy (the load is published, or not resumable).
     func discard() {
         Self.removeStore(staged)

@@ -51,7 +51,8 @@ public struct RunSummary: Codable, Sendable {
     /// phase that shows the run's peak is the one that reached it.
     public var phasePeakRssMb: [String: Double] = [:]
 
-    /// `full` (a new store) or `incremental` (added to the published one).
+    /// `full` (a new store), `incremental` (added to the published one) or `unchanged` (the
+    /// export the last run published: nothing read, nothing written but the run log).
     public var mode = "full"
     /// Records dropped by their anchor (already imported), new rows an incremental run added,
     /// and the days whose analytics it recomputed.
@@ -93,6 +94,20 @@ public struct RunSummary: Codable, Sendable {
         for (phase, figures) in load.phases { record(phase, figures) }
     }
 
+    /// A run that found the export the last run published (`UnchangedExport`): it read nothing
+    /// and wrote nothing but the run log; the store's figures are the ones published.
+    init(unchanged source: ExportSource, input: String, timeZone: TimeZoneChoice, out: String, published: UnchangedExport) {
+        status = "ok"; self.input = input; inputKind = "\(source.kind)"; xml = source.xmlName
+        inputBytes = source.totalBytes; seconds = 0; elements = 0; recordsRead = 0; samples = 0; duplicates = 0
+        quarantined = 0; workouts = 0; routePoints = 0; correlations = 0; unknownElements = [:]
+        removedDoctype = false; repairedBytes = 0; routeFilesMissing = []
+        self.timeZone = timeZone.name; timeZoneReason = timeZone.reason; self.out = out
+        megabytesPerSecond = 0; recordsPerSecond = 0
+        mode = "unchanged"; newSamples = 0; newWorkouts = 0; touchedDays = 0; newECGRecordings = 0
+        storeDays = published.storeDays; storeSleepNights = published.storeSleepNights
+        notes = source.notes
+    }
+
     /// Records a phase's wall and CPU seconds and the peak RSS at its end.
     mutating func record(_ phase: String, _ figures: PhaseFigures) {
         phaseSeconds[phase] = figures.seconds
@@ -129,6 +144,7 @@ public struct RunSummary: Codable, Sendable {
     /// recomputed beside what the store holds (never a bare "0 days" that reads as an empty store).
     var analyticsText: String {
         let store = "\(storeDays) days, \(storeSleepNights) sleep nights in the store"
+        if mode == "unchanged" { return store }
         guard mode == "incremental" else { return "\(storeDays) days, \(storeSleepNights) sleep nights" }
         switch touchedDays {
         case nil:
@@ -146,7 +162,9 @@ public struct RunSummary: Codable, Sendable {
         let path = { (name: String) in "\(self.out)/" + (name.hasSuffix("/") ? String(name.dropLast()) : name) }
         let written = outputsWritten.filter { $0 != "dataset partitions" }
         var lines: [String]
-        if written.isEmpty {
+        if mode == "unchanged" {
+            lines = []
+        } else if written.isEmpty {
             lines = ["  → \(path("health.sqlite")) (only this run's log: nothing new)"]
         } else {
             lines = ["  → wrote " + written.map(path).joined(separator: ", ")
@@ -162,6 +180,13 @@ public struct RunSummary: Codable, Sendable {
 
     /// The human summary printed at the end of an interactive run.
     public var text: String {
+        if mode == "unchanged" {
+            return (["Nothing new in \(input): it is the export the last run imported (same size, time and content), "
+                        + "so nothing was read and no output rewritten (--full rebuilds from it anyway)"]
+                + notes.map { "  note: " + $0 }
+                + ["  analytics: " + analyticsText + "; local days in \(timeZone) (\(timeZoneReason))"]
+                + outputLines).joined(separator: "\n")
+        }
         var lines = [
             String(format: "Imported %@ (%@, %.1f MB) in %.1f s: %.0f MB/s, %.0f records/s",
                    input, inputKind, Double(inputBytes) / 1_000_000, seconds, megabytesPerSecond, recordsPerSecond),

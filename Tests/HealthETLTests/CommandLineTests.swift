@@ -14,11 +14,14 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(status.stdout.contains("full \(path): 3 records read, 3 new samples"), status.stdout)
         XCTAssertTrue(status.stdout.contains("workouts: 1"), status.stdout)
         XCTAssertTrue(status.stdout.contains("Pending: none"), status.stdout)
-        // A second import of the same file is incremental and adds nothing (these records have
-        // no creationDate, so the store's identity index, not an anchor, recognises them).
-        XCTAssertEqual(try healthetl(["import", path, "--out", out, "--quiet"]).status, 0)
+        // A second import of the same records (a copy: the very same file is not read again) is
+        // incremental and adds nothing (these records have no creationDate, so the store's
+        // identity index, not an anchor, recognises them).
+        let copy = dir.appendingPathComponent("copy.xml").path
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        XCTAssertEqual(try healthetl(["import", copy, "--out", out, "--quiet"]).status, 0)
         let again = try healthetl(["status", "--out", out])
-        XCTAssertTrue(again.stdout.contains("incremental \(path): 3 records read, 0 new samples"), again.stdout)
+        XCTAssertTrue(again.stdout.contains("incremental \(copy): 3 records read, 0 new samples"), again.stdout)
         // The run log in .healthetl has a line per run, failed ones too.
         let broken = try write("<HealthData><Record", to: "broken.xml", in: dir)
         XCTAssertEqual(try healthetl(["import", broken, "--out", out, "--quiet"]).status, 65)

@@ -324,7 +324,10 @@ final class ECGTests: XCTestCase {
         try assertImported(export, into: out)
         let store = out + "/health.sqlite"
 
-        let again = try importJSON(export.path, out)
+        XCTAssertEqual(try importJSON(export.path, out)["mode"] as? String, "unchanged", "the very same zip is not read again")
+        let copy = folder.appendingPathComponent("copy.zip").path
+        try FileManager.default.copyItem(atPath: export.path, toPath: copy)
+        let again = try importJSON(copy, out)
         XCTAssertEqual(again["mode"] as? String, "incremental")
         XCTAssertEqual(again["new_ecg_recordings"] as? Int, 0)
         XCTAssertEqual(try storedVoltages(store), export.expected)

@@ -162,6 +162,7 @@ final class FaultInjectionTests: XCTestCase {
         (["write"], #"/\.healthetl/lock$"#), (["write"], #"/\.healthetl/runs\.log$"#),
         (["write", "fsync", "rename"], #"/\.healthetl/\.?checkpoint\.json(\.tmp-\d+)?$"#),
         (["write", "fsync", "rename"], #"/\.healthetl/\.?published-store\.json(\.tmp-\d+)?$"#),
+        (["write", "fsync", "rename"], #"/\.healthetl/\.?published-input\.json(\.tmp-\d+)?$"#),
         (["write"], #"/\.healthetl/sample-run-\d+-\d+$"#), (["write"], #"/\.healthetl/next-store-\d+\.sqlite$"#),
         (["fsync"], #"/\.healthetl$"#), (["fsync"], #"/\.healthetl/staging-\d+(/csv|/parquet|/report|/companions/[a-z_]+(/year=\d+)?)?$"#),
     ]
@@ -179,7 +180,7 @@ final class FaultInjectionTests: XCTestCase {
 
     /// What a failed run may leave in `.healthetl/`: the lock, the log, the published store's
     /// record, and the staged store (with its journal) and checkpoint copy it resumes from.
-    static let stateAfterFailure: Set = ["lock", "runs.log", "published-store.json", "checkpoint.json", "load.sqlite",
+    static let stateAfterFailure: Set = ["lock", "runs.log", "published-store.json", "published-input.json", "checkpoint.json", "load.sqlite",
                                          "load.sqlite-journal", "delta.sqlite", "delta.sqlite-journal"]
 
     /// Runs the later import in `mode` with the N-th call of `kind` failing with `error`, for

@@ -51,11 +51,16 @@ final class IncrementalRunTests: XCTestCase {
         XCTAssertEqual(freshAnchors, try query(fresh + "/health.sqlite", newest))
         XCTAssertEqual(try query(nightly + "/health.sqlite", anchors), freshAnchors)
 
-        // The same export again changes nothing and rewrites nothing.
+        // The same records in another file (a copy: another modification time) are read again,
+        // skipped by their anchors, and change nothing and rewrite nothing.
+        let copy = dir.appendingPathComponent("n1-copy.xml").path
+        try FileManager.default.copyItem(atPath: newer, toPath: copy)
         let before = try FileManager.default.attributesOfItem(atPath: nightly + "/parquet/samples.parquet")[.modificationDate] as? Date
-        let third = try importJSON(newer, nightly)
+        let third = try importJSON(copy, nightly)
+        XCTAssertEqual(third["mode"] as? String, "incremental")
         XCTAssertEqual(third["new_samples"] as? Int, 0)
         XCTAssertEqual(third["touched_days"] as? Int, 0)
+        XCTAssertGreaterThan(third["skipped_by_anchor"] as? Int ?? 0, 0)
         let after = try FileManager.default.attributesOfItem(atPath: nightly + "/parquet/samples.parquet")[.modificationDate] as? Date
         XCTAssertEqual(before, after)
         XCTAssertEqual(try analyticsSnapshot(nightly + "/health.sqlite"), rebuilt)

@@ -230,12 +230,13 @@ final class PeopleTests: XCTestCase {
         XCTAssertGreaterThan(Int(try query(out + "/people/bob/health.sqlite", "SELECT count(*) FROM sample_data")[0]) ?? 0, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/people/broken/health.sqlite"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/people/notes"))
-        // Again, nightly: incremental for both, the broken one still reported.
+        // Again, nightly over the same files: nothing read for either, the broken one still reported.
         let again = try healthetl(["import-all", exports.path, "--out", out, "--json"])
         XCTAssertEqual(again.status, 65)
         let lines = again.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 3, again.stdout)
-        XCTAssertTrue(lines.contains { $0.contains(#""person":"alice""#) && $0.contains(#""mode":"incremental""#) }, again.stdout)
+        XCTAssertTrue(lines.contains { $0.contains(#""person":"alice""#) && $0.contains(#""mode":"unchanged""#) }, again.stdout)
+        XCTAssertTrue(lines.contains { $0.contains(#""person":"bob""#) && $0.contains(#""mode":"unchanged""#) }, again.stdout)
     }
 }
 

@@ -16,6 +16,8 @@ final class PhaseFiguresTests: XCTestCase {
         try generateExport(["--out", export, "--days", "10", "--seed", "35"])
         let out = dir.appendingPathComponent("out").path
         for (run, extra) in [("full", ["--full"]), ("nightly", [])] {
+            // Saved again, so that the nightly run reads it (the very same file is not read).
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: export)
             let summary = try importJSON(export, out, extra)
             let wall = try XCTUnwrap(summary["phase_seconds"] as? [String: Double], run)
             let cpu = try XCTUnwrap(summary["phase_cpu_seconds"] as? [String: Double], run)
