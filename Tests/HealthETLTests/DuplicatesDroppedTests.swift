@@ -71,9 +71,11 @@ final class DuplicatesDroppedTests: XCTestCase {
 
     /// The hand count, 0 on days and metrics without copies, the local day across midnight;
     /// Σ over days and metrics = the run's total less the heart-rate copy (not a summed metric).
+    /// The report's rings table names the copies of a day it lists.
     func testDuplicatesDroppedEqualTheHandCount() throws {
         let dir = try temporaryFolder(self)
-        let export = try write(Self.export("2024-01-19 08:00:00 -0500", Self.second), to: "export.xml", in: dir)
+        let rings = #"<ActivitySummary dateComponents="2024-01-16" activeEnergyBurned="100" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="kcal" appleExerciseTime="0" appleExerciseTimeGoal="30" appleStandHours="1" appleStandHoursGoal="12"/>"#
+        let export = try write(Self.export("2024-01-19 08:00:00 -0500", Self.second + [rings]), to: "export.xml", in: dir)
         let out = dir.appendingPathComponent("out").path
         try importExport(export, out)
         let store = out + "/health.sqlite"
@@ -84,6 +86,9 @@ final class DuplicatesDroppedTests: XCTestCase {
         // The copies are not in any sum: the steps of the 15th are s1 and s2 once each.
         XCTAssertEqual(try query(store, "SELECT CAST(all_sources_sum AS INTEGER) FROM reconciliation WHERE date = '2024-01-15' AND metric = 'steps'"),
                        ["800"])
+
+        let report = try String(contentsOfFile: out + "/report/index.html", encoding: .utf8)
+        XCTAssertTrue(report.contains("1 exact copy dropped"), "the rings table's day of e1's copy")
 
         let csv = try String(contentsOfFile: out + "/csv/reconciliation.csv", encoding: .utf8)
         let lines = csv.split(whereSeparator: \.isNewline)
