@@ -167,6 +167,41 @@ final class DuplicatesDroppedTests: XCTestCase {
         XCTAssertEqual(try query(store, "SELECT count(*) FROM reconciliation WHERE duplicates_dropped IS NULL"), ["5"])
     }
 
+    /// A load that an earlier version (schema 6) finished before it was killed is upgraded when
+    /// this version resumes it: the run completes, its copies unknown (that load never counted them).
+    func testALoadFinishedByAnEarlierVersionIsUpgradedWhenResumed() throws {
+        let dir = try temporaryFolder(self)
+        let export = try write(Self.export("2024-01-19 08:00:00 -0500", Self.second), to: "export.xml", in: dir)
+        let out = dir.appendingPathComponent("out").path, staged = out + "/.healthetl/load.sqlite"
+        let args = ["import", export, "--out", out, "--timezone", Self.zone, "--quiet"]
+        // Killed after its n-th checkpoint commit, for n = 1, 2, …, until the kill lands after
+        // the load's last one (analytics and outputs left).
+        func loaded() throws -> Bool {
+            guard FileManager.default.fileExists(atPath: staged) else { return false }
+            return try query(staged, "SELECT state FROM load_checkpoint").first?.contains(#""loaded""#) == true
+        }
+        for n in 1...10 {
+            try? FileManager.default.removeItem(atPath: out)
+            let killed = try runProcess(TestPaths.binary, args, environment: ["HEALTHETL_FAULT": "kill-after-checkpoint:\(n)"])
+            XCTAssertTrue(killed.killedBySignal, killed.stderr)
+            if try loaded() { break }
+        }
+        XCTAssertTrue(try loaded(), "no kill landed after the load")
+        do {
+            let db = try Database(path: staged, mode: .readWrite)
+            try db.execute("""
+                DROP TABLE duplicate_copies; ALTER TABLE reconciliation DROP COLUMN duplicates_dropped; PRAGMA user_version = 6;
+                """)
+        }
+        let resumed = try healthetl(args)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        let store = out + "/health.sqlite"
+        XCTAssertEqual(try query(store, "PRAGMA user_version"), [String(StoreSchema.version)])
+        XCTAssertEqual(try query(store, "SELECT count(*) FROM reconciliation WHERE duplicates_dropped IS NULL"),
+                       [String(Self.expected.count)])
+        XCTAssertEqual(try query(store, "SELECT value FROM settings WHERE key = 'duplicates_unknown_through'"), ["2024-01-18"])
+    }
+
     /// The sink's resume path: copies committed with a checkpoint stay counted, copies read
     /// after it (lost with the killed process) are counted once when the batch is read again.
     func testAResumedLoadCountsEachCopyOnce() throws {
