@@ -52,8 +52,10 @@ struct Loader {
         if checkpoint.phase == .loaded {
             try progress.phase(.storing, "resuming after the load")
             // `finish` left the store with a rollback journal, ready to be renamed or attached.
-            return Result(database: try Database(path: staged, mode: .readWrite), state: checkpoint, phases: [:],
-                          resumedAt: resumedAt)
+            let database = try Database(path: staged, mode: .readWrite)
+            // Loaded by an earlier version before the kill: give it the tables this one writes.
+            try StoreSchema.upgrade(database)
+            return Result(database: database, state: checkpoint, phases: [:], resumedAt: resumedAt)
         }
         if let resumedAt { try progress.phase(.reading, "resuming at element \(resumedAt)") }
         let started = PhaseMark()

@@ -90,9 +90,15 @@ extension ReportPage {
             s += "<tr\(g.disagree ? #" class="disagree""# : "")><td>\(Format.day(g.date))</td><td>\(Format.html(name))</td>"
                 + "<td>\(Format.number(g.merged, places: 0)) \(unit)</td><td>\(Format.number(g.rings, places: 0)) \(unit)</td>"
                 + "<td>\(g.difference >= 0 ? "+" : "")\(Format.number(g.difference, places: 0))</td>"
-                + "<td>\(Format.number(g.allSourcesSum, places: 0))</td><td>\(each)</td></tr>"
+                + "<td>\(Format.number(g.allSourcesSum, places: 0))\(Self.copiesNote(g.duplicatesDropped))</td><td>\(each)</td></tr>"
         }
         return s + "</tbody></table>"
+    }
+
+    /// The exact copies the load dropped that day (not in any sum), when there were any.
+    static func copiesNote(_ copies: Int?) -> String {
+        guard let copies, copies > 0 else { return "" }
+        return "<br><small>\(copies) exact \(copies == 1 ? "copy" : "copies") dropped</small>"
     }
 
     private func sourceList(_ sources: [HealthStore.InventorySource]) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import HealthStore
 @testable import SQLite
 
 /// Issue 32 (docs/data-quality.md): the reconciliation equals sums computed from the export
@@ -23,14 +24,15 @@ final class DataQualityTests: XCTestCase {
     }
 
     /// A generated month (iPhone + Watch overlap, Garmin steps on the watchless days, manual
-    /// entries) exported mid-morning: every source's daily total and every all_sources_sum
-    /// equals the sum recomputed from the XML by `check_reconciliation.py`.
+    /// entries, exact copies of every 7th record) exported mid-morning: every source's daily
+    /// total, every all_sources_sum and every duplicates_dropped equals the figure recomputed
+    /// from the XML by `check_reconciliation.py`.
     func testReconciliationEqualsTheExportsOwnSums() throws {
         let dir = try temporaryFolder(self)
         let full = dir.appendingPathComponent("full.xml").path, morning = dir.appendingPathComponent("morning.xml").path
         try generateExport(["--out", full, "--days", "30", "--start", "2024-10-07", "--seed", "32"])
         let cut = try runProcess("/usr/bin/env", ["python3", Self.scripts + "reshape_export.py", full, morning,
-                                                  "--cut", "2024-11-05 09:30:00 +0100"])
+                                                  "--cut", "2024-11-05 09:30:00 +0100", "--copies", "7"])
         XCTAssertEqual(cut.status, 0, cut.stderr)
         let out = dir.appendingPathComponent("out").path
         try importJSON(morning, out)
@@ -38,6 +40,23 @@ final class DataQualityTests: XCTestCase {
 
         let check = try runProcess(try python(), [Self.scripts + "check_reconciliation.py", morning, store, "Europe/Berlin"])
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+
+        // Every copy the run dropped is in duplicate_copies; those of the six summed types are
+        // the reconciliation's duplicates_dropped, every day known.
+        let copies = try queryRows(store, """
+            SELECT (SELECT duplicates FROM runs), (SELECT sum(copies) FROM duplicate_copies),
+                   (SELECT sum(copies) FROM duplicate_copies d JOIN types t ON t.id = d.type_id
+                    WHERE t.identifier IN ('HKQuantityTypeIdentifierStepCount', 'HKQuantityTypeIdentifierDistanceWalkingRunning',
+                      'HKQuantityTypeIdentifierActiveEnergyBurned', 'HKQuantityTypeIdentifierFlightsClimbed',
+                      'HKQuantityTypeIdentifierAppleExerciseTime', 'HKQuantityTypeIdentifierAppleStandTime')),
+                   (SELECT sum(duplicates_dropped) FROM reconciliation),
+                   (SELECT count(*) FROM reconciliation WHERE duplicates_dropped IS NULL)
+            """)[0].map { $0.int ?? -1 }
+        XCTAssertGreaterThan(copies[0], 1000)
+        XCTAssertEqual(copies[1], copies[0])
+        XCTAssertEqual(copies[3], copies[2])
+        XCTAssertGreaterThan(copies[2], 100)
+        XCTAssertEqual(copies[4], 0)
 
         // The workbook's Data quality sheet: every day's row, valid_day and the steps' sums as stored.
         let sheet = try runProcess(try python(), ["-c", """
@@ -157,12 +176,14 @@ final class DataQualityTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("validDayMinWatchHours"), refused.stderr)
     }
 
-    /// A nightly run over the newer export leaves the same quality files as a full import of
-    /// it, byte for byte, and rewrites only the days it touched.
+    /// A nightly run over the newer export (exact copies in both) leaves the same quality files
+    /// as a full import of it, byte for byte, and rewrites only the days it touched.
     func testIncrementalQualityEqualsAFullImport() throws {
         let dir = try temporaryFolder(self)
-        let full = dir.appendingPathComponent("full.xml").path
-        try generateExport(["--out", full, "--days", "24", "--start", "2024-10-10", "--seed", "21"])
+        let generated = dir.appendingPathComponent("generated.xml").path, full = dir.appendingPathComponent("full.xml").path
+        try generateExport(["--out", generated, "--days", "24", "--start", "2024-10-10", "--seed", "21"])
+        let copied = try runProcess("/usr/bin/env", ["python3", Self.scripts + "reshape_export.py", generated, full, "--copies", "5"])
+        XCTAssertEqual(copied.status, 0, copied.stderr)
         let older = dir.appendingPathComponent("n.xml").path, newer = dir.appendingPathComponent("n1.xml").path
         let split = try runProcess("/usr/bin/env", ["python3", Self.scripts + "split_export.py",
                                                     full, "2024-11-02 00:00:00 +0100", older, newer])
@@ -180,10 +201,12 @@ final class DataQualityTests: XCTestCase {
                 XCTAssertGreaterThan(a.count, 100, file)
             }
         }
+        XCTAssertEqual(try query(fresh + "/health.sqlite", "SELECT sum(duplicates_dropped) > 100 FROM reconciliation"), ["1"])
     }
 
     /// A store of version 5 (no quality tables) is upgraded in place by the next import, which
-    /// fills every day's quality rows even with nothing new to import.
+    /// fills every day's quality rows even with nothing new to import; the exact copies its
+    /// loads dropped were never counted per day, so `duplicates_dropped` is unknown (NULL).
     func testAVersion5StoreGetsItsQualityTables() throws {
         let dir = try temporaryFolder(self)
         let export = dir.appendingPathComponent("e.xml").path
@@ -195,14 +218,17 @@ final class DataQualityTests: XCTestCase {
             let db = try Database(path: out + "/health.sqlite", mode: .readWrite)
             try db.execute("""
                 DROP TABLE reconciliation; DROP TABLE reconciliation_sources; DROP TABLE data_quality;
-                DROP TABLE source_inventory; PRAGMA user_version = 5;
+                DROP TABLE source_inventory; DROP TABLE duplicate_copies; PRAGMA user_version = 5;
                 """)
         }
         let again = try importJSON(export, out)
         XCTAssertEqual(again["new_samples"] as? Int, 0)
-        XCTAssertEqual(try query(out + "/health.sqlite", "PRAGMA user_version"), ["6"])
+        XCTAssertEqual(try query(out + "/health.sqlite", "PRAGMA user_version"), [String(StoreSchema.version)])
+        XCTAssertEqual(try query(out + "/health.sqlite", "SELECT count(*) FROM reconciliation WHERE duplicates_dropped IS NOT NULL"), ["0"])
+        XCTAssertEqual(try query(fresh + "/health.sqlite", "SELECT count(*) FROM reconciliation WHERE duplicates_dropped IS NULL"), ["0"])
+        let reconciliation = "date, metric, merged, all_sources_sum, overlap_removed, source_count, rings, rings_difference, rings_disagree"
         for table in ["reconciliation", "reconciliation_sources", "data_quality", "source_inventory"] {
-            let sql = "SELECT * FROM \(table) ORDER BY 1, 2, 3"
+            let sql = "SELECT \(table == "reconciliation" ? reconciliation : "*") FROM \(table) ORDER BY 1, 2, 3"
             XCTAssertEqual(try queryRows(out + "/health.sqlite", sql).map { "\($0)" },
                            try queryRows(fresh + "/health.sqlite", sql).map { "\($0)" }, table)
         }

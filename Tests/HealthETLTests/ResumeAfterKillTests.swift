@@ -6,7 +6,9 @@ import XCTest
 /// An import SIGKILLed again and again, each time re-run with the same command, ends with
 /// exactly what one uninterrupted run gives: the same stored rows (ids and line numbers
 /// included), analytics and CSV files. Kills land all over the load (after each new
-/// checkpoint commit, at once or a moment later) and after it (analytics, outputs).
+/// checkpoint commit, at once or a moment later) and after it (analytics, outputs). Exact
+/// copies far from their records (at the end of the file) are counted once however often the
+/// load is killed between a record and its copy (`duplicate_copies`, `duplicates_dropped`).
 final class ResumeAfterKillTests: XCTestCase {
     struct Checkpoint: Decodable { var sequence: Int; var phase: String }
 
@@ -42,7 +44,7 @@ final class ResumeAfterKillTests: XCTestCase {
         let db = try Database(path: store, mode: .readOnly)
         var out: [String] = []
         for table in ["sample_data", "heartbeat_data", "workouts", "workout_routes", "workout_route_points", "correlations",
-                      "correlation_members", "activity_summaries", "quarantine", "anchors", "types", "sources",
+                      "correlation_members", "activity_summaries", "quarantine", "anchors", "types", "sources", "duplicate_copies",
                       "(SELECT date_of_birth, biological_sex, locale, export_date_utc, characteristics FROM profile)"] {
             for row in try db.rows("SELECT * FROM \(table) ORDER BY 1, 2") {
                 out.append(table + ": " + row.map(\.description).joined(separator: "|"))
@@ -63,6 +65,12 @@ final class ResumeAfterKillTests: XCTestCase {
         let dir = try temporaryFolder(self)
         let export = dir.appendingPathComponent("export.xml").path
         try generateExport(["--out", export, "--days", "60", "--scale", "3", "--seed", "31", "--broken-dtd"])
+        // A copy of every 9th one-line record, after all the others: checkpoints lie between.
+        var text = try String(contentsOfFile: export, encoding: .utf8)
+        let copies = text.split(separator: "\n").filter { $0.hasPrefix(" <Record ") && $0.hasSuffix("/>") }
+            .enumerated().filter { $0.offset % 9 == 0 }.map(\.element)
+        text = text.replacingOccurrences(of: "</HealthData>", with: copies.joined(separator: "\n") + "\n</HealthData>")
+        try text.write(toFile: export, atomically: true, encoding: .utf8)
         let pipeline = try write(#"{"checkpointRecords": 1500}"#, to: "pipeline.json", in: dir)
         let straight = dir.appendingPathComponent("straight").path, killed = dir.appendingPathComponent("killed").path
         let args = { (out: String) in ["import", export, "--out", out, "--pipeline", pipeline, "--timezone", "Europe/Berlin", "--quiet"] }
@@ -107,6 +115,13 @@ final class ResumeAfterKillTests: XCTestCase {
         // read them back through the index. Both give the same files.
         XCTAssertEqual(try files(straight, "parquet"), try files(killed, "parquet"))
         XCTAssertEqual(try query(killed + "/health.sqlite", "SELECT count(*) FROM runs"), ["1"])
+        // Every copy counted once: the run's total as the uninterrupted run's (the generator
+        // writes a few copies of its own), the per-record table and the reconciliation.
+        let total = try query(straight + "/health.sqlite", "SELECT duplicates FROM runs")
+        XCTAssertGreaterThanOrEqual(Int(total.first ?? "") ?? 0, copies.count)
+        XCTAssertEqual(try query(killed + "/health.sqlite", "SELECT duplicates FROM runs"), total)
+        XCTAssertEqual(try query(killed + "/health.sqlite", "SELECT sum(copies) FROM duplicate_copies"), total)
+        XCTAssertEqual(try query(killed + "/health.sqlite", "SELECT sum(duplicates_dropped) > 0 FROM reconciliation"), ["1"])
         XCTAssertEqual(try query(killed + "/health.sqlite", "SELECT count(*) FROM load_checkpoint"), ["0"])
     }
 

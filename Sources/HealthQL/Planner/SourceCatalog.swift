@@ -204,6 +204,7 @@ enum SourceCatalog {
                          Field("overlap_removed", .number, "t.overlap_removed"), Field("source_count", .number, "t.source_count"),
                          Field("rings", .number, "t.rings"), Field("rings_difference", .number, "t.rings_difference"),
                          Field("rings_disagree", .number, "t.rings_disagree"),
+                         Field("duplicates_dropped", .number, "t.duplicates_dropped"),
                          Field("value", .number, "t.overlap_removed", natural: false)],
                         "reconciliation t", day: "t.date", "our daily totals against every source's sum and the rings")
         case .dataQuality:

@@ -188,7 +188,8 @@ public struct QualityWriter {
         }
         var dates = Set(merged.keys)
         for day in totals.keys { dates.insert(Self.iso(day)) }
-        let insert = try database.prepare("INSERT INTO reconciliation VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let dropped = try droppedCopies()
+        let insert = try database.prepare("INSERT INTO reconciliation VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         let insertSource = try database.prepare("INSERT INTO reconciliation_sources VALUES (?, ?, ?, ?, ?, ?, ?)")
         for date in dates.sorted() {
             guard let civil = CivilDate(iso: date) else { continue }
@@ -215,7 +216,8 @@ public struct QualityWriter {
                 }
                 try insert.bind([.text(date), .text(metric.name), ours.map { .real($0) } ?? .null, .real(all),
                                  ours.map { .real(Self.rounded(all - $0)) } ?? .null, .integer(Int64(bySource.count)),
-                                 ring.map { .real($0) } ?? .null, difference.map { .real($0) } ?? .null, disagree])
+                                 ring.map { .real($0) } ?? .null, difference.map { .real($0) } ?? .null, disagree,
+                                 dropped.value(day: Int64(civil.daysSinceEpoch), metric: metric.name)])
                 try insert.run()
             }
         }

@@ -34,6 +34,9 @@ extension HealthStore {
         public var allSourcesSum: Double
         public var disagree: Bool
         public var sources: [SourceTotal]
+        /// Exact copies of the day's records of the metric dropped at load; nil: unknown (a
+        /// store upgraded in place, docs/data-quality.md).
+        public var duplicatesDropped: Int? = nil
     }
 
     /// A source (name and device model) over every type it wrote.
@@ -64,8 +67,12 @@ extension HealthStore {
     /// metric), largest first, each with its sources' own totals.
     public func largestRingsGaps(limit: Int) throws -> [RingsGap] {
         guard try database.hasTable("reconciliation") else { return [] }
+        // A version-6 store (read before an import by this version upgrades it) lacks the column.
+        let copies = try database.scalar(
+            "SELECT count(*) FROM pragma_table_info('reconciliation') WHERE name = 'duplicates_dropped'").int == 1
         let rows = try database.rows("""
-            SELECT date, metric, merged, rings, rings_difference, all_sources_sum, rings_disagree FROM reconciliation
+            SELECT date, metric, merged, rings, rings_difference, all_sources_sum, rings_disagree,
+                   \(copies ? "duplicates_dropped" : "NULL") FROM reconciliation
             WHERE rings_difference IS NOT NULL AND merged IS NOT NULL
             ORDER BY abs(rings_difference) / max(rings, 1) DESC, date, metric LIMIT ?
             """, [.integer(Int64(limit))])
@@ -84,7 +91,7 @@ extension HealthStore {
             }
             return RingsGap(date: date, metric: metric, merged: r[2].double ?? 0, rings: r[3].double ?? 0,
                             difference: r[4].double ?? 0, allSourcesSum: r[5].double ?? 0, disagree: r[6].int == 1,
-                            sources: totals)
+                            sources: totals, duplicatesDropped: r[7].int.map(Int.init))
         }
     }
 

@@ -11,9 +11,10 @@ extension OutputTable {
                   Column("merged", .real(places: 2)), Column("all_sources_sum", .real(places: 2), optional: false),
                   Column("overlap_removed", .real(places: 2)), Column("source_count", .integer, optional: false),
                   Column("rings", .real(places: 2)), Column("rings_difference", .real(places: 2)),
-                  Column("rings_disagree", .integer)],
+                  Column("rings_disagree", .integer), Column("duplicates_dropped", .integer)],
         sql: """
-            SELECT date, metric, merged, all_sources_sum, overlap_removed, source_count, rings, rings_difference, rings_disagree
+            SELECT date, metric, merged, all_sources_sum, overlap_removed, source_count, rings, rings_difference, rings_disagree,
+                   duplicates_dropped
             FROM reconciliation ORDER BY date, metric
             """)
 

@@ -13,7 +13,7 @@ extension StoreSchema {
     CREATE TABLE IF NOT EXISTS reconciliation (
         date TEXT NOT NULL, metric TEXT NOT NULL, merged REAL, all_sources_sum REAL NOT NULL,
         overlap_removed REAL, source_count INTEGER NOT NULL, rings REAL, rings_difference REAL,
-        rings_disagree INTEGER, PRIMARY KEY (date, metric)) WITHOUT ROWID;
+        rings_disagree INTEGER, duplicates_dropped INTEGER, PRIMARY KEY (date, metric)) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS reconciliation_sources (
         date TEXT NOT NULL, metric TEXT NOT NULL, source_name TEXT NOT NULL, device_model TEXT,
         total REAL NOT NULL, samples INTEGER NOT NULL, priority INTEGER);

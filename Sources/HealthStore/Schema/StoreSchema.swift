@@ -8,8 +8,9 @@ public enum StoreSchema {
     /// 4: the ECG tables. 5: nights dated by their wake-up day, naps and in-bed-only nights
     /// (`sleepColumns`), and `daily_analytics.partial_day`. A store of version 3 or 4 is
     /// upgraded in place (`upgrade`). 6: the vitals tables (`vitalsTables`, VitalsSchema.swift) and the
-    /// data-quality tables (`qualityTables`, QualitySchema.swift).
-    public static let version = 6
+    /// data-quality tables (`qualityTables`, QualitySchema.swift). 7: the exact copies dropped at
+    /// load (`duplicateTables`, DuplicateSchema.swift) and `reconciliation.duplicates_dropped`.
+    public static let version = 7
     /// The last version that changed what the analytics are: a store's analytics (and so an
     /// incremental run on it) stay valid across later versions that only add tables.
     /// 5: sleep nights by wake-up day, so a store of an earlier version is re-analysed (which
@@ -30,6 +31,7 @@ public enum StoreSchema {
             try database.execute("ALTER TABLE daily_analytics ADD COLUMN \(partialDayColumn)")
         }
         try addQualityTables(database)
+        try addDuplicateCopies(database)
         try database.execute("PRAGMA user_version = \(version)")
     }
 
@@ -160,6 +162,7 @@ public enum StoreSchema {
     \(analyticsTables)
     \(vitalsTables)
     \(qualityTables)
+    \(duplicateTables)
     """
 
     /// The metric column names, in the documented order (docs/TABLES.md), for SELECT and INSERT lists.

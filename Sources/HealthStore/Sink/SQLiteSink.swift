@@ -11,9 +11,13 @@ import SQLite
 /// 64 MB for 4 M): far cheaper than an index on identity plus a pass to delete the extra
 /// copies after the load.
 ///
+/// Each dropped copy is counted by the record it copies (`duplicate_copies`, written with each
+/// commit): the reconciliation's `duplicates_dropped` per day and metric.
+///
 /// Each `commit(checkpoint:)` makes everything written so far durable together with the
 /// caller's checkpoint (one row in the same transaction), so a killed load resumes from a
-/// state that matches its data exactly (`init(resuming:)`).
+/// state that matches its data exactly (`init(resuming:)`): a copy read before the last
+/// commit is in `duplicate_copies`, one read after it is read again and counted then.
 public final class SQLiteSink {
     public struct Counts: Codable, Sendable, Equatable {
         public var samplesWritten = 0
@@ -59,6 +63,9 @@ public final class SQLiteSink {
     private var seenWorkouts: Set<Int64> = []
     private var seenCorrelations: Set<UInt64> = []
     private var seenSamples = IdentitySet()
+    /// The copies dropped since the last commit, by the identity of the record they copy. Touched
+    /// only on a duplicate (rare), never for an ordinary record.
+    private var droppedCopies: [UInt64: (type: Int64, localDay: Int64, copies: Int64)] = [:]
     private var metadataJSON = JSONObjectWriter()
     private var anchors = NewestCreation()
     /// Anchors never move past this instant (µs): the export's `ExportDate` once it is read,
@@ -168,6 +175,7 @@ public final class SQLiteSink {
     /// opaque here), and opens the next transaction.
     public func commit(checkpoint: String) throws {
         try saveAnchors()
+        try saveDroppedCopies()
         try saveCheckpoint(checkpoint)
         try database.execute("COMMIT; BEGIN")
         FaultInjection.checkpointCommitted()
@@ -225,7 +233,7 @@ public final class SQLiteSink {
                     }
                 }
                 guard seenSamples.insert(identities[i]) else {
-                    counts.duplicatesDropped += 1
+                    try dropped(&samples[i], identity: identities[i])
                     continue
                 }
                 pending.append((i, try typeID(samples[i].record.type), try sourceID(samples[i].record.source)))
@@ -236,6 +244,35 @@ public final class SQLiteSink {
         for entry in batch.quarantine { try quarantine(entry) }
         for workout in batch.workouts { try write(workout) }
         try writeRest(batch.rest)
+    }
+
+    /// A copy of a record already written: counted, not stored.
+    @inline(never)
+    private func dropped(_ s: inout Sample, identity: UInt64) throws {
+        counts.duplicatesDropped += 1
+        if droppedCopies[identity] != nil {
+            droppedCopies[identity]!.copies += 1
+        } else {
+            droppedCopies[identity] = (try typeID(s.record.type), Int64(s.localDate.daysSinceEpoch), 1)
+        }
+    }
+
+    /// Adds the copies dropped since the last commit to `duplicate_copies` (in the commit's
+    /// transaction; in identity order, the table's key).
+    private func saveDroppedCopies() throws {
+        guard !droppedCopies.isEmpty else { return }
+        let upsert = try database.prepare("""
+            INSERT INTO duplicate_copies (identity, type_id, local_day, copies) VALUES (?, ?, ?, ?)
+            ON CONFLICT (identity) DO UPDATE SET copies = copies + excluded.copies
+            """)
+        for (identity, copy) in droppedCopies.sorted(by: { Int64(bitPattern: $0.key) < Int64(bitPattern: $1.key) }) {
+            upsert.bind(1, Int64(bitPattern: identity))
+            upsert.bind(2, copy.type)
+            upsert.bind(3, copy.localDay)
+            upsert.bind(4, copy.copies)
+            try upsert.run()
+        }
+        droppedCopies.removeAll(keepingCapacity: true)
     }
 
     /// Inserts the pending samples: all in one statement if there are `rowsPerInsert`, else
@@ -352,6 +389,7 @@ public final class SQLiteSink {
     /// `checkpoint` is committed with the result.
     public func finish(reading: String? = nil, checkpoint: (Counts) -> String? = { _ in nil }) throws -> Counts {
         try saveAnchors()
+        try saveDroppedCopies()
         if let reading { try saveCheckpoint(reading) }
         try database.execute("COMMIT; BEGIN")
         if reading != nil { FaultInjection.checkpointCommitted() }

@@ -5,7 +5,8 @@ import SQLite
 /// already deduped and indexed) to the published store, inside the caller's transaction.
 ///
 /// Rows already present are recognised by what identifies them in every export: a sample's
-/// content identity, a workout's stable id, a correlation's identity, a summary's date.
+/// content identity (and with it the exact copies the delta dropped of it), a workout's stable
+/// id, a correlation's identity, a summary's date.
 /// Ids of new rows are the delta's plus an offset past the store's largest, so child rows
 /// (heartbeats, route points, correlation members) keep their links without a lookup each.
 public struct StoreMerger {
@@ -60,6 +61,16 @@ public struct StoreMerger {
                                 WHERE m.type_id = t.new AND m.start_us = d.start_us AND m.identity = d.identity);
             """)
         let newSamples = database.changes
+        // The copies the delta dropped count only for a record new to the store: a record the
+        // store holds had its copies counted when it was first imported (a full import of the
+        // newer export counts them once too).
+        try database.execute("""
+            INSERT INTO main.duplicate_copies (identity, type_id, local_day, copies)
+              SELECT d.identity, t.new, d.local_day, d.copies
+              FROM delta.duplicate_copies d JOIN temp.type_map t ON t.old = d.type_id
+              WHERE d.identity IN (SELECT identity FROM main.sample_data WHERE id > \(sampleOffset))
+            ON CONFLICT (identity) DO UPDATE SET copies = copies + excluded.copies;
+            """)
         try database.execute("""
             INSERT INTO main.heartbeat_data (sample_id, time_us, bpm)
               SELECT h.sample_id + \(sampleOffset), h.time_us, h.bpm FROM delta.heartbeat_data h

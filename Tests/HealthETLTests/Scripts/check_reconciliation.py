@@ -7,7 +7,8 @@ independently of healthetl, and compares it with the store.
 Every distinct record (exact copies counted once) of the six summed types, by the local day of
 its start in ZONE, its source name and device model, in canonical units; compared with
 reconciliation_sources (each source's total and sample count) and reconciliation
-(all_sources_sum, the metric rows present). Prints one line per problem; exit 1 if any.
+(all_sources_sum, the metric rows present, and duplicates_dropped: the exact copies left out, by
+the day and metric of the record they copy). Prints one line per problem; exit 1 if any.
 """
 import re
 import sqlite3
@@ -32,6 +33,7 @@ MODEL = re.compile(r"model:([^,>]*)")
 seen = set()
 totals = defaultdict(float)
 counts = defaultdict(int)
+copies = defaultdict(int)
 for _, el in ET.iterparse(export):
     if el.tag != "Record":
         continue
@@ -42,10 +44,12 @@ for _, el in ET.iterparse(export):
         meta = tuple(sorted((m.get("key"), m.get("value")) for m in el.findall("MetadataEntry")))
         identity = (a["type"], a.get("sourceName"), a.get("sourceVersion"), device, a.get("unit"), a["value"],
                     a.get("creationDate"), a.get("startDate"), a.get("endDate"), meta)
-        if identity not in seen:
+        day = datetime.strptime(a["startDate"], "%Y-%m-%d %H:%M:%S %z").astimezone(zone).date().isoformat()
+        if identity in seen:
+            copies[(day, metric)] += 1
+        else:
             seen.add(identity)
             model = MODEL.search(device)
-            day = datetime.strptime(a["startDate"], "%Y-%m-%d %H:%M:%S %z").astimezone(zone).date().isoformat()
             key = (day, metric, a.get("sourceName"), model.group(1).strip() if model else None)
             totals[key] += float(a["value"]) * FACTOR[a.get("unit", "count")]
             counts[key] += 1
@@ -68,9 +72,12 @@ for (d, m, _, _), t in totals.items():
 for d, m, total in db.execute("SELECT date, metric, all_sources_sum FROM reconciliation"):
     if abs(total - by_day.get((d, m), 0)) > 1e-6 * max(1, abs(total)):
         problems.append("all_sources_sum %s %s: store %r, export %r" % (d, m, total, by_day.get((d, m))))
+for d, m, dropped in db.execute("SELECT date, metric, duplicates_dropped FROM reconciliation"):
+    if dropped != copies.get((d, m), 0):
+        problems.append("duplicates_dropped %s %s: store %r, export %r" % (d, m, dropped, copies.get((d, m), 0)))
 missing = set(by_day) - {(d, m) for d, m in db.execute("SELECT date, metric FROM reconciliation")}
 problems += ["no reconciliation row for %r" % (k,) for k in sorted(missing)]
 for p in problems[:40]:
     print(p)
-print("%d source-days compared, %d problems" % (len(totals), len(problems)))
+print("%d source-days compared, %d exact copies, %d problems" % (len(totals), sum(copies.values()), len(problems)))
 sys.exit(1 if problems else 0)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Test tooling: reshapes a generated export (docs/days-and-averages.md fixtures).
 
-    reshape_export.py IN OUT [--cut "YYYY-MM-DD HH:MM:SS +zzzz"] [--exercise-weekday N]
+    reshape_export.py IN OUT [--cut "YYYY-MM-DD HH:MM:SS +zzzz"] [--exercise-weekday N] [--copies N]
 
 --cut: the export as the phone would have written it at CUT, a morning export: ExportDate is
 CUT, and every top-level element that started or was created at or after CUT is left out (so
@@ -10,7 +10,11 @@ are left out too.
 --exercise-weekday N (0 = Monday): exercise minutes only on that weekday (of --zone), as when
 the Watch recorded a workout on that day and no exercise on the others: the other days' AppleExerciseTime
 records are removed and their activity summaries say 0 minutes of exercise.
+--copies N: exact duplicates, as real exports hold them: every Nth Record gets an exact copy,
+every (3N)th a second one, placed far from it (at the end of the file); a copy of a copy's record
+kept whole (metadata and beats included).
 """
+import copy
 import argparse
 import xml.etree.ElementTree as ET
 from datetime import datetime
@@ -25,6 +29,7 @@ ap.add_argument("output")
 ap.add_argument("--cut")
 ap.add_argument("--exercise-weekday", type=int)
 ap.add_argument("--zone", default="Europe/Berlin", help="the zone whose local days --exercise-weekday means")
+ap.add_argument("--copies", type=int)
 args = ap.parse_args()
 
 tree = ET.parse(args.input)
@@ -58,5 +63,11 @@ if args.exercise_weekday is not None:
             day = datetime.strptime(el.get("dateComponents"), "%Y-%m-%d")
             if day.weekday() != args.exercise_weekday:
                 el.set("appleExerciseTime", "0")
+
+if args.copies:
+    records = [el for el in root if el.tag == "Record"]
+    for i, el in enumerate(records):
+        for _ in range((i % args.copies == 0) + (i % (3 * args.copies) == 0)):
+            root.append(copy.deepcopy(el))
 
 tree.write(args.output, encoding="UTF-8", xml_declaration=True)
