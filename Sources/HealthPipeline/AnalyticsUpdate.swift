@@ -16,19 +16,37 @@ struct AnalyticsUpdate {
 
     struct Result { var days = 0; var nights = 0 }
 
+    /// Every day's analytics computed already (from the runs of a full load), with the
+    /// data-quality tally gathered from the same series on the way.
+    struct Computed: Sendable {
+        var content: AnalyticsWriter.Content
+        var quality: QualityTally
+    }
+
     /// `tap` gets every batch of samples read, with its type: all samples if `days` is nil.
-    /// `computed`: the days' analytics, computed already (from the runs of a full load).
+    /// `computed`: every day's analytics, computed already (`days` is then nil).
     func run(days: Set<CivilDate>?, recordedAt: Timestamp, progress: ProgressReporter,
-             computed: AnalyticsWriter.Content? = nil,
+             computed: Computed? = nil,
              tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) throws -> Result {
         try progress.phase(.analytics, "daily")
-        let content = try computed ?? settings.builder(tap: tap).build(days: days, from: SeriesReader(database: database))
+        let content: AnalyticsWriter.Content
+        var tally = computed?.quality
+        if let computed {
+            content = computed.content
+        } else if days == nil {
+            // Every sample passes through the builder: the quality tally rides along.
+            let tallyTap = try QualityTallyTap(database: database, timeZone: settings.timeZone)
+            content = try settings.builder(tap: tallyTap.tap(then: tap)).build(days: nil, from: SeriesReader(database: database))
+            tally = tallyTap.finish()
+        } else {
+            content = try settings.builder(tap: tap).build(days: days, from: SeriesReader(database: database))
+        }
         let writer = AnalyticsWriter(database: database)
         try writer.replace(days: days, with: content, recordedAt: recordedAt)
         try writer.markPartialDays(exportDay: Self.exportDay(in: database, timeZone: settings.timeZone))
         try progress.phase(.analytics, "data quality", within: 0.2)
         var quality = settings.qualityWriter(database)
-        try quality.update(days: days)
+        try quality.update(days: days, tally: tally)
         let stored = HealthStore(database: database)
         for (kind, within) in [(PeriodKind.week, 0.4), (.month, 0.65), (.year, 0.85)] {
             try progress.phase(.analytics, kind.rawValue + "ly", within: within)

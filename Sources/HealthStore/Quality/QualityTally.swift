@@ -1,0 +1,197 @@
+import HealthCore
+import SQLite
+
+/// What the data-quality tables need from the samples themselves: every sample counted and
+/// summed by type, source and local day (the inventory, the sources of a day, each source's
+/// daily totals), and the local hours of each day holding a heart-rate sample (worn) or a
+/// phone's step sample (carried).
+///
+/// A full build gathers it from the series the analytics read anyway (`add(type:_:)`, fed by
+/// the builder's tap), which costs little per sample instead of reading the whole
+/// `sample_data` table back (some 15 % of a year's full import). An incremental run reads it
+/// from the store (`read`).
+public struct QualityTally: Sendable {
+    struct GroupKey: Hashable { var type: Int64; var source: Int64; var day: Int64 }
+    typealias Group = (count: Int64, sum: Double)
+
+    /// Type key → identifier: the store's type ids (`read`), or numbers given in order of
+    /// first sight (`add`).
+    private(set) var typeNames: [Int64: String] = [:]
+    private var typeKeys: [String: Int64] = [:]
+    private(set) var groups: [GroupKey: Group] = [:]
+    /// Local day → one bit per local hour (0…23): a day's hours fit in an integer, one hash
+    /// lookup per sample.
+    private(set) var wornHours: [Int64: UInt32] = [:]
+    private(set) var carriedHours: [Int64: UInt32] = [:]
+    private var calendar: LocalCalendar
+    private let phones: Set<Int64>
+    /// The type being added: its key, and its samples by source id (local day, row id, value),
+    /// buffers kept from type to type.
+    private var openType: Int64 = -1
+    private var bySource: [[Entry]] = []
+    /// Source id → its buffer in `bySource`, and the last one asked for (a series is mostly
+    /// one source's run after another's).
+    private var slots: [Int64: Int] = [:]
+    private var lastSlot: (source: Int64, slot: Int) = (-1, -1)
+    struct Entry { var day: Int64; var id: Int64; var value: Double }
+
+    static let heartRate = "HKQuantityTypeIdentifierHeartRate"
+    static let steps = "HKQuantityTypeIdentifierStepCount"
+
+    /// `phones`: the ids of the sources that are phones (`phoneSources`).
+    public init(calendar: LocalCalendar, phones: Set<Int64>) {
+        self.calendar = calendar; self.phones = phones
+    }
+
+    /// The sources whose step samples tell that the phone was carried.
+    public static func phoneSources(in database: Database) throws -> Set<Int64> {
+        Set(try database.rows("""
+            SELECT id FROM sources WHERE device_model LIKE 'iPhone%' OR (device_model IS NULL AND name LIKE '%iPhone%')
+            """).compactMap { $0[0].int })
+    }
+
+    // MARK: From the series
+
+    /// Adds a batch of one type's series, in start order (the analytics' tap). Every sample of
+    /// the store must pass exactly once, each type's batches one after the other, and `finish`
+    /// be called after the last.
+    public mutating func add(type identifier: String, _ rows: [SeriesReader.Row]) {
+        let type = typeKey(identifier)
+        if type != openType { closeType(); openType = type }
+        let hours = identifier == Self.heartRate ? 1 : identifier == Self.steps ? 2 : 0
+        for r in rows {
+            let day = Int64(r.localDay)
+            let entry = Entry(day: day, id: r.id, value: r.value ?? 0)
+            bySource[slot(r.sourceID)].append(entry)
+            if hours == 1 || (hours == 2 && phones.contains(r.sourceID)) {
+                addHour(start: r.start, day: day, worn: hours == 1)
+            }
+        }
+    }
+
+    /// Closes the last type: call once after the last batch.
+    public mutating func finish() {
+        closeType()
+        openType = -1
+    }
+
+    private mutating func typeKey(_ identifier: String) -> Int64 {
+        if let key = typeKeys[identifier] { return key }
+        let key = Int64(typeKeys.count)
+        typeKeys[identifier] = key
+        typeNames[key] = identifier
+        return key
+    }
+
+    /// Sums the open type's samples by source and day, in row-id order as the store's read
+    /// does (`readGroups`): the same doubles, to the last bit. A series comes in start order,
+    /// so a source's samples are almost always in (day, id) order already.
+    private mutating func closeType() {
+        for (source, slot) in slots where !bySource[slot].isEmpty {
+            if !Self.inOrder(bySource[slot]) { bySource[slot].sort { ($0.day, $0.id) < ($1.day, $1.id) } }
+            close(type: openType, source: source, bySource[slot])
+            bySource[slot].removeAll(keepingCapacity: true)
+        }
+    }
+
+    private mutating func slot(_ source: Int64) -> Int {
+        if lastSlot.source == source { return lastSlot.slot }
+        let slot = slots[source] ?? {
+            bySource.append([])
+            slots[source] = bySource.count - 1
+            return bySource.count - 1
+        }()
+        lastSlot = (source, slot)
+        return slot
+    }
+
+    private static func inOrder(_ entries: [Entry]) -> Bool {
+        var last = (day: Int64.min, id: Int64.min)
+        for e in entries {
+            if (e.day, e.id) < last { return false }
+            last = (e.day, e.id)
+        }
+        return true
+    }
+
+    /// `entries`, in (day, id) order, into one group per day.
+    private mutating func close(type: Int64, source: Int64, _ entries: [Entry]) {
+        var i = 0
+        while i < entries.count {
+            let day = entries[i].day
+            var group: Group = (0, 0)
+            while i < entries.count && entries[i].day == day {
+                group.count += 1; group.sum += entries[i].value
+                i += 1
+            }
+            groups[GroupKey(type: type, source: source, day: day)] = group
+        }
+    }
+
+    /// Marks the local hour of `start` on its day, if the sample's local day is that day.
+    private mutating func addHour(start: Int64, day: Int64, worn: Bool) {
+        let instant = Timestamp(microseconds: start)
+        guard Int64(calendar.localDate(of: instant).daysSinceEpoch) == day else { return }
+        let bit: UInt32 = 1 << UInt32(min(calendar.secondOfDay(instant) / 3600, 23))
+        if worn { wornHours[day, default: 0] |= bit } else { carriedHours[day, default: 0] |= bit }
+    }
+
+    // MARK: From the store
+
+    /// Reads the tally from a loaded store: the groups of every day (the inventory spans every
+    /// day), the hours of `days` only (nil: every day).
+    static func read(from database: Database, calendar: LocalCalendar, days: Set<Int64>?) throws -> QualityTally {
+        var tally = QualityTally(calendar: calendar, phones: try phoneSources(in: database))
+        for row in try database.rows("SELECT id, identifier FROM types") {
+            if let id = row[0].int { tally.typeNames[id] = row[1].string ?? "" }
+        }
+        try tally.readGroups(database)
+        try tally.readHours(database, of: heartRate, days: days, worn: true)
+        try tally.readHours(database, of: steps, days: days, worn: false)
+        return tally
+    }
+
+    /// One sequential read of the table: SQLite's GROUP BY sorts every row first (a temporary
+    /// B-tree), which cost a year's full import some 10 %; a hash table of the few thousand
+    /// groups costs little.
+    private mutating func readGroups(_ database: Database) throws {
+        let read = try database.prepare("SELECT type_id, source_id, local_day, value FROM sample_data NOT INDEXED")
+        while try read.step() {
+            let key = GroupKey(type: read.int64(0), source: read.int64(1), day: read.int64(2))
+            let value = read.isNull(3) ? 0 : read.double(3)
+            func add(_ group: inout Group) { group.count += 1; group.sum += value }
+            add(&groups[key, default: (0, 0)])
+        }
+    }
+
+    private mutating func readHours(_ database: Database, of type: String, days: Set<Int64>?, worn: Bool) throws {
+        guard let typeID = try database.scalar("SELECT id FROM types WHERE identifier = ?", [.text(type)]).int else { return }
+        var range = ""
+        var bindings: [SQLValue] = [.integer(typeID)]
+        if let days, let low = days.min(), let high = days.max() {
+            // Around the days (a local day is within a day of its UTC day), by the (type, start) index.
+            range = " AND start_us >= ? AND start_us < ?"
+            bindings += [.integer((low - 2) * 86_400_000_000), .integer((high + 3) * 86_400_000_000)]
+        }
+        let read = try database.prepare("SELECT start_us, source_id, local_day FROM sample_data WHERE type_id = ?" + range)
+        try read.bind(bindings)
+        while try read.step() {
+            let day = read.int64(2)
+            guard days?.contains(day) ?? true, worn || phones.contains(read.int64(1)) else { continue }
+            addHour(start: read.int64(0), day: day, worn: worn)
+        }
+    }
+
+    // MARK: What the writer takes
+
+    /// The groups in key order: a source's versions are added up in the same order every run.
+    /// The sums are exact for counts and rounded later for the rest (`QualityWriter.rounded`).
+    var sortedGroups: [(key: GroupKey, group: Group)] {
+        groups.map { ($0.key, $0.value) }.sorted { ($0.key.type, $0.key.source, $0.key.day) < ($1.key.type, $1.key.source, $1.key.day) }
+    }
+
+    /// Local day → the number of hours holding a heart-rate sample.
+    var worn: [Int64: Int] { wornHours.mapValues(\.nonzeroBitCount) }
+    /// Local day → the number of hours holding a phone's step sample.
+    var carried: [Int64: Int] { carriedHours.mapValues(\.nonzeroBitCount) }
+}
