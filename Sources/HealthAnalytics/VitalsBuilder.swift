@@ -32,7 +32,10 @@ public struct VitalsBuilder {
         "blood_glucose_mg_dl": .mean("HKQuantityTypeIdentifierBloodGlucose"),
     ]
 
-    public mutating func update(_ store: VitalsStore, days requested: Set<CivilDate>?) throws -> Result {
+    /// `heartRates`: every workout's, gathered from the series (a full build); read from the
+    /// store if nil.
+    public mutating func update(_ store: VitalsStore, days requested: Set<CivilDate>?,
+                                heartRates: WorkoutHeartRates? = nil) throws -> Result {
         let days = try store.computedVersion() == StoreSchema.vitalsVersion ? requested : nil
         try store.clear(days: days)
         var result = Result()
@@ -47,7 +50,7 @@ public struct VitalsBuilder {
         try store.insert(hrv: hrv)
         result.measurements = hrv.count
 
-        let workouts = try workoutRows(store, days: days)
+        let workouts = try workoutRows(store, days: days, heartRates: heartRates)
         result.notes += workouts.filter { $0.note != nil }.count
         try store.insert(workouts: workouts)
         result.workouts = workouts.count
@@ -91,7 +94,7 @@ public struct VitalsBuilder {
     /// Apple writes these as fractions (0.97) with the unit `%`; a few apps write 97.
     static func percent(_ value: Double) -> Double { value <= 1 ? value * 100 : value }
 
-    func workoutRows(_ store: VitalsStore, days: Set<CivilDate>?) throws -> [VitalsStore.WorkoutRow] {
+    func workoutRows(_ store: VitalsStore, days: Set<CivilDate>?, heartRates: WorkoutHeartRates? = nil) throws -> [VitalsStore.WorkoutRow] {
         let birth = try store.birthDate()
         var calendar = self.calendar
         var rows: [VitalsStore.WorkoutRow] = []
@@ -102,7 +105,7 @@ public struct VitalsBuilder {
             }
             row.localStart = Self.localText(start, &calendar)
             row.localEnd = Self.localText(end, &calendar)
-            let rates = try store.heartRates(from: start, to: end)
+            let rates = try heartRates?.rates[w.id] ?? store.heartRates(from: start, to: end)
             row.heartRateSamples = rates.count
             var notes: [String] = []
             if rates.isEmpty {

@@ -19,7 +19,7 @@ final class AnalyticsAlongsideIndex {
         self.settings = settings
     }
 
-    /// The analytics of every day and the quality tally, if the load ran them alongside its
+    /// The analytics of every day and the tallies, if the load ran them alongside its
     /// index build (it does unless it was resumed).
     var content: AnalyticsUpdate.Computed? { computed.value }
 
@@ -33,13 +33,14 @@ final class AnalyticsAlongsideIndex {
                                                       types: runs.typeIDs.map { ($0, identifiers[$0] ?? "") })
         let export = try files.startSamples(sources: sources, alongsideIndex: true)
         samples = export
-        // The data-quality tally rides along the same series (its phones read here, on the loader's thread).
-        let tally = try QualityTallyTap(database: database, timeZone: settings.timeZone)
-        let builder = settings.builder(tap: tally.tap(then: export.map { e in { @Sendable in try e.send(type: $0, $1) } }))
+        // The quality and vitals tallies ride along the same series.
+        let tallies = try SeriesTallies(database: database, timeZone: settings.timeZone)
+        let builder = settings.builder(tap: tallies.tap(then: export.map { e in { @Sendable in try e.send(type: $0, $1) } }))
         let computed = computed
         return {
             let content = try builder.buildAll(store, series: SampleRunMerger(runs))
-            computed.set(AnalyticsUpdate.Computed(content: content, quality: tally.finish()))
+            let gathered = tallies.finish()
+            computed.set(AnalyticsUpdate.Computed(content: content, quality: gathered.quality, workouts: gathered.workouts))
         }
     }
 }

@@ -16,11 +16,12 @@ struct AnalyticsUpdate {
 
     struct Result { var days = 0; var nights = 0 }
 
-    /// Every day's analytics computed already (from the runs of a full load), with the
-    /// data-quality tally gathered from the same series on the way.
+    /// Every day's analytics computed already (from the runs of a full load), with what the
+    /// quality and vitals tables need from the same series, gathered on the way (`SeriesTallies`).
     struct Computed: Sendable {
         var content: AnalyticsWriter.Content
         var quality: QualityTally
+        var workouts: WorkoutHeartRates
     }
 
     /// `tap` gets every batch of samples read, with its type: all samples if `days` is nil.
@@ -30,14 +31,14 @@ struct AnalyticsUpdate {
              tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) throws -> Result {
         try progress.phase(.analytics, "daily")
         let content: AnalyticsWriter.Content
-        var tally = computed?.quality
+        var tallies = computed.map { (quality: $0.quality, workouts: $0.workouts) }
         if let computed {
             content = computed.content
         } else if days == nil {
-            // Every sample passes through the builder: the quality tally rides along.
-            let tallyTap = try QualityTallyTap(database: database, timeZone: settings.timeZone)
-            content = try settings.builder(tap: tallyTap.tap(then: tap)).build(days: nil, from: SeriesReader(database: database))
-            tally = tallyTap.finish()
+            // Every sample passes through the builder: the tallies ride along.
+            let gather = try SeriesTallies(database: database, timeZone: settings.timeZone)
+            content = try settings.builder(tap: gather.tap(then: tap)).build(days: nil, from: SeriesReader(database: database))
+            tallies = gather.finish()
         } else {
             content = try settings.builder(tap: tap).build(days: days, from: SeriesReader(database: database))
         }
@@ -46,7 +47,7 @@ struct AnalyticsUpdate {
         try writer.markPartialDays(exportDay: Self.exportDay(in: database, timeZone: settings.timeZone))
         try progress.phase(.analytics, "data quality", within: 0.2)
         var quality = settings.qualityWriter(database)
-        try quality.update(days: days, tally: tally)
+        try quality.update(days: days, tally: tallies?.quality)
         let stored = HealthStore(database: database)
         for (kind, within) in [(PeriodKind.week, 0.4), (.month, 0.65), (.year, 0.85)] {
             try progress.phase(.analytics, kind.rawValue + "ly", within: within)
@@ -60,7 +61,7 @@ struct AnalyticsUpdate {
             try writer.replacePeriods(kind, starts: starts, with: periods, recordedAt: recordedAt)
         }
         var vitals = VitalsBuilder(calendar: LocalCalendar(timeZone: settings.timeZone), maxHeartRate: settings.maxHeartRate)
-        _ = try vitals.update(VitalsStore(database: database), days: days)
+        _ = try vitals.update(VitalsStore(database: database), days: days, heartRates: tallies?.workouts)
         try progress.phase(.analytics, "finish", within: 1)
         return Result(days: content.days.count, nights: content.nights.count)
     }

@@ -85,54 +85,56 @@ public struct QualityTally: Sendable {
 
     /// Sums the open type's samples by source and day, in row-id order as the store's read
     /// does (`readGroups`): the same doubles, to the last bit. A series comes in start order,
-    /// so a source's samples are almost always in (day, id) order already.
+    /// so a source's samples are in day order, and mostly in id order within a day.
     private mutating func closeType() {
         for (source, slot) in slots where !bySource[slot].isEmpty {
-            if !Self.inOrder(bySource[slot]) { bySource[slot].sort { ($0.day, $0.id) < ($1.day, $1.id) } }
-            close(type: openType, source: source, bySource[slot])
-            bySource[slot].removeAll(keepingCapacity: true)
+            var entries = bySource[slot]
+            bySource[slot] = []   // `entries` the only reference: sorted in place, its storage kept
+            if !Self.daysInOrder(entries) { entries.sort { ($0.day, $0.id) < ($1.day, $1.id) } }
+            var i = 0
+            while i < entries.count {
+                var end = i + 1
+                var idsInOrder = true
+                while end < entries.count && entries[end].day == entries[i].day {
+                    if entries[end].id < entries[end - 1].id { idsInOrder = false }
+                    end += 1
+                }
+                if !idsInOrder { entries[i..<end].sort { $0.id < $1.id } }
+                var group: Group = (0, 0)
+                for e in entries[i..<end] { group.count += 1; group.sum += e.value }
+                groups[GroupKey(type: openType, source: source, day: entries[i].day)] = group
+                i = end
+            }
+            entries.removeAll(keepingCapacity: true)
+            bySource[slot] = entries
         }
+    }
+
+    private static func daysInOrder(_ entries: [Entry]) -> Bool {
+        for i in entries.indices.dropFirst() where entries[i].day < entries[i - 1].day { return false }
+        return true
     }
 
     private mutating func slot(_ source: Int64) -> Int {
         if lastSlot.source == source { return lastSlot.slot }
-        let slot = slots[source] ?? {
+        let slot: Int
+        if let known = slots[source] {
+            slot = known
+        } else {
+            slot = bySource.count
             bySource.append([])
-            slots[source] = bySource.count - 1
-            return bySource.count - 1
-        }()
+            slots[source] = slot
+        }
         lastSlot = (source, slot)
         return slot
     }
 
-    private static func inOrder(_ entries: [Entry]) -> Bool {
-        var last = (day: Int64.min, id: Int64.min)
-        for e in entries {
-            if (e.day, e.id) < last { return false }
-            last = (e.day, e.id)
-        }
-        return true
-    }
-
-    /// `entries`, in (day, id) order, into one group per day.
-    private mutating func close(type: Int64, source: Int64, _ entries: [Entry]) {
-        var i = 0
-        while i < entries.count {
-            let day = entries[i].day
-            var group: Group = (0, 0)
-            while i < entries.count && entries[i].day == day {
-                group.count += 1; group.sum += entries[i].value
-                i += 1
-            }
-            groups[GroupKey(type: type, source: source, day: day)] = group
-        }
-    }
-
     /// Marks the local hour of `start` on its day, if the sample's local day is that day.
     private mutating func addHour(start: Int64, day: Int64, worn: Bool) {
-        let instant = Timestamp(microseconds: start)
-        guard Int64(calendar.localDate(of: instant).daysSinceEpoch) == day else { return }
-        let bit: UInt32 = 1 << UInt32(min(calendar.secondOfDay(instant) / 3600, 23))
+        let seconds = start.floorDivided(by: 1_000_000).quotient + calendar.offset(at: Timestamp(microseconds: start))
+        let local = seconds.floorDivided(by: 86_400)
+        guard local.quotient == day else { return }
+        let bit: UInt32 = 1 << UInt32(min(local.remainder / 3600, 23))
         if worn { wornHours[day, default: 0] |= bit } else { carriedHours[day, default: 0] |= bit }
     }
 
