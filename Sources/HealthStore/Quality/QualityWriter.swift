@@ -87,13 +87,12 @@ public struct QualityWriter {
         for (key, group) in tally.sortedGroups {
             let day = key.day, count = group.count
             guard let type = tally.typeNames[key.type], let source = sources[key.source] else { continue }
-            var byType = inventory[source, default: [:]]
-            if let seen = byType[type] {
-                byType[type] = (seen.records + count, min(seen.first, day), max(seen.last, day))
+            // In place: a copy of the source's types taken out and put back is copied whole per group.
+            if let seen = inventory[source]?[type] {
+                inventory[source]![type] = (seen.records + count, min(seen.first, day), max(seen.last, day))
             } else {
-                byType[type] = (count, day, day)
+                inventory[source, default: [:]][type] = (count, day, day)
             }
-            inventory[source] = byType
             guard wanted?.contains(day) ?? true else { continue }
             daySources[day, default: []].insert(source)
             if let metric = metricOfType[type] {
