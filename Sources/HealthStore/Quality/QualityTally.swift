@@ -59,12 +59,12 @@ public struct QualityTally: Sendable {
         let type = typeKey(identifier)
         if type != openType { closeType(); openType = type }
         let hours = identifier == Self.heartRate ? 1 : identifier == Self.steps ? 2 : 0
-        for r in rows {
-            let day = Int64(r.localDay)
-            let entry = Entry(day: day, id: r.id, value: r.value ?? 0)
-            bySource[slot(r.sourceID)].append(entry)
-            if hours == 1 || (hours == 2 && phones.contains(r.sourceID)) {
-                addHour(start: r.start, day: day, worn: hours == 1)
+        // By index, field by field: a row copied whole retains and releases its four texts.
+        for i in rows.indices {
+            let day = Int64(rows[i].localDay), source = rows[i].sourceID
+            bySource[slot(source)].append(Entry(day: day, id: rows[i].id, value: rows[i].value ?? 0))
+            if hours == 1 || (hours == 2 && phones.contains(source)) {
+                addHour(start: rows[i].start, day: day, worn: hours == 1)
             }
         }
     }

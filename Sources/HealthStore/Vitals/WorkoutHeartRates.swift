@@ -27,13 +27,16 @@ public struct WorkoutHeartRates: Sendable {
     /// Adds a batch of the series of `type`, in start order (the analytics' tap); only
     /// heart rate counts.
     public mutating func add(type identifier: String, _ rows: [SeriesReader.Row]) {
-        guard identifier == VitalsStore.heartRateType, !spans.isEmpty else { return }
-        for r in rows {
-            while next < spans.count && spans[next].start <= r.start { running.append(next); next += 1 }
+        guard identifier == VitalsStore.heartRateType, let last = rows.last?.start else { return }
+        // Most batches fall between workouts.
+        guard !running.isEmpty || (next < spans.count && spans[next].start <= last) else { return }
+        for i in rows.indices {   // by index: a row copied whole retains and releases its texts
+            let start = rows[i].start
+            while next < spans.count && spans[next].start <= start { running.append(next); next += 1 }
             guard !running.isEmpty else { continue }
-            running.removeAll { spans[$0].end <= r.start }   // the series only moves on
-            guard let bpm = r.value, bpm > 0 else { continue }
-            for i in running { rates[spans[i].id]!.append((r.start, bpm)) }
+            running.removeAll { spans[$0].end <= start }   // the series only moves on
+            guard let bpm = rows[i].value, bpm > 0 else { continue }
+            for w in running { rates[spans[w].id]!.append((start, bpm)) }
         }
     }
 }
