@@ -23,17 +23,18 @@ final class SeriesTalliesTests: XCTestCase {
     /// Samples over four Berlin days (one with the clocks going back), written in a seeded
     /// shuffle: a day's rows reach the series in start order, not in the order of their ids, and
     /// their values (thirds, tenths) add up to different doubles in different orders.
-    func shuffledSamples(count: Int) -> [Sample] {
+    func shuffledSamples(count: Int, zone: String = "Europe/Berlin",
+                         first: Int64 = 1_729_900_800_000_000) -> [Sample] {
         var state: UInt64 = 31
         func next() -> UInt64 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state >> 33
         }
-        var calendar = LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        var calendar = LocalCalendar(timeZone: TimeZone(identifier: zone)!)
         let types = [Self.heartRate, Self.steps, Self.energy]
         let sources = [SourceInfo(name: "Watch", version: "10.1", device: "<<HKDevice: 0x1>, name:Apple Watch, model:Watch>"),
                        SourceInfo(name: "Zoë’s iPhone"), SourceInfo(name: "Garmin")]
-        let first: Int64 = 1_729_900_800_000_000   // 2024-10-26 00:00 UTC; Berlin goes back an hour on the 27th
+        // By default from 2024-10-26 00:00 UTC: Berlin goes back an hour on the 27th.
         return (0..<count).map { i in
             let type = types[Int(next() % 3)]
             let start = first + Int64(next() % (4 * 86_400)) * 1_000_000
@@ -66,20 +67,25 @@ final class SeriesTalliesTests: XCTestCase {
         return result
     }
 
-    func testTheTallyOfTheSeriesIsTheStoresOwn() throws {
-        let (sink, runs) = try load(shuffledSamples(count: 3000))
-        let calendar = LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!)
+    /// The tally of the sorted runs, and the store's own.
+    func tallies(_ sink: SQLiteSink, _ runs: SampleRuns, zone: String) throws -> (gathered: QualityTally, stored: QualityTally) {
+        let calendar = LocalCalendar(timeZone: TimeZone(identifier: zone)!)
         let stored = try QualityTally.read(from: sink.database, calendar: calendar, days: nil)
-
         var gathered = QualityTally(calendar: calendar, phones: try QualityTally.phoneSources(in: sink.database))
         let merger = try SampleRunMerger(runs)
         let names = Dictionary(uniqueKeysWithValues: try SeriesReader(database: sink.database).types().map { ($0.id, $0.identifier) })
         for type in runs.typeIDs {
-            // Small batches: a type's groups stay open across them.
+            // Small batches: a type's days stay open across them.
             try merger.forEachBatch(typeID: type, starting: nil, batchSize: 50) { gathered.add(type: names[type]!, $0) }
         }
         gathered.finish()
+        return (gathered, stored)
+    }
 
+    func testTheTallyOfTheSeriesIsTheStoresOwn() throws {
+        let (sink, runs) = try load(shuffledSamples(count: 3000))
+        let (gathered, stored) = try tallies(sink, runs, zone: "Europe/Berlin")
+        XCTAssertTrue(gathered.isExact)
         XCTAssertEqual(groups(gathered), groups(stored))
         XCTAssertGreaterThan(stored.groups.count, 20)
         XCTAssertEqual(gathered.worn, stored.worn)
@@ -88,6 +94,38 @@ final class SeriesTalliesTests: XCTestCase {
         XCTAssertGreaterThan(stored.worn.values.max() ?? 0, 20)
         XCTAssertEqual(stored.carried.count, 5, "the iPhone's steps: carried hours")
         XCTAssertEqual(try QualityTally.phoneSources(in: sink.database).count, 1)
+    }
+
+    /// Casey (Antarctica) set its clocks back from 01:30 on 2010-03-05 to 23:00 on the 4th
+    /// (+11 → +8): the 4th comes back for an hour after the 5th began, and is still summed in
+    /// id order. (Newfoundland went back over midnight every autumn until 2011, for a minute.)
+    func testADayThatComesBackOverMidnightIsStillExact() throws {
+        let zone = "Antarctica/Casey"
+        var calendar = LocalCalendar(timeZone: TimeZone(identifier: zone)!)
+        let before = calendar.localDate(of: Timestamp(microseconds: 1_267_714_800_000_000 - 1))   // 15:00 UTC
+        XCTAssertEqual(before.adding(days: -1), calendar.localDate(of: Timestamp(microseconds: 1_267_714_800_000_000)),
+                       "this system's zone data knows the change")
+        let (sink, runs) = try load(shuffledSamples(count: 3000, zone: zone, first: 1_267_574_400_000_000))
+        let (gathered, stored) = try tallies(sink, runs, zone: zone)
+        XCTAssertTrue(gathered.isExact)
+        XCTAssertEqual(groups(gathered), groups(stored))
+        XCTAssertEqual(gathered.worn, stored.worn)
+    }
+
+    /// A day that comes back after the day after it was summed (no zone does that; a store's
+    /// local days could): every sample is still counted, but the tally says it is not exact,
+    /// and the writer reads the store instead.
+    func testADayThatComesBackLaterMakesTheTallyInexact() throws {
+        var samples = shuffledSamples(count: 600)
+        let late = samples.indices.max { samples[$0].start.microseconds < samples[$1].start.microseconds }!
+        samples[late].localDate = samples[late].localDate.adding(days: -3)
+        let (sink, runs) = try load(samples)
+        let (gathered, stored) = try tallies(sink, runs, zone: "Europe/Berlin")
+        XCTAssertFalse(gathered.isExact)
+        XCTAssertTrue(stored.isExact)
+        XCTAssertEqual(gathered.groups.values.reduce(0) { $0 + $1.count }, 600)
+        XCTAssertEqual(Set(gathered.groups.keys.map { "\(gathered.typeNames[$0.type]!) \($0.source) \($0.day)" }),
+                       Set(stored.groups.keys.map { "\(stored.typeNames[$0.type]!) \($0.source) \($0.day)" }))
     }
 
     /// Where ids and starts disagree, the sums are still added in id order, as the store's

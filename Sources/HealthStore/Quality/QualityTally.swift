@@ -25,14 +25,23 @@ public struct QualityTally: Sendable {
     private(set) var carriedHours: [Int64: UInt32] = [:]
     private var calendar: LocalCalendar
     private let phones: Set<Int64>
-    /// The type being added: its key, and its samples by source id (local day, row id, value),
-    /// buffers kept from type to type.
+    /// The type being added, and each source's open days (`OpenDays`), by slot.
     private var openType: Int64 = -1
-    private var bySource: [[Entry]] = []
-    /// Source id → its buffer in `bySource`, and the last one asked for (a series is mostly
-    /// one source's run after another's).
+    private var open: [OpenDays] = []
+    /// Source id → its slot in `open`, and the last one asked for (a series is mostly one
+    /// source's run after another's).
     private var slots: [Int64: Int] = [:]
+    private var slotSources: [Int64] = []
     private var lastSlot: (source: Int64, slot: Int) = (-1, -1)
+    /// False when a source's day came back after it was summed (only a clock set back by more
+    /// than a day would do it): its sum is then not the store's to the last bit, and the
+    /// writer reads the tally from the store instead.
+    public private(set) var isExact = true
+
+    /// A source's samples of its newest day and the day before, not yet summed: a series comes
+    /// in start order, so its local days only go forward, but for an hour where the clocks go
+    /// back over midnight (Chile, Brazil until 2019). Two days at most are held, not the series.
+    struct OpenDays { var newest = Int64.min; var entries: [Entry] = [] }
     struct Entry { var day: Int64; var id: Int64; var value: Double }
 
     static let heartRate = "HKQuantityTypeIdentifierHeartRate"
@@ -62,7 +71,12 @@ public struct QualityTally: Sendable {
         // By index, field by field: a row copied whole retains and releases its four texts.
         for i in rows.indices {
             let day = Int64(rows[i].localDay), source = rows[i].sourceID
-            bySource[slot(source)].append(Entry(day: day, id: rows[i].id, value: rows[i].value ?? 0))
+            let slot = slot(source)
+            if day > open[slot].newest {   // a new day: the source's days before the day before are done
+                close(slot, daysBefore: day - 1)
+                open[slot].newest = day
+            }
+            open[slot].entries.append(Entry(day: day, id: rows[i].id, value: rows[i].value ?? 0))
             if hours == 1 || (hours == 2 && phones.contains(source)) {
                 addHour(start: rows[i].start, day: day, worn: hours == 1)
             }
@@ -83,35 +97,47 @@ public struct QualityTally: Sendable {
         return key
     }
 
-    /// Sums the open type's samples by source and day, in row-id order as the store's read
-    /// does (`readGroups`): the same doubles, to the last bit. A series comes in start order,
-    /// so a source's samples are in day order, and mostly in id order within a day.
+    /// Sums what is open of the type being added.
     private mutating func closeType() {
-        for (source, slot) in slots where !bySource[slot].isEmpty {
-            var entries = bySource[slot]
-            bySource[slot] = []   // `entries` the only reference: sorted in place, its storage kept
-            if !Self.daysInOrder(entries) { entries.sort { ($0.day, $0.id) < ($1.day, $1.id) } }
-            var i = 0
-            while i < entries.count {
-                var end = i + 1
-                var idsInOrder = true
-                while end < entries.count && entries[end].day == entries[i].day {
-                    if entries[end].id < entries[end - 1].id { idsInOrder = false }
-                    end += 1
-                }
-                if !idsInOrder { entries[i..<end].sort { $0.id < $1.id } }
-                var group: Group = (0, 0)
-                for e in entries[i..<end] { group.count += 1; group.sum += e.value }
-                groups[GroupKey(type: openType, source: source, day: entries[i].day)] = group
-                i = end
-            }
-            entries.removeAll(keepingCapacity: true)
-            bySource[slot] = entries
+        for slot in open.indices {
+            close(slot, daysBefore: .max)
+            open[slot].newest = .min
         }
     }
 
-    private static func daysInOrder(_ entries: [Entry]) -> Bool {
-        for i in entries.indices.dropFirst() where entries[i].day < entries[i - 1].day { return false }
+    /// Sums a source's open days before `cutoff`, each in row-id order as the store's read adds
+    /// them (`readGroups`): the same doubles, to the last bit. They come in start order: in id
+    /// order, mostly, and sorted when not.
+    private mutating func close(_ slot: Int, daysBefore cutoff: Int64) {
+        guard !open[slot].entries.isEmpty else { return }
+        let source = slotSources[slot]
+        var entries = open[slot].entries
+        open[slot].entries = []   // `entries` the only reference: sorted in place, its storage kept
+        if !Self.inOrder(entries) { entries.sort { ($0.day, $0.id) < ($1.day, $1.id) } }
+        var i = 0
+        while i < entries.count && entries[i].day < cutoff {
+            let day = entries[i].day
+            var group: Group = (0, 0)
+            while i < entries.count && entries[i].day == day {
+                group.count += 1; group.sum += entries[i].value
+                i += 1
+            }
+            let key = GroupKey(type: openType, source: source, day: day)
+            if let earlier = groups[key] {   // summed already: counted, but not in id order
+                groups[key] = (earlier.count + group.count, earlier.sum + group.sum)
+                isExact = false
+            } else {
+                groups[key] = group
+            }
+        }
+        entries.removeFirst(i)
+        open[slot].entries = entries
+    }
+
+    private static func inOrder(_ entries: [Entry]) -> Bool {
+        for i in entries.indices.dropFirst() where (entries[i].day, entries[i].id) < (entries[i - 1].day, entries[i - 1].id) {
+            return false
+        }
         return true
     }
 
@@ -121,8 +147,9 @@ public struct QualityTally: Sendable {
         if let known = slots[source] {
             slot = known
         } else {
-            slot = bySource.count
-            bySource.append([])
+            slot = open.count
+            open.append(OpenDays())
+            slotSources.append(source)
             slots[source] = slot
         }
         lastSlot = (source, slot)

@@ -70,15 +70,16 @@ public struct QualityWriter {
 
     /// Rewrites the quality tables of `days` (nil: all), inside the caller's transaction. An
     /// upgraded store (version 5) has none yet: then every day is computed.
-    /// `tally`: gathered from every sample on the analytics' way (a full build), read from the
-    /// store if nil.
+    /// `tally`: gathered from every sample on the analytics' way (a full build); read from the
+    /// store if nil or not exact.
     public mutating func update(days requested: Set<CivilDate>?, tally gathered: QualityTally? = nil) throws {
         let empty = try database.scalar("SELECT count(*) FROM data_quality").int == 0
         let days = empty ? nil : requested
         let sources = try sourceKeys()
         rankOf = ranks(Array(Set(sources.values)))
         let wanted = days.map { Set($0.map { Int64($0.daysSinceEpoch) }) }
-        let tally = try gathered ?? QualityTally.read(from: database, calendar: calendar, days: wanted)
+        let tally = try gathered.flatMap { $0.isExact ? $0 : nil }
+            ?? QualityTally.read(from: database, calendar: calendar, days: wanted)
         // The inventory, the sources of each day and each source's daily totals of the summed metrics.
         var inventory: [Source: [String: (records: Int64, first: Int64, last: Int64)]] = [:]
         var daySources: [Int64: Set<Source>] = [:]
