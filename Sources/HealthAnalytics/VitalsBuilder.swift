@@ -73,11 +73,18 @@ public struct VitalsBuilder {
             let i = columns.firstIndex(of: column)!
             for (d, v) in values { rows[d, default: Array(repeating: nil, count: columns.count)][i] = v }
         }
+        let meanTypes = Set(Self.rules.values.compactMap { rule -> String? in
+            switch rule {
+            case .mean(let type), .percentMean(let type): type
+            case .latest, .percentLatest: nil
+            }
+        })
+        let means = try store.dailyMeans(types: meanTypes, days: days)
         for (column, rule) in Self.rules {
             switch rule {
-            case .mean(let type): set(column, try store.dailyMeans(type: type, days: days))
+            case .mean(let type): set(column, means[type] ?? [:])
             case .latest(let type): set(column, try store.dailyLatest(type: type, days: days))
-            case .percentMean(let type): set(column, try store.dailyMeans(type: type, days: days).mapValues(Self.percent))
+            case .percentMean(let type): set(column, (means[type] ?? [:]).mapValues(Self.percent))
             case .percentLatest(let type): set(column, try store.dailyLatest(type: type, days: days).mapValues(Self.percent))
             }
         }
@@ -98,6 +105,7 @@ public struct VitalsBuilder {
         let birth = try store.birthDate()
         var calendar = self.calendar
         var rows: [VitalsStore.WorkoutRow] = []
+        let routePoints = try store.routePointReader()
         for w in try store.workouts(days: days) {
             var row = VitalsStore.WorkoutRow(workout: w)
             guard let start = w.start, let end = w.end, end.microseconds >= start.microseconds else {
@@ -121,7 +129,7 @@ public struct VitalsBuilder {
                     notes.append("no birth date or maxHeartRate for zones")
                 }
             }
-            let points = try store.routePoints(workout: w.id)
+            let points = try routePoints(w.id)
             if points.count >= 2 {
                 let route = RouteFigures.measure(points)
                 row.routeDistance = route.distance
