@@ -8,8 +8,8 @@ import SQLite
 ///
 /// A full build gathers it from the series the analytics read anyway (`add(type:_:)`, fed by
 /// the builder's tap), which costs little per sample instead of reading the whole
-/// `sample_data` table back (some 15 % of a year's full import). An incremental run reads it
-/// from the store (`read`).
+/// `sample_data` table back (some 15 % of a year's full import; docs/PERFORMANCE.md). An
+/// incremental run reads it from the store (`read`).
 public struct QualityTally: Sendable {
     struct GroupKey: Hashable { var type: Int64; var source: Int64; var day: Int64 }
     typealias Group = (count: Int64, sum: Double)
@@ -20,7 +20,7 @@ public struct QualityTally: Sendable {
     private var typeKeys: [String: Int64] = [:]
     private(set) var groups: [GroupKey: Group] = [:]
     /// Local day → one bit per local hour (0…23): a day's hours fit in an integer, one hash
-    /// lookup per sample.
+    /// lookup per heart-rate or phone step sample.
     private(set) var wornHours: [Int64: UInt32] = [:]
     private(set) var carriedHours: [Int64: UInt32] = [:]
     private var calendar: LocalCalendar
@@ -39,8 +39,9 @@ public struct QualityTally: Sendable {
     public private(set) var isExact = true
 
     /// A source's samples of its newest day and the day before, not yet summed: a series comes
-    /// in start order, so its local days only go forward, but for an hour where the clocks go
-    /// back over midnight (Chile, Brazil until 2019). Two days at most are held, not the series.
+    /// in start order, so its local days only go forward, but for the hour when a clock goes
+    /// back over midnight (Newfoundland until 2011, Casey in 2010). Two days at most are held,
+    /// not the series.
     struct OpenDays { var newest = Int64.min; var entries: [Entry] = [] }
     struct Entry { var day: Int64; var id: Int64; var value: Double }
 
