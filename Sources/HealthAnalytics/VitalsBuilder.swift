@@ -32,7 +32,10 @@ public struct VitalsBuilder {
         "blood_glucose_mg_dl": .mean("HKQuantityTypeIdentifierBloodGlucose"),
     ]
 
-    public mutating func update(_ store: VitalsStore, days requested: Set<CivilDate>?) throws -> Result {
+    /// `heartRates`: every workout's, gathered from the series (a full build); read from the
+    /// store if nil.
+    public mutating func update(_ store: VitalsStore, days requested: Set<CivilDate>?,
+                                heartRates: WorkoutHeartRates? = nil) throws -> Result {
         let days = try store.computedVersion() == StoreSchema.vitalsVersion ? requested : nil
         try store.clear(days: days)
         var result = Result()
@@ -47,7 +50,7 @@ public struct VitalsBuilder {
         try store.insert(hrv: hrv)
         result.measurements = hrv.count
 
-        let workouts = try workoutRows(store, days: days)
+        let workouts = try workoutRows(store, days: days, heartRates: heartRates)
         result.notes += workouts.filter { $0.note != nil }.count
         try store.insert(workouts: workouts)
         result.workouts = workouts.count
@@ -70,11 +73,18 @@ public struct VitalsBuilder {
             let i = columns.firstIndex(of: column)!
             for (d, v) in values { rows[d, default: Array(repeating: nil, count: columns.count)][i] = v }
         }
+        let meanTypes = Set(Self.rules.values.compactMap { rule -> String? in
+            switch rule {
+            case .mean(let type), .percentMean(let type): type
+            case .latest, .percentLatest: nil
+            }
+        })
+        let means = try store.dailyMeans(types: meanTypes, days: days)
         for (column, rule) in Self.rules {
             switch rule {
-            case .mean(let type): set(column, try store.dailyMeans(type: type, days: days))
+            case .mean(let type): set(column, means[type] ?? [:])
             case .latest(let type): set(column, try store.dailyLatest(type: type, days: days))
-            case .percentMean(let type): set(column, try store.dailyMeans(type: type, days: days).mapValues(Self.percent))
+            case .percentMean(let type): set(column, (means[type] ?? [:]).mapValues(Self.percent))
             case .percentLatest(let type): set(column, try store.dailyLatest(type: type, days: days).mapValues(Self.percent))
             }
         }
@@ -91,10 +101,11 @@ public struct VitalsBuilder {
     /// Apple writes these as fractions (0.97) with the unit `%`; a few apps write 97.
     static func percent(_ value: Double) -> Double { value <= 1 ? value * 100 : value }
 
-    func workoutRows(_ store: VitalsStore, days: Set<CivilDate>?) throws -> [VitalsStore.WorkoutRow] {
+    func workoutRows(_ store: VitalsStore, days: Set<CivilDate>?, heartRates: WorkoutHeartRates? = nil) throws -> [VitalsStore.WorkoutRow] {
         let birth = try store.birthDate()
         var calendar = self.calendar
         var rows: [VitalsStore.WorkoutRow] = []
+        let routePoints = try store.routePointReader()
         for w in try store.workouts(days: days) {
             var row = VitalsStore.WorkoutRow(workout: w)
             guard let start = w.start, let end = w.end, end.microseconds >= start.microseconds else {
@@ -102,7 +113,7 @@ public struct VitalsBuilder {
             }
             row.localStart = Self.localText(start, &calendar)
             row.localEnd = Self.localText(end, &calendar)
-            let rates = try store.heartRates(from: start, to: end)
+            let rates = try heartRates?.rates[w.id] ?? store.heartRates(from: start, to: end)
             row.heartRateSamples = rates.count
             var notes: [String] = []
             if rates.isEmpty {
@@ -118,7 +129,7 @@ public struct VitalsBuilder {
                     notes.append("no birth date or maxHeartRate for zones")
                 }
             }
-            let points = try store.routePoints(workout: w.id)
+            let points = try routePoints(w.id)
             if points.count >= 2 {
                 let route = RouteFigures.measure(points)
                 row.routeDistance = route.distance

@@ -10,7 +10,7 @@ import HealthStore
 final class AnalyticsAlongsideIndex {
     private let files: OutputFiles
     private let settings: AnalyticsSettings
-    private let computed = Handoff<AnalyticsWriter.Content>()
+    private let computed = Handoff<AnalyticsUpdate.Computed>()
     /// The samples output, once started.
     private(set) var samples: SamplesExport?
 
@@ -19,9 +19,9 @@ final class AnalyticsAlongsideIndex {
         self.settings = settings
     }
 
-    /// The analytics of every day, if the load ran them alongside its index build (it does
-    /// unless it was resumed).
-    var content: AnalyticsWriter.Content? { computed.value }
+    /// The analytics of every day and the tallies, if the load ran them alongside its
+    /// index build (it does unless it was resumed).
+    var content: AnalyticsUpdate.Computed? { computed.value }
 
     /// Reads what the analytics need besides the series from the loaded store (on the
     /// loader's thread) and returns the work for the thread beside the index build.
@@ -33,8 +33,14 @@ final class AnalyticsAlongsideIndex {
                                                       types: runs.typeIDs.map { ($0, identifiers[$0] ?? "") })
         let export = try files.startSamples(sources: sources, alongsideIndex: true)
         samples = export
-        let builder = settings.builder(tap: export.map { e in { @Sendable in try e.send(type: $0, $1) } })
+        // The quality and vitals tallies ride along the same series.
+        let tallies = try SeriesTallies(database: database, timeZone: settings.timeZone)
+        let builder = settings.builder(tap: tallies.tap(then: export.map { e in { @Sendable in try e.send(type: $0, $1) } }))
         let computed = computed
-        return { computed.set(try builder.buildAll(store, series: SampleRunMerger(runs))) }
+        return {
+            let content = try builder.buildAll(store, series: SampleRunMerger(runs))
+            let gathered = tallies.finish()
+            computed.set(AnalyticsUpdate.Computed(content: content, quality: gathered.quality, workouts: gathered.workouts))
+        }
     }
 }

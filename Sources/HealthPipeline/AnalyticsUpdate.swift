@@ -16,19 +16,38 @@ struct AnalyticsUpdate {
 
     struct Result { var days = 0; var nights = 0 }
 
+    /// Every day's analytics computed already (from the runs of a full load), with what the
+    /// quality and vitals tables need from the same series, gathered on the way (`SeriesTallies`).
+    struct Computed: Sendable {
+        var content: AnalyticsWriter.Content
+        var quality: QualityTally
+        var workouts: WorkoutHeartRates
+    }
+
     /// `tap` gets every batch of samples read, with its type: all samples if `days` is nil.
-    /// `computed`: the days' analytics, computed already (from the runs of a full load).
+    /// `computed`: every day's analytics, computed already (`days` is then nil).
     func run(days: Set<CivilDate>?, recordedAt: Timestamp, progress: ProgressReporter,
-             computed: AnalyticsWriter.Content? = nil,
+             computed: Computed? = nil,
              tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) throws -> Result {
         try progress.phase(.analytics, "daily")
-        let content = try computed ?? settings.builder(tap: tap).build(days: days, from: SeriesReader(database: database))
+        let content: AnalyticsWriter.Content
+        var tallies = computed.map { (quality: $0.quality, workouts: $0.workouts) }
+        if let computed {
+            content = computed.content
+        } else if days == nil {
+            // Every sample passes through the builder: the tallies ride along.
+            let gather = try SeriesTallies(database: database, timeZone: settings.timeZone)
+            content = try settings.builder(tap: gather.tap(then: tap)).build(days: nil, from: SeriesReader(database: database))
+            tallies = gather.finish()
+        } else {
+            content = try settings.builder(tap: tap).build(days: days, from: SeriesReader(database: database))
+        }
         let writer = AnalyticsWriter(database: database)
         try writer.replace(days: days, with: content, recordedAt: recordedAt)
         try writer.markPartialDays(exportDay: Self.exportDay(in: database, timeZone: settings.timeZone))
         try progress.phase(.analytics, "data quality", within: 0.2)
         var quality = settings.qualityWriter(database)
-        try quality.update(days: days)
+        try quality.update(days: days, tally: tallies?.quality)
         let stored = HealthStore(database: database)
         for (kind, within) in [(PeriodKind.week, 0.4), (.month, 0.65), (.year, 0.85)] {
             try progress.phase(.analytics, kind.rawValue + "ly", within: within)
@@ -42,7 +61,7 @@ struct AnalyticsUpdate {
             try writer.replacePeriods(kind, starts: starts, with: periods, recordedAt: recordedAt)
         }
         var vitals = VitalsBuilder(calendar: LocalCalendar(timeZone: settings.timeZone), maxHeartRate: settings.maxHeartRate)
-        _ = try vitals.update(VitalsStore(database: database), days: days)
+        _ = try vitals.update(VitalsStore(database: database), days: days, heartRates: tallies?.workouts)
         try progress.phase(.analytics, "finish", within: 1)
         return Result(days: content.days.count, nights: content.nights.count)
     }

@@ -4,8 +4,9 @@ import SQLite
 
 /// Computes the data-quality tables (docs/data-quality.md) from a loaded store, after the
 /// analytics: `reconciliation` and `reconciliation_sources`, `data_quality` and
-/// `source_inventory`. Everything comes from the stored samples by SQL and one read of the
-/// heart-rate and phone step instants, never from the ingest loop.
+/// `source_inventory`. Everything comes from the stored samples, never from the ingest loop:
+/// by SQL, and what needs each sample from a `QualityTally` (gathered from the series the
+/// analytics read, or read from the store).
 ///
 /// Only `days` are rewritten (nil: every day); the columns that depend on every day or on the
 /// settings (`partial_day`, `valid_day`, the inventory, the priorities) are recomputed whole,
@@ -55,8 +56,6 @@ public struct QualityWriter {
         Metric(name: "stand_minutes", type: "HKQuantityTypeIdentifierAppleStandTime", merged: "stand_minutes"),
     ]
 
-    static let heartRate = "HKQuantityTypeIdentifierHeartRate"
-    static let steps = "HKQuantityTypeIdentifierStepCount"
     static let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
 
     /// A source as the outputs name it: its name and device model, whatever its versions
@@ -71,31 +70,30 @@ public struct QualityWriter {
 
     /// Rewrites the quality tables of `days` (nil: all), inside the caller's transaction. An
     /// upgraded store (version 5) has none yet: then every day is computed.
-    public mutating func update(days requested: Set<CivilDate>?) throws {
+    /// `tally`: gathered from every sample on the analytics' way (a full build); read from the
+    /// store if nil or not exact.
+    public mutating func update(days requested: Set<CivilDate>?, tally gathered: QualityTally? = nil) throws {
         let empty = try database.scalar("SELECT count(*) FROM data_quality").int == 0
         let days = empty ? nil : requested
         let sources = try sourceKeys()
         rankOf = ranks(Array(Set(sources.values)))
-        let typeNames = Dictionary(uniqueKeysWithValues: try database.rows("SELECT id, identifier FROM types").compactMap { row in
-            row[0].int.map { ($0, row[1].string ?? "") }
-        })
-        // One grouped read of every sample: the inventory, the sources of each day and each
-        // source's daily totals of the summed metrics.
+        let wanted = days.map { Set($0.map { Int64($0.daysSinceEpoch) }) }
+        let tally = try gathered.flatMap { $0.isExact ? $0 : nil }
+            ?? QualityTally.read(from: database, calendar: calendar, days: wanted)
+        // The inventory, the sources of each day and each source's daily totals of the summed metrics.
         var inventory: [Source: [String: (records: Int64, first: Int64, last: Int64)]] = [:]
         var daySources: [Int64: Set<Source>] = [:]
         var totals: [Int64: [String: [Source: (total: Double, samples: Int64)]]] = [:]
         let metricOfType = Dictionary(uniqueKeysWithValues: Self.metrics.map { ($0.type, $0.name) })
-        let wanted = days.map { Set($0.map { Int64($0.daysSinceEpoch) }) }
-        for (key, group) in try groupedSamples() {
-            let day = group.day, count = group.count
-            guard let type = typeNames[key.type], let source = sources[key.source] else { continue }
-            var byType = inventory[source, default: [:]]
-            if let seen = byType[type] {
-                byType[type] = (seen.records + count, min(seen.first, day), max(seen.last, day))
+        for (key, group) in tally.sortedGroups {
+            let day = key.day, count = group.count
+            guard let type = tally.typeNames[key.type], let source = sources[key.source] else { continue }
+            // In place: a copy of the source's types taken out and put back is copied whole per group.
+            if let seen = inventory[source]?[type] {
+                inventory[source]![type] = (seen.records + count, min(seen.first, day), max(seen.last, day))
             } else {
-                byType[type] = (count, day, day)
+                inventory[source, default: [:]][type] = (count, day, day)
             }
-            inventory[source] = byType
             guard wanted?.contains(day) ?? true else { continue }
             daySources[day, default: []].insert(source)
             if let metric = metricOfType[type] {
@@ -105,27 +103,7 @@ public struct QualityWriter {
         }
         try writeInventory(inventory)
         try writeReconciliation(days: days, totals: totals)
-        try writeDataQuality(days: days, daySources: daySources)
-    }
-
-    struct GroupKey: Hashable { var type: Int64; var source: Int64; var day: Int64 }
-
-    /// Every sample counted and summed by type, source and local day, in one sequential read of
-    /// the table: SQLite's GROUP BY sorts every row first (a temporary B-tree), which cost a
-    /// year's full import some 10 %; a hash table of the few thousand groups costs little.
-    /// The sums are exact for counts and rounded later for the rest (`rounded`).
-    private func groupedSamples() throws -> [(key: GroupKey, group: (day: Int64, count: Int64, sum: Double))] {
-        var groups: [GroupKey: (count: Int64, sum: Double)] = [:]
-        let read = try database.prepare("SELECT type_id, source_id, local_day, value FROM sample_data NOT INDEXED")
-        while try read.step() {
-            let key = GroupKey(type: read.int64(0), source: read.int64(1), day: read.int64(2))
-            let value = read.isNull(3) ? 0 : read.double(3)
-            func add(_ group: inout (count: Int64, sum: Double)) { group.count += 1; group.sum += value }
-            add(&groups[key, default: (0, 0)])
-        }
-        // In key order: a source's versions are added up in the same order every run.
-        return groups.map { ($0.key, ($0.key.day, $0.value.count, $0.value.sum)) }
-            .sorted { ($0.key.type, $0.key.source, $0.key.day) < ($1.key.type, $1.key.source, $1.key.day) }
+        try writeDataQuality(days: days, daySources: daySources, worn: tally.worn, carried: tally.carried)
     }
 
     /// Source id → name and device model.
@@ -223,31 +201,6 @@ public struct QualityWriter {
         }
     }
 
-    /// Local days (since 1970) → the set of local hours (0…23) holding a sample of `type`,
-    /// from the sources `accept` takes.
-    /// One bit per hour: a day's 24 hours fit in an integer, one hash lookup per sample.
-    private mutating func hours(of type: String, days: Set<Int64>?, accept: Set<Int64>?) throws -> [Int64: Int] {
-        guard let typeID = try database.scalar("SELECT id FROM types WHERE identifier = ?", [.text(type)]).int else { return [:] }
-        var range = ""
-        var bindings: [SQLValue] = [.integer(typeID)]
-        if let days, let low = days.min(), let high = days.max() {
-            // Around the days (a local day is within a day of its UTC day), by the (type, start) index.
-            range = " AND start_us >= ? AND start_us < ?"
-            bindings += [.integer((low - 2) * 86_400_000_000), .integer((high + 3) * 86_400_000_000)]
-        }
-        let read = try database.prepare("SELECT start_us, source_id, local_day FROM sample_data WHERE type_id = ?" + range)
-        try read.bind(bindings)
-        var result: [Int64: UInt32] = [:]
-        while try read.step() {
-            let day = read.int64(2)
-            guard days?.contains(day) ?? true, accept?.contains(read.int64(1)) ?? true else { continue }
-            let instant = Timestamp(microseconds: read.int64(0))
-            guard Int64(calendar.localDate(of: instant).daysSinceEpoch) == day else { continue }
-            result[day, default: 0] |= 1 << UInt32(min(calendar.secondOfDay(instant) / 3600, 23))
-        }
-        return result.mapValues(\.nonzeroBitCount)
-    }
-
     /// The `HKTimeZone` names recorded on each local day (sleep samples and workouts carry them).
     private func zones(days: Set<String>?) throws -> [String: Set<String>] {
         var result: [String: Set<String>] = [:]
@@ -272,14 +225,10 @@ public struct QualityWriter {
         return String(format: "%@%02d:%02d", sign, a / 3600, a % 3600 / 60)
     }
 
-    private mutating func writeDataQuality(days: Set<CivilDate>?, daySources: [Int64: Set<Source>]) throws {
+    /// `worn`, `carried`: local day → hours holding a heart-rate sample, a phone's step sample.
+    private func writeDataQuality(days: Set<CivilDate>?, daySources: [Int64: Set<Source>],
+                                  worn: [Int64: Int], carried: [Int64: Int]) throws {
         try clear("data_quality", days: days)
-        let dayNumbers = days.map { Set($0.map { Int64($0.daysSinceEpoch) }) }
-        let phones = Set(try database.rows("""
-            SELECT id FROM sources WHERE device_model LIKE 'iPhone%' OR (device_model IS NULL AND name LIKE '%iPhone%')
-            """).compactMap { $0[0].int })
-        let worn = try hours(of: Self.heartRate, days: dayNumbers, accept: nil)
-        let carried = try hours(of: Self.steps, days: dayNumbers, accept: phones)
         let zones = try zones(days: days.map { Set($0.map(\.iso8601)) })
         let dayFilter = days == nil ? "" : " WHERE date IN (SELECT value FROM json_each(?))"
         let dayList: [SQLValue] = days.map { [.text("[" + $0.map { "\"\($0.iso8601)\"" }.sorted().joined(separator: ",") + "]")] } ?? []

@@ -37,6 +37,8 @@ public struct SeriesReader: SeriesSource {
         public var created: Int64?
         public var rawValue: String?
         public var rawUnit: String?
+        /// The row's id in `sample_data` (the order in which the data-quality sums add up).
+        public var id: Int64
     }
 
     let database: Database
@@ -74,7 +76,7 @@ public struct SeriesReader: SeriesSource {
                              _ body: ([Row]) throws -> Void) throws {
         let stmt = try database.prepare("""
             SELECT start_us, end_us, value, source_id, user_entered, category_value, local_day, unit,
-                   created_us, raw_value, raw_unit
+                   created_us, raw_value, raw_unit, id
             FROM sample_data WHERE type_id = ? AND start_us >= ? AND start_us < ? ORDER BY start_us, id
             """)
         stmt.bind(1, typeID)
@@ -89,7 +91,7 @@ public struct SeriesReader: SeriesSource {
                              sourceID: stmt.int64(3), userEntered: stmt.int64(4) != 0,
                              categoryValue: categories.text(stmt, 5), localDay: Int(stmt.int64(6)),
                              unit: units.text(stmt, 7), created: stmt.isNull(8) ? nil : stmt.int64(8),
-                             rawValue: stmt.text(9), rawUnit: rawUnits.text(stmt, 10)))
+                             rawValue: stmt.text(9), rawUnit: rawUnits.text(stmt, 10), id: stmt.int64(11)))
             if batch.count == batchSize {
                 try body(batch)
                 batch.removeAll(keepingCapacity: true)

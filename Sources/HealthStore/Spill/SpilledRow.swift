@@ -106,7 +106,7 @@ enum SpilledRow {
             userEntered: flags.contains(.userEntered), categoryValue: categoryValue,
             localDay: Int(row.loadUnaligned(fromByteOffset: 48, as: Int32.self)), unit: unit,
             created: flags.contains(.created) ? row.loadUnaligned(fromByteOffset: 24, as: Int64.self) : nil,
-            rawValue: rawValue, rawUnit: rawUnit)
+            rawValue: rawValue, rawUnit: rawUnit, id: row.loadUnaligned(fromByteOffset: 8, as: Int64.self))
     }
 }
 

@@ -110,16 +110,19 @@ public struct VitalsStore {
         return rows
     }
 
-    /// The route points of a workout, every route in order.
-    public func routePoints(workout: Int64) throws -> [(latitude: Double, longitude: Double, altitude: Double?)] {
+    /// The route points of a workout, every route in order, for workout after workout: the
+    /// query prepared once (preparing it cost more than running it).
+    public func routePointReader() throws -> (Int64) throws -> [(latitude: Double, longitude: Double, altitude: Double?)] {
         let stmt = try database.prepare("""
             SELECT p.latitude, p.longitude, p.altitude FROM workout_route_points p JOIN workout_routes r ON r.id = p.route_id
             WHERE r.workout_id = ? ORDER BY r.id, p.rowid
             """)
-        stmt.bind(1, workout)
-        var rows: [(Double, Double, Double?)] = []
-        while try stmt.step() { rows.append((stmt.real(0) ?? 0, stmt.real(1) ?? 0, stmt.real(2))) }
-        return rows
+        return { workout in
+            stmt.bind(1, workout)
+            var rows: [(Double, Double, Double?)] = []
+            while try stmt.step() { rows.append((stmt.real(0) ?? 0, stmt.real(1) ?? 0, stmt.real(2))) }
+            return rows
+        }
     }
 
     /// The birth date of the export's `Me` (nil: none, or not a day).
@@ -171,14 +174,15 @@ public struct VitalsStore {
 
     // MARK: Daily vitals
 
-    /// The day's mean of a type from `daily_metrics` (the analytics' priority-merged days).
-    public func dailyMeans(type: String, days: Set<CivilDate>?) throws -> [CivilDate: Double] {
-        let stmt = try database.prepare("SELECT date, average FROM daily_metrics WHERE type = ? AND average IS NOT NULL")
-        stmt.bind(1, type)
-        var result: [CivilDate: Double] = [:]
+    /// Each of `types`' mean by day from `daily_metrics` (the analytics' priority-merged days),
+    /// in one read of the table (keyed by date first: a read per type read it all each time).
+    public func dailyMeans(types: Set<String>, days: Set<CivilDate>?) throws -> [String: [CivilDate: Double]] {
+        let stmt = try database.prepare("SELECT date, type, average FROM daily_metrics WHERE average IS NOT NULL")
+        var result: [String: [CivilDate: Double]] = [:]
         while try stmt.step() {
-            guard let d = stmt.text(0).flatMap({ CivilDate(iso: $0) }), days?.contains(d) ?? true else { continue }
-            result[d] = stmt.real(1)
+            guard let type = stmt.text(1), types.contains(type),
+                  let d = stmt.text(0).flatMap({ CivilDate(iso: $0) }), days?.contains(d) ?? true else { continue }
+            result[type, default: [:]][d] = stmt.real(2)
         }
         return result
     }

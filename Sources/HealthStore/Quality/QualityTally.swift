@@ -1,0 +1,227 @@
+import HealthCore
+import SQLite
+
+/// What the data-quality tables need from the samples themselves: every sample counted and
+/// summed by type, source and local day (the inventory, the sources of a day, each source's
+/// daily totals), and the local hours of each day holding a heart-rate sample (worn) or a
+/// phone's step sample (carried).
+///
+/// A full build gathers it from the series the analytics read anyway (`add(type:_:)`, fed by
+/// the builder's tap), which costs little per sample instead of reading the whole
+/// `sample_data` table back (some 15 % of a year's full import; docs/PERFORMANCE.md). An
+/// incremental run reads it from the store (`read`).
+public struct QualityTally: Sendable {
+    struct GroupKey: Hashable { var type: Int64; var source: Int64; var day: Int64 }
+    typealias Group = (count: Int64, sum: Double)
+
+    /// Type key → identifier: the store's type ids (`read`), or numbers given in order of
+    /// first sight (`add`).
+    private(set) var typeNames: [Int64: String] = [:]
+    private var typeKeys: [String: Int64] = [:]
+    private(set) var groups: [GroupKey: Group] = [:]
+    /// Local day → one bit per local hour (0…23): a day's hours fit in an integer, one hash
+    /// lookup per heart-rate or phone step sample.
+    private(set) var wornHours: [Int64: UInt32] = [:]
+    private(set) var carriedHours: [Int64: UInt32] = [:]
+    private var calendar: LocalCalendar
+    private let phones: Set<Int64>
+    /// The type being added, and each source's open days (`OpenDays`), by slot.
+    private var openType: Int64 = -1
+    private var open: [OpenDays] = []
+    /// Source id → its slot in `open`, and the last one asked for (a series is mostly one
+    /// source's run after another's).
+    private var slots: [Int64: Int] = [:]
+    private var slotSources: [Int64] = []
+    private var lastSlot: (source: Int64, slot: Int) = (-1, -1)
+    /// False when a source's day came back after it was summed (only a clock set back by more
+    /// than a day would do it): its sum is then not the store's to the last bit, and the
+    /// writer reads the tally from the store instead.
+    public private(set) var isExact = true
+
+    /// A source's samples of its newest day and the day before, not yet summed: a series comes
+    /// in start order, so its local days only go forward, but for the hour when a clock goes
+    /// back over midnight (Newfoundland until 2011, Casey in 2010). Two days at most are held,
+    /// not the series.
+    struct OpenDays { var newest = Int64.min; var entries: [Entry] = [] }
+    struct Entry { var day: Int64; var id: Int64; var value: Double }
+
+    static let heartRate = "HKQuantityTypeIdentifierHeartRate"
+    static let steps = "HKQuantityTypeIdentifierStepCount"
+
+    /// `phones`: the ids of the sources that are phones (`phoneSources`).
+    public init(calendar: LocalCalendar, phones: Set<Int64>) {
+        self.calendar = calendar; self.phones = phones
+    }
+
+    /// The sources whose step samples tell that the phone was carried.
+    public static func phoneSources(in database: Database) throws -> Set<Int64> {
+        Set(try database.rows("""
+            SELECT id FROM sources WHERE device_model LIKE 'iPhone%' OR (device_model IS NULL AND name LIKE '%iPhone%')
+            """).compactMap { $0[0].int })
+    }
+
+    // MARK: From the series
+
+    /// Adds a batch of one type's series, in start order (the analytics' tap). Every sample of
+    /// the store must pass exactly once, each type's batches one after the other, and `finish`
+    /// be called after the last.
+    public mutating func add(type identifier: String, _ rows: [SeriesReader.Row]) {
+        let type = typeKey(identifier)
+        if type != openType { closeType(); openType = type }
+        let hours = identifier == Self.heartRate ? 1 : identifier == Self.steps ? 2 : 0
+        // By index, field by field: a row copied whole retains and releases its four texts.
+        for i in rows.indices {
+            let day = Int64(rows[i].localDay), source = rows[i].sourceID
+            let slot = slot(source)
+            if day > open[slot].newest {   // a new day: the source's days before the day before are done
+                close(slot, daysBefore: day - 1)
+                open[slot].newest = day
+            }
+            open[slot].entries.append(Entry(day: day, id: rows[i].id, value: rows[i].value ?? 0))
+            if hours == 1 || (hours == 2 && phones.contains(source)) {
+                addHour(start: rows[i].start, day: day, worn: hours == 1)
+            }
+        }
+    }
+
+    /// Closes the last type: call once after the last batch.
+    public mutating func finish() {
+        closeType()
+        openType = -1
+    }
+
+    private mutating func typeKey(_ identifier: String) -> Int64 {
+        if let key = typeKeys[identifier] { return key }
+        let key = Int64(typeKeys.count)
+        typeKeys[identifier] = key
+        typeNames[key] = identifier
+        return key
+    }
+
+    /// Sums what is open of the type being added.
+    private mutating func closeType() {
+        for slot in open.indices {
+            close(slot, daysBefore: .max)
+            open[slot].newest = .min
+        }
+    }
+
+    /// Sums a source's open days before `cutoff`, each in row-id order as the store's read adds
+    /// them (`readGroups`): the same doubles, to the last bit. They come in start order: in id
+    /// order, mostly, and sorted when not.
+    private mutating func close(_ slot: Int, daysBefore cutoff: Int64) {
+        guard !open[slot].entries.isEmpty else { return }
+        let source = slotSources[slot]
+        var entries = open[slot].entries
+        open[slot].entries = []   // `entries` the only reference: sorted in place, its storage kept
+        if !Self.inOrder(entries) { entries.sort { ($0.day, $0.id) < ($1.day, $1.id) } }
+        var i = 0
+        while i < entries.count && entries[i].day < cutoff {
+            let day = entries[i].day
+            var group: Group = (0, 0)
+            while i < entries.count && entries[i].day == day {
+                group.count += 1; group.sum += entries[i].value
+                i += 1
+            }
+            let key = GroupKey(type: openType, source: source, day: day)
+            if let earlier = groups[key] {   // summed already: counted, but not in id order
+                groups[key] = (earlier.count + group.count, earlier.sum + group.sum)
+                isExact = false
+            } else {
+                groups[key] = group
+            }
+        }
+        entries.removeFirst(i)
+        open[slot].entries = entries
+    }
+
+    private static func inOrder(_ entries: [Entry]) -> Bool {
+        for i in entries.indices.dropFirst() where (entries[i].day, entries[i].id) < (entries[i - 1].day, entries[i - 1].id) {
+            return false
+        }
+        return true
+    }
+
+    private mutating func slot(_ source: Int64) -> Int {
+        if lastSlot.source == source { return lastSlot.slot }
+        let slot: Int
+        if let known = slots[source] {
+            slot = known
+        } else {
+            slot = open.count
+            open.append(OpenDays())
+            slotSources.append(source)
+            slots[source] = slot
+        }
+        lastSlot = (source, slot)
+        return slot
+    }
+
+    /// Marks the local hour of `start` on its day, if the sample's local day is that day.
+    private mutating func addHour(start: Int64, day: Int64, worn: Bool) {
+        let seconds = start.floorDivided(by: 1_000_000).quotient + calendar.offset(at: Timestamp(microseconds: start))
+        let local = seconds.floorDivided(by: 86_400)
+        guard local.quotient == day else { return }
+        let bit: UInt32 = 1 << UInt32(min(local.remainder / 3600, 23))
+        if worn { wornHours[day, default: 0] |= bit } else { carriedHours[day, default: 0] |= bit }
+    }
+
+    // MARK: From the store
+
+    /// Reads the tally from a loaded store: the groups of every day (the inventory spans every
+    /// day), the hours of `days` only (nil: every day).
+    static func read(from database: Database, calendar: LocalCalendar, days: Set<Int64>?) throws -> QualityTally {
+        var tally = QualityTally(calendar: calendar, phones: try phoneSources(in: database))
+        for row in try database.rows("SELECT id, identifier FROM types") {
+            if let id = row[0].int { tally.typeNames[id] = row[1].string ?? "" }
+        }
+        try tally.readGroups(database)
+        try tally.readHours(database, of: heartRate, days: days, worn: true)
+        try tally.readHours(database, of: steps, days: days, worn: false)
+        return tally
+    }
+
+    /// One sequential read of the table: SQLite's GROUP BY sorts every row first (a temporary
+    /// B-tree), which cost a year's full import some 10 %; a hash table of the few thousand
+    /// groups costs little.
+    private mutating func readGroups(_ database: Database) throws {
+        let read = try database.prepare("SELECT type_id, source_id, local_day, value FROM sample_data NOT INDEXED")
+        while try read.step() {
+            let key = GroupKey(type: read.int64(0), source: read.int64(1), day: read.int64(2))
+            let value = read.isNull(3) ? 0 : read.double(3)
+            func add(_ group: inout Group) { group.count += 1; group.sum += value }
+            add(&groups[key, default: (0, 0)])
+        }
+    }
+
+    private mutating func readHours(_ database: Database, of type: String, days: Set<Int64>?, worn: Bool) throws {
+        guard let typeID = try database.scalar("SELECT id FROM types WHERE identifier = ?", [.text(type)]).int else { return }
+        var range = ""
+        var bindings: [SQLValue] = [.integer(typeID)]
+        if let days, let low = days.min(), let high = days.max() {
+            // Around the days (a local day is within a day of its UTC day), by the (type, start) index.
+            range = " AND start_us >= ? AND start_us < ?"
+            bindings += [.integer((low - 2) * 86_400_000_000), .integer((high + 3) * 86_400_000_000)]
+        }
+        let read = try database.prepare("SELECT start_us, source_id, local_day FROM sample_data WHERE type_id = ?" + range)
+        try read.bind(bindings)
+        while try read.step() {
+            let day = read.int64(2)
+            guard days?.contains(day) ?? true, worn || phones.contains(read.int64(1)) else { continue }
+            addHour(start: read.int64(0), day: day, worn: worn)
+        }
+    }
+
+    // MARK: What the writer takes
+
+    /// The groups in key order: a source's versions are added up in the same order every run.
+    /// The sums are exact for counts and rounded later for the rest (`QualityWriter.rounded`).
+    var sortedGroups: [(key: GroupKey, group: Group)] {
+        groups.map { ($0.key, $0.value) }.sorted { ($0.key.type, $0.key.source, $0.key.day) < ($1.key.type, $1.key.source, $1.key.day) }
+    }
+
+    /// Local day → the number of hours holding a heart-rate sample.
+    var worn: [Int64: Int] { wornHours.mapValues(\.nonzeroBitCount) }
+    /// Local day → the number of hours holding a phone's step sample.
+    var carried: [Int64: Int] { carriedHours.mapValues(\.nonzeroBitCount) }
+}
