@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import HealthCore
 @testable import HealthStore
+import SQLite
 
 /// Issue 33 item 6: every import says what changed (new complete days, a new best, the step-goal
 /// streak, resting heart rate away from its 90-day baseline, gaps that started) in its summary,
@@ -81,5 +82,19 @@ final class ChangeDigestTests: XCTestCase {
         XCTAssertEqual(ChangeDigest.changes(before: before, after: holed).map(\.kind), ["new-days", "best"])
         holed.append(DigestDay(date: start.adding(days: 45), steps: 100))
         XCTAssertEqual(ChangeDigest.changes(before: before, after: holed).last?.text, "No data from 13 Feb 2024 to 14 Feb 2024 (2 days)")
+    }
+
+    /// The stored changes are the same bytes in every run: keys sorted (a byte comparison of an
+    /// incremental store with a full one must not depend on a dictionary's order).
+    func testStoredChangesHaveSortedKeys() throws {
+        let dir = try temporaryFolder(self)
+        let database = try Database(path: dir.appendingPathComponent("s.sqlite").path, mode: .create)
+        try database.execute("CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT)")
+        let store = HealthStore(database: database)
+        let changes = [DigestChange(kind: "best", text: "Best day"), DigestChange(kind: "gap", text: "No data")]
+        try store.saveChanges(changes)
+        XCTAssertEqual(try database.scalar("SELECT value FROM settings WHERE key = 'changes'").string,
+                       #"[{"kind":"best","text":"Best day"},{"kind":"gap","text":"No data"}]"#)
+        XCTAssertEqual(try store.latestChanges(), changes)
     }
 }

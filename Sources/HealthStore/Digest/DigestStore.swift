@@ -28,7 +28,11 @@ extension HealthStore {
     }
 
     public func saveChanges(_ changes: [DigestChange]) throws {
-        let json = String(decoding: try JSONEncoder().encode(changes), as: UTF8.self)
+        // Sorted keys: the same changes are the same bytes in every run (an incremental store
+        // compares byte for byte with a full one).
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(changes), as: UTF8.self)
         try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('changes', ?)", [.text(json)])
     }
 
