@@ -12,6 +12,8 @@ import HealthStore
 /// ways of counting, so it rebuilds instead.
 struct AnalyticsSettings: Sendable, Equatable {
     var timeZone: TimeZone
+    /// The zone's name as the person gave it (`UTC`: Foundation's identifier is `GMT`).
+    var zoneName: String
     var priority: SourcePriority
     var heartbeatMaxGapMinutes: Double
     var weekStart: Int
@@ -20,7 +22,8 @@ struct AnalyticsSettings: Sendable, Equatable {
     /// In the stored fingerprint when not the default: another rule rebuilds the store.
     var quality: QualityWriter.Settings
 
-    init(_ config: PipelineConfig, timeZone: TimeZone) throws {
+    init(_ config: PipelineConfig, timeZone: TimeZone, zoneName: String? = nil) throws {
+        self.zoneName = zoneName ?? timeZone.identifier
         guard let weekStart = PeriodRollup.weekStartIndex(config.weekStart) else {
             throw HealthETLError.usage("weekStart '\(config.weekStart ?? "")' is not a day name (monday … sunday)")
         }

@@ -51,7 +51,7 @@ public struct ImportJob: Sendable {
         let folder = OutputFolder(path: options.out)
         let zone = try options.timeZone
             ?? TimeZoneChoice.unconfigured(source: source, publishedStore: options.full ? nil : folder.databasePath)
-        let settings = try AnalyticsSettings(options.config, timeZone: zone.zone)
+        let settings = try AnalyticsSettings(options.config, timeZone: zone.zone, zoneName: zone.name)
         let files = OutputFiles(folder: folder, outputs: options.outputs)
         try folder.prepare()
         let lock = try RunLock(folder: folder)
@@ -138,6 +138,9 @@ public struct ImportJob: Sendable {
         // Shared by both builds: stages the outputs that are due from the finished store (the
         // rest, if `written` holds some tables), and logs the run into it.
         func finish(_ database: Database, changed: Bool, written: [String: Int], _ summary: inout RunSummary) throws {
+            // Before the outputs, which name the zone: every run, so that a store built before the
+            // name was kept gets it too.
+            try StoreSettings.saveZoneName(settings.zoneName, in: database)
             let outputSettings = OutputSettings(options.config)
             let settingsChanged = try RunOutcome.noteOutputSettings(outputSettings, in: database, changed: changed,
                                                                     files: files, summary: &summary)

@@ -159,6 +159,10 @@ final class SettingsAndResetTests: XCTestCase {
         XCTAssertTrue(full.stderr.contains("local days in UTC (the --timezone option)"), full.stderr)
         XCTAssertFalse(full.stderr.contains("GMT"), full.stderr)
         XCTAssertEqual(try query(out + "/health.sqlite", "SELECT timezone FROM runs"), ["UTC"])
+        // The report names it so too (Foundation's identifier for UTC is "GMT").
+        let report = try String(contentsOfFile: out + "/report/index.html", encoding: .utf8)
+        XCTAssertTrue(report.contains("UTC"), "the report names the zone")
+        XCTAssertFalse(report.contains("GMT"), "the report names the zone as given")
 
         // Nothing new (the same records, in a file saved again so that it is read): no "0 days"
         // that reads as an empty store, and no file claimed rewritten.

@@ -1,3 +1,4 @@
+import Foundation
 import HealthCore
 import SQLite
 
@@ -59,6 +60,20 @@ public struct StoreSettings: Sendable, Equatable {
     /// Saves these settings in a store (inside the caller's transaction, if any).
     public func save(in database: Database) throws {
         try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('analytics', ?)", [.text(line)])
+    }
+
+    /// Saves the zone's name as the person gave it (`UTC`), where Foundation's identifier, which
+    /// the line holds, differs (`GMT`): outside the line, so that it never rebuilds a store.
+    public static func saveZoneName(_ name: String, in database: Database) throws {
+        try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('zone_name', ?)", [.text(name)])
+    }
+
+    /// The zone's name as given, if it names the zone the line holds.
+    public static func zoneName(in database: Database) throws -> String? {
+        guard let zone = try stored(in: database)?.zone else { return nil }
+        let given = try database.rows("SELECT value FROM settings WHERE key = 'zone_name'").first?.first?.string
+        guard let given, TimeZone(identifier: given)?.identifier == zone else { return zone }
+        return given
     }
 
     /// The line a store holds, as written (nil: none, or no settings table).

@@ -79,10 +79,11 @@ extension HealthStore {
         }
     }
 
-    /// The zone the store's local days are in: its analytics settings', else its last run's.
+    /// The zone the store's local days are in: its analytics settings' (named as the person gave
+    /// it), else its last run's.
     public func analyticsZoneName() throws -> String? {
         // The settings row is written with the analytics, before the run's row.
-        if let zone = try StoreSettings.stored(in: database)?.zone { return zone }
+        if let zone = try StoreSettings.zoneName(in: database) { return zone }
         return try lastRun()?.timeZone
     }
 
