@@ -229,18 +229,24 @@ final class VitalsEndToEndTests: XCTestCase {
         XCTAssertEqual(a, b)
     }
 
-    /// A store of version 5 (no vitals tables) upgraded in place by an incremental run gets every
-    /// day's vitals, not only the touched days'.
-    func testAnUpgradedStoreGetsTheVitalsOfEveryDay() throws {
+    /// A store imported from days 10 and 11 (exported on day 11) and taken back to version 5 (no
+    /// vitals tables), beside an empty folder for the full import to compare with.
+    private func storeOfVersion5() throws -> (dir: URL, out: URL, full: URL, db: String) {
         let dir = try temporaryFolder(self)
         let out = dir.appendingPathComponent("out"), full = dir.appendingPathComponent("full")
         try importExport(Self.export(days: 10...11, exportDay: 11), name: "first.xml", out: out, in: dir)
         let db = out.appendingPathComponent("health.sqlite").path
-        let store = try Database(path: db)
-        try store.execute("""
+        try Database(path: db).execute("""
             DROP TABLE daily_vitals; DROP TABLE blood_pressure; DROP TABLE hrv_measurements; DROP TABLE workout_details;
             DELETE FROM settings WHERE key = 'vitals'; PRAGMA user_version = 5;
             """)
+        return (dir, out, full, db)
+    }
+
+    /// A store of version 5 (no vitals tables) upgraded in place by an incremental run gets every
+    /// day's vitals, not only the touched days'.
+    func testAnUpgradedStoreGetsTheVitalsOfEveryDay() throws {
+        let (dir, out, full, db) = try storeOfVersion5()
         try importExport(Self.export(days: 10...13, exportDay: 13), name: "second.xml", out: out, in: dir)
         try importExport(Self.export(days: 10...13, exportDay: 13), name: "whole.xml", out: full, in: dir)
         XCTAssertEqual(try query(db, "PRAGMA user_version"), ["\(StoreSchema.version)"])
@@ -249,15 +255,7 @@ final class VitalsEndToEndTests: XCTestCase {
 
     /// The same with nothing new in the next export: no day to recompute, and still every day's vitals.
     func testAnUpgradedStoreGetsItsVitalsWithNothingNew() throws {
-        let dir = try temporaryFolder(self)
-        let out = dir.appendingPathComponent("out"), full = dir.appendingPathComponent("full")
-        try importExport(Self.export(days: 10...11, exportDay: 11), name: "first.xml", out: out, in: dir)
-        let db = out.appendingPathComponent("health.sqlite").path
-        let store = try Database(path: db)
-        try store.execute("""
-            DROP TABLE daily_vitals; DROP TABLE blood_pressure; DROP TABLE hrv_measurements; DROP TABLE workout_details;
-            DELETE FROM settings WHERE key = 'vitals'; PRAGMA user_version = 5;
-            """)
+        let (dir, out, full, db) = try storeOfVersion5()
         try importExport(Self.export(days: 10...11, exportDay: 11), name: "again.xml", out: out, in: dir)
         try importExport(Self.export(days: 10...11, exportDay: 11), name: "whole.xml", out: full, in: dir)
         XCTAssertEqual(try query(db, "PRAGMA user_version"), ["\(StoreSchema.version)"])

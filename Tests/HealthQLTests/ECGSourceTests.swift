@@ -14,20 +14,15 @@ final class ECGSourceTests: XCTestCase {
     ]
 
     private func store(withECG: Bool = true) throws -> QueryEngine {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("healthql-ecg-\(UUID().uuidString).sqlite").path
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-        let db = try Database(path: path, mode: .create)
-        try db.execute(StoreSchema.tables)
-        try db.execute(StoreSchema.views)
-        try db.execute("INSERT INTO settings VALUES ('analytics', 'schema=3;zone=Europe/Berlin;weekStart=0')")
-        for r in Self.recordings {
-            try db.rows("""
-                INSERT INTO ecg_recordings (recorded_utc, local_date, classification, device, sample_rate_hz, average_heart_rate,
-                  sample_count, source_file) VALUES (?,?,?,?,512,?,?,'electrocardiograms/x.csv')
-                """, [.text(r.0), .text(r.1), .text(r.2), .text(r.5), r.3.map(SQLValue.real) ?? .null, .integer(Int64(r.4))])
-        }
-        if !withECG { try db.execute("DROP TABLE ecg_recordings; DROP TABLE ecg_samples") }
-        return QueryEngine(store: try StoreContext(database: Database(path: path, mode: .readOnly)))
+        QueryEngine(store: try schemaStore(self, "ecg", schema: 3) { db in
+            for r in Self.recordings {
+                try db.rows("""
+                    INSERT INTO ecg_recordings (recorded_utc, local_date, classification, device, sample_rate_hz, average_heart_rate,
+                      sample_count, source_file) VALUES (?,?,?,?,512,?,?,'electrocardiograms/x.csv')
+                    """, [.text(r.0), .text(r.1), .text(r.2), .text(r.5), r.3.map(SQLValue.real) ?? .null, .integer(Int64(r.4))])
+            }
+            if !withECG { try db.execute("DROP TABLE ecg_recordings; DROP TABLE ecg_samples") }
+        })
     }
 
     func testListsEveryRecordingWithItsStarFieldsInLocalTime() throws {

@@ -7,15 +7,9 @@ import HealthStore
 /// SQLite sees anything), and the SQL shape: values are always bound, never spliced.
 final class PlannerErrorTests: XCTestCase {
     static func emptyStore(_ test: XCTestCase, withoutHourlyMetrics: Bool = false) throws -> StoreContext {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("healthql-empty-\(UUID().uuidString).sqlite").path
-        test.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-        let db = try Database(path: path, mode: .create)
-        try db.execute(StoreSchema.tables)
-        try db.execute(StoreSchema.indexes)
-        try db.execute(StoreSchema.views)
-        try db.execute("INSERT INTO settings VALUES ('analytics', 'schema=2;zone=Europe/Berlin;weekStart=0')")
-        if withoutHourlyMetrics { try db.execute("DROP TABLE IF EXISTS hourly_metrics") }
-        return try StoreContext(database: Database(path: path, mode: .readOnly))
+        try schemaStore(test, "empty", schema: 2, indexes: true) { db in
+            if withoutHourlyMetrics { try db.execute("DROP TABLE IF EXISTS hourly_metrics") }
+        }
     }
 
     /// (query, text the error points at, message prefix).

@@ -7,13 +7,7 @@ import HealthStore
 /// with the real schema and rows written into it here.
 final class QualitySourceTests: XCTestCase {
     private func store() throws -> QueryEngine {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("healthql-quality-\(UUID().uuidString).sqlite").path
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-        let db = try Database(path: path, mode: .create)
-        try db.execute(StoreSchema.tables)
-        try db.execute(StoreSchema.views)
-        try db.execute("""
-            INSERT INTO settings VALUES ('analytics', 'schema=5;zone=Europe/Berlin;weekStart=0');
+        QueryEngine(store: try schemaStore(self, "quality", schema: 5) { db in try db.execute("""
             INSERT INTO reconciliation VALUES ('2024-03-20', 'steps', 7506, 13836, 6330, 2, NULL, NULL, NULL, NULL),
                                               ('2024-03-21', 'steps', 12978, 17524, 4546, 2, NULL, NULL, NULL, 3),
                                               ('2024-03-21', 'active_energy_kcal', 1083.3, 1255.8, 172.5, 2, 1000, 83.3, 1, 0);
@@ -21,8 +15,7 @@ final class QualitySourceTests: XCTestCase {
                                             ('2024-03-21', 7, 5, 5, 0, 0, NULL, NULL);
             INSERT INTO source_inventory VALUES ('Ann’s Apple Watch', 'Watch', 'HKQuantityTypeIdentifierStepCount', 488, '2024-03-20', '2024-04-17', 1),
                                                 ('Garmin Connect', NULL, 'HKQuantityTypeIdentifierStepCount', 40, '2024-03-27', '2024-04-10', 3);
-            """)
-        return QueryEngine(store: try StoreContext(database: Database(path: path, mode: .readOnly)))
+            """) })
     }
 
     func testTheQualityTablesAreNamedSources() throws {

@@ -7,13 +7,7 @@ import HealthStore
 /// sources, on a store with the real schema and rows written here; `hrv` stays the HRV type.
 final class VitalsSourceTests: XCTestCase {
     private func store() throws -> QueryEngine {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("healthql-vitals-\(UUID().uuidString).sqlite").path
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-        let db = try Database(path: path, mode: .create)
-        try db.execute(StoreSchema.tables)
-        try db.execute(StoreSchema.views)
-        try db.execute("INSERT INTO settings VALUES ('analytics', 'schema=5;zone=Europe/Berlin;weekStart=0')")
-        try db.execute("""
+        QueryEngine(store: try schemaStore(self, "vitals", schema: 5) { db in try db.execute("""
             INSERT INTO daily_vitals (date, resting_heart_rate, weight_kg) VALUES ('2024-03-10', 60, 70.5), ('2024-03-11', 62, NULL),
               ('2024-04-02', 58, 70.1);
             INSERT INTO blood_pressure VALUES (1, '2024-03-10', '2024-03-10T08:00:00Z', 120, 80, 'Cuff'),
@@ -21,8 +15,7 @@ final class VitalsSourceTests: XCTestCase {
             INSERT INTO hrv_measurements (sample_id, local_date, start_utc, source_name, beats, intervals, rmssd_ms, sdnn_ms, apple_sdnn_ms)
               VALUES (7, '2024-03-10', '2024-03-10T05:00:00Z', 'Watch', 40, 38, 42, 50, 51),
                      (8, '2024-03-10', '2024-03-10T09:00:00Z', 'Watch', 30, 29, 48, 55, 53);
-            """)
-        return QueryEngine(store: try StoreContext(database: Database(path: path, mode: .readOnly)))
+            """) })
     }
 
     func testTheVitalsSources() throws {
