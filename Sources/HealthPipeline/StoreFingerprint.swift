@@ -14,16 +14,7 @@ struct StoreFingerprint: Codable, Equatable {
     var changed: Int64
 
     static func of(_ path: String) -> StoreFingerprint? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        #if canImport(Darwin)
-        let (m, c) = (info.st_mtimespec, info.st_ctimespec)
-        #else
-        let (m, c) = (info.st_mtim, info.st_ctim)
-        #endif
-        return StoreFingerprint(size: Int64(info.st_size), inode: UInt64(info.st_ino),
-                                modified: Int64(m.tv_sec) * 1_000_000_000 + Int64(m.tv_nsec),
-                                changed: Int64(c.tv_sec) * 1_000_000_000 + Int64(c.tv_nsec))
+        FileStat(path).map { StoreFingerprint(size: $0.size, inode: $0.inode, modified: $0.modified, changed: $0.changed) }
     }
 
     static func recordPath(_ folder: OutputFolder) -> String {

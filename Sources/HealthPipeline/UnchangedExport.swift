@@ -88,21 +88,3 @@ struct UnchangedExport: Codable, Equatable {
         return lines.sorted()
     }
 }
-
-/// A file's size and modification time (ns), without following a symbolic link.
-struct FileStat {
-    let size: Int64
-    let modified: Int64
-
-    init?(_ path: String) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        #if canImport(Darwin)
-        let m = info.st_mtimespec
-        #else
-        let m = info.st_mtim
-        #endif
-        size = Int64(info.st_size)
-        modified = Int64(m.tv_sec) * 1_000_000_000 + Int64(m.tv_nsec)
-    }
-}
