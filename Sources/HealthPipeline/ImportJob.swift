@@ -78,7 +78,8 @@ public struct ImportJob: Sendable {
         let exportSeen = try UnchangedExport(
             source: source, job: UnchangedExport.job(settings: settings, outputs: OutputSettings(options.config),
                                                      names: options.outputs.map(\.name)))
-        if !options.full, UnchangedExport.outputsAsPublished(folder, outputs: options.outputs),
+        let storeTrusted = StoreFingerprint.unchangedSincePublished(folder)
+        if !options.full, UnchangedExport.outputsAsPublished(folder, storeTrusted: storeTrusted, outputs: options.outputs),
            let last = UnchangedExport.recorded(exportSeen, in: folder) {
             var summary = RunSummary(unchanged: source, input: options.export, timeZone: zone, out: options.out, published: last)
             summary.seconds = Date().timeIntervalSince(started)
@@ -97,7 +98,7 @@ public struct ImportJob: Sendable {
         }
         let previous = options.full ? nil
             : try PublishedStore.openIfCompatible(folder.databasePath, settings: settings, workingCopy: workingCopy,
-                                                  trusted: StoreFingerprint.unchangedSincePublished(folder))
+                                                  trusted: storeTrusted)
         let checkpoints = CheckpointFiles(folder: folder, incremental: previous != nil)
         let job = "\(previous.map { "incremental after run \($0.nextRunID - 1)" } ?? "full");\(settings.fingerprint)"
         let input = exportSeen.input

@@ -58,10 +58,11 @@ struct UnchangedExport: Codable, Equatable {
         return last
     }
 
-    /// Whether nothing but the export's own sameness is left to check: the store and outputs
-    /// are as published and no earlier run left work behind.
-    static func outputsAsPublished(_ folder: OutputFolder, outputs: [any Output]) -> Bool {
-        StoreFingerprint.unchangedSincePublished(folder) && !Publication.wasCutShort(in: folder)
+    /// Whether nothing but the export's own sameness is left to check: the store (`storeTrusted`:
+    /// `StoreFingerprint.unchangedSincePublished`) and the outputs are as published and no
+    /// earlier run left work behind.
+    static func outputsAsPublished(_ folder: OutputFolder, storeTrusted: Bool, outputs: [any Output]) -> Bool {
+        storeTrusted && !Publication.wasCutShort(in: folder)
             && !CheckpointFiles.anyLeft(in: folder)
             && !outputs.contains { $0.isMissing(in: folder.path) }
     }
