@@ -16,8 +16,8 @@ public final class ZipWriter {
     private var output = [UInt8](repeating: 0, count: 64 << 10)
 
     /// Creates the archive's temporary file beside `path`; `close()` publishes it.
-    public init(path: String) throws {
-        file = try AtomicOutputFile(path: path, bufferSize: 1 << 20)
+    public init(path: String, durability: Durability = .synced) throws {
+        file = try AtomicOutputFile(path: path, bufferSize: 1 << 20, durability: durability)
     }
 
     deinit { if open != nil { deflateEnd(&stream) } }

@@ -111,7 +111,7 @@ public final class CSVWriter {
     /// `localOffset`: the zone's offset from UTC in seconds at an instant (seconds since 1970),
     /// for a dialect with `localDateTimes` (without it, instants stay ISO 8601 UTC).
     public init(path: String, columns: [CSVColumn], dialect: CSVDialect = .rfc4180, bufferSize: Int = 256 << 10,
-                localOffset: (@Sendable (Int64) -> Int)? = nil) throws {
+                localOffset: (@Sendable (Int64) -> Int)? = nil, durability: Durability = .synced) throws {
         guard !columns.isEmpty else { throw CSVError("csv: \(path) has no columns") }
         for c in columns {
             if case .decimal(let places) = c.format, !(0...CSVCellEncoding.maxPlaces).contains(places) {
@@ -123,7 +123,7 @@ public final class CSVWriter {
         self.columns = columns
         self.cells = CSVRowCells(columns: columns, dialect: dialect)
         if dialect.localDateTimes { cells.localOffset = localOffset }
-        self.file = try AtomicOutputFile(path: path, bufferSize: bufferSize)
+        self.file = try AtomicOutputFile(path: path, bufferSize: bufferSize, durability: durability)
         if dialect.byteOrderMark { try file.write([0xEF, 0xBB, 0xBF]) }
         try appendRow { r in
             for i in columns.indices { r.header(i, columns[i].name) }

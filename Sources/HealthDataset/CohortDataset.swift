@@ -49,7 +49,7 @@ public struct CohortDataset: Sendable {
     /// only ever replaced by rename, never written in place.
     public func stage(_ person: PersonKey, from database: Database, in staging: String,
                       linking staged: [String: String] = [:]) throws -> [(staged: String, final: String)] {
-        let exporter = TableExporter(database: database)
+        let exporter = TableExporter(database: database, durability: .syncedWhenPublished)
         for table in Self.tables {
             let folder = "\(staging)/\(table.name)"
             try makeFolder(folder)
@@ -59,7 +59,8 @@ public struct CohortDataset: Sendable {
         for (year, days) in try Self.samplesByYear(database) {
             let folder = "\(staging)/\(OutputTable.samples.name)/year=\(year)"
             try makeFolder(folder)
-            try SeriesSamplesWriter.write(from: database, to: folder + "/part-0.parquet", localDays: days)
+            try SeriesSamplesWriter.write(from: database, to: folder + "/part-0.parquet", localDays: days,
+                                          durability: .syncedWhenPublished)
         }
         try makeFolder("\(staging)/\(OutputTable.samples.name)")
         return try Self.tableNames.map { name in

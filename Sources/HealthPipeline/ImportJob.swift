@@ -178,6 +178,7 @@ public struct ImportJob: Sendable {
             let store = try build.build(&load, &summary, finish: finish)
             try files.publish(moves, into: publication)
             try publication.move(store, to: folder.databasePath)
+            try publication.syncFolders()
             checkpoints.discard()
         } catch {
             publication.rollBack()

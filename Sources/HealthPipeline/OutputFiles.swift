@@ -3,6 +3,7 @@ import HealthCore
 import HealthEmit
 import SQLite
 import HealthStore
+import PrivateFiles
 
 /// The outputs of a run besides the store (`Output`s: the pipeline knows none by format).
 /// They are written from the finished store into a private staging folder
@@ -55,7 +56,7 @@ struct OutputFiles {
             try OutputFolders.makePrivate(into)
             let export = SamplesExport(alongsideIndex: alongsideIndex)
             export.threads.spawn("samples") {
-                let writer = try SeriesSamplesWriter(path: path, sources: sources)
+                let writer = try SeriesSamplesWriter(path: path, sources: sources, durability: .syncedWhenPublished)
                 do {
                     while let batch = try export.batches.receive() { try writer.append(type: batch.type, batch.rows) }
                     try writer.close()
@@ -73,6 +74,7 @@ struct OutputFiles {
     /// Moves the staged files into place, as part of `publication` (which undoes them all if
     /// one fails); their folders are made first, private.
     func publish(_ moves: [StagedOutput], into publication: Publication) throws {
+        try publication.syncAhead(moves)
         for move in moves {
             try OutputFolders.makePrivate((move.final as NSString).deletingLastPathComponent)
             try publication.move(move.staged, to: move.final)

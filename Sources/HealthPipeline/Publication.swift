@@ -18,6 +18,10 @@ final class Publication {
     private let folder: OutputFolder
     private let aside: String
     private var moves: [(staged: String, final: String, replaced: String?)] = []
+    /// Staged paths synced already (`syncAhead`), and the folders that received a move and
+    /// are synced once, by `syncFolders`, before the publication is committed.
+    private var synced: Set<String> = []
+    private var folders: [String] = []
 
     init(folder: OutputFolder) {
         self.folder = folder
@@ -55,23 +59,44 @@ final class Publication {
         do {
             // What is published must be on disk before its name is: a file that cannot be synced
             // is not published.
-            try Self.sync(staged, publishing: final)
+            if !synced.contains(staged) { try Self.sync(staged, publishing: final) }
             guard FileCall.rename(staged, final) == 0 else { throw Self.failure(final) }
         } catch {
             if let replaced { _ = FileCall.rename(replaced, final) }
             throw error
         }
         moves.append((staged, final, replaced))
-        // Only once the folder is synced is the rename durable; if it cannot be, the move is
-        // undone with the others.
-        guard Self.syncFolder(of: final) else {
-            throw HealthETLError.io("cannot publish \(final): cannot sync its folder (\(String(cString: strerror(errno))))")
+        let folder = (final as NSString).deletingLastPathComponent
+        if !folders.contains(folder) { folders.append(folder) }
+    }
+
+    /// Syncs the staged files or folders of `moves` (moved next) on a few threads at once. A
+    /// run publishes some forty small files: each sync is a wait for the disk, and one at a
+    /// time they add up; side by side they overlap.
+    func syncAhead(_ moves: [StagedOutput]) throws {
+        let workers = min(moves.count, 8)
+        guard workers > 1 else { return }   // one file: `move` syncs it
+        let threads = StageThreads()
+        for worker in 0..<workers {
+            let share = stride(from: worker, to: moves.count, by: workers).map { moves[$0] }
+            threads.spawn("sync \(worker)") { for move in share { try Self.sync(move.staged, publishing: move.final) } }
+        }
+        try threads.wait()
+        synced.formUnion(moves.map(\.staged))
+    }
+
+    /// Makes every move durable: each folder that received one is synced, once. Called before
+    /// `commit`; if a folder cannot be synced, the caller rolls every move back.
+    func syncFolders() throws {
+        for folder in folders where !Self.sync(folder: folder) {
+            throw HealthETLError.io("cannot publish into \(folder)/: cannot sync the folder (\(String(cString: strerror(errno))))")
         }
     }
 
     /// Keeps the new outputs: removes the replaced ones and the marker.
     func commit() {
         moves = []
+        folders = []
         try? FileManager.default.removeItem(atPath: aside)
         unlink(Self.markerPath(folder))
     }
@@ -86,6 +111,7 @@ final class Publication {
             _ = Self.syncFolder(of: move.final)
         }
         moves = []
+        folders = []
         if complete {
             try? FileManager.default.removeItem(atPath: aside)
             unlink(Self.markerPath(folder))
@@ -132,7 +158,10 @@ final class Publication {
     /// Syncs the folder holding `path` (its entries: a rename is durable once this returns true).
     @discardableResult
     private static func syncFolder(of path: String) -> Bool {
-        let folder = (path as NSString).deletingLastPathComponent
+        sync(folder: (path as NSString).deletingLastPathComponent)
+    }
+
+    private static func sync(folder: String) -> Bool {
         let dir = open(folder, O_RDONLY | O_CLOEXEC)
         guard dir >= 0 else { return false }
         defer { close(dir) }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthStore
+import PrivateFiles
 import SQLite
 
 /// `report/index.html` as an output of a run (pipeline name `report`).
@@ -19,7 +20,7 @@ public struct ReportOutput: Output {
                       progress: (String) throws -> Void) throws -> StagedFiles {
         try progress("report")
         try ReportWriter.write(from: database, to: (staging as NSString).appendingPathComponent("index.html"), goals: goals,
-                               units: units)
+                               units: units, durability: .syncedWhenPublished)
         return StagedFiles(moves: OutputFolders.moves(from: staging, to: (folder as NSString).appendingPathComponent("report")))
     }
 }

@@ -12,8 +12,9 @@ public enum ReportWriter {
     }
 
     /// Writes the page of `database` to `path` (its folder must exist).
-    public static func write(from database: Database, to path: String, goals: ReportGoals, units: UnitSystem = .metric) throws {
-        let file = try AtomicOutputFile(path: path, bufferSize: 1 << 20)
+    public static func write(from database: Database, to path: String, goals: ReportGoals, units: UnitSystem = .metric,
+                             durability: Durability = .synced) throws {
+        let file = try AtomicOutputFile(path: path, bufferSize: 1 << 20, durability: durability)
         try file.write(Array(try page(from: database, goals: goals, units: units).utf8))
         try file.commit()
     }

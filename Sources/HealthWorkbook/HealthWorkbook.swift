@@ -1,6 +1,7 @@
 import Foundation
 import HealthCore
 import HealthStore
+import PrivateFiles
 import SQLite
 import Spreadsheet
 
@@ -19,10 +20,11 @@ public enum HealthWorkbook {
     /// Writes the workbook of `database` to `path` (published on success only). Every sheet
     /// prints landscape, one page wide, its header row on every page; a column empty in every
     /// row is left out, and a sheet without rows (no ECG recordings) too, except Daily.
-    public static func write(from database: Database, to path: String, units: UnitSystem) throws {
+    public static func write(from database: Database, to path: String, units: UnitSystem,
+                             durability: Durability = .synced) throws {
         let zone = try HealthStore(database: database).analyticsZoneName().flatMap(TimeZone.init(identifier:))
             ?? TimeZone(identifier: "UTC")!
-        let writer = try WorkbookWriter(path: path)
+        let writer = try WorkbookWriter(path: path, durability: durability)
         do {
             for (title, table) in sheets {
                 let all = WorkbookSheet.columns(table, units: units, clock: LocalClock(zone: zone))

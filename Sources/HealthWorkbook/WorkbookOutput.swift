@@ -1,5 +1,6 @@
 import Foundation
 import HealthStore
+import PrivateFiles
 import SQLite
 
 /// `health.xlsx` as an output of a run (pipeline name `xlsx`).
@@ -19,7 +20,7 @@ public struct WorkbookOutput: Output {
                       progress: (String) throws -> Void) throws -> StagedFiles {
         try progress("workbook")
         let path = (staging as NSString).appendingPathComponent(Self.fileName)
-        try HealthWorkbook.write(from: database, to: path, units: units)
+        try HealthWorkbook.write(from: database, to: path, units: units, durability: .syncedWhenPublished)
         return StagedFiles(moves: [StagedOutput(staged: path, final: (folder as NSString).appendingPathComponent(Self.fileName))])
     }
 }

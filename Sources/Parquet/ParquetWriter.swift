@@ -85,16 +85,17 @@ public final class ParquetWriter {
     public convenience init(path: String, createdBy: String, columns: [ParquetColumn], rowGroupRows: Int = 1 << 16,
                             compression: ParquetCompression = .gzip,
                             keyValueMetadata: [String: String] = [:],
-                            writesGroupsInBackground: Bool = false) throws {
+                            writesGroupsInBackground: Bool = false, durability: Durability = .synced) throws {
         try self.init(path: path, createdBy: createdBy, columns: columns, rowGroupRows: rowGroupRows, compression: compression,
                       keyValueMetadata: keyValueMetadata, pageSizeTarget: 1 << 20,
-                      maxDictionaryEntries: Self.maxDictionaryEntries, writesGroupsInBackground: writesGroupsInBackground)
+                      maxDictionaryEntries: Self.maxDictionaryEntries, writesGroupsInBackground: writesGroupsInBackground,
+                      durability: durability)
     }
 
     /// With the page size and dictionary limit adjustable (for tests).
     init(path: String, createdBy: String, columns: [ParquetColumn], rowGroupRows: Int, compression: ParquetCompression,
          keyValueMetadata: [String: String], pageSizeTarget: Int, maxDictionaryEntries: Int,
-         writesGroupsInBackground: Bool = false) throws {
+         writesGroupsInBackground: Bool = false, durability: Durability = .synced) throws {
         try validateParquetSchema(columns)
         guard rowGroupRows >= 1 else { throw ParquetError("parquet: rowGroupRows must be at least 1") }
         self.path = path
@@ -112,7 +113,7 @@ public final class ParquetWriter {
         self.background = writesGroupsInBackground ? DispatchQueue(label: "parquet row groups") : nil
         self.stringColumns = buffers.indices.filter { buffers[$0].storage == .bytes }
         self.chunkWriter = try ParquetChunkWriter(compression: compression, pageSizeTarget: pageSizeTarget)
-        self.file = try AtomicOutputFile(path: path, bufferSize: 1 << 20)
+        self.file = try AtomicOutputFile(path: path, bufferSize: 1 << 20, durability: durability)
         try file.write(Self.magic)
     }
 

@@ -13,6 +13,10 @@ import Darwin
 /// folder) never picks up a half-written file, and carries the pid so that two processes
 /// writing the same path don't clobber each other's temporary.
 ///
+/// A file that a publisher moves into place later (`Durability.syncedWhenPublished`: a staged
+/// output) skips both syncs at `commit`: the publisher syncs it before its final name exists,
+/// and the folder it is staged in is never a name a reader relies on.
+///
 /// Writers can append straight into the buffer (`reserve` + `advance`), so the hot path of a
 /// text format is a bounds check and a store per byte. Not thread-safe. A file that is
 /// released before `commit()` removes its temporary.
@@ -22,14 +26,16 @@ public final class AtomicOutputFile {
     private var fd: Int32
     @usableFromInline let buffer: UnsafeMutablePointer<UInt8>
     public let capacity: Int
+    public let durability: Durability
     @usableFromInline var used = 0
     /// Bytes written so far (buffered included): the offset of the next byte in the file.
     public var offset: Int64 { written }
     @usableFromInline var written: Int64 = 0
 
     /// Creates the temporary file; throws `cannotCreateOutput` (naming the path) when it can't.
-    public init(path: String, bufferSize: Int = 256 << 10) throws {
+    public init(path: String, bufferSize: Int = 256 << 10, durability: Durability = .synced) throws {
         self.path = path
+        self.durability = durability
         self.temporaryPath = Self.temporaryPath(for: path)
         fd = createPrivateFile(temporaryPath, access: O_WRONLY)
         guard fd >= 0 else {
@@ -100,13 +106,15 @@ public final class AtomicOutputFile {
         try bytes.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
     }
 
-    /// Flushes, fsyncs, closes and renames the file over `path`, then fsyncs the folder.
-    /// On failure the temporary file is removed and the error (naming the path) thrown.
+    /// Flushes, fsyncs, closes and renames the file over `path`, then fsyncs the folder (both
+    /// syncs only when `durability` is `.synced`). On failure the temporary file is removed and
+    /// the error (naming the path) thrown.
     public func commit() throws {
         guard fd >= 0 else { throw FileError(.unexpected, "\(path) was already closed") }
+        let synced = durability == .synced
         do {
             try flushBuffer()
-            guard FileCall.fsync(fd, file: temporaryPath) == 0 else {
+            guard !synced || FileCall.fsync(fd, file: temporaryPath) == 0 else {
                 throw FileError(.io, "cannot fsync \(temporaryPath): \(errnoText())")
             }
             let rc = close(fd)
@@ -121,6 +129,7 @@ public final class AtomicOutputFile {
             unlink(temporaryPath)
             throw error
         }
+        guard synced else { return }
         // The rename is durable only once the folder's entry is; a failure here is not worth
         // failing the write over (the data itself is already synced).
         let dir = Self.splitPath(path).dir ?? "."
@@ -159,6 +168,16 @@ public final class AtomicOutputFile {
         let name = String(path[path.index(after: slash)...])
         return (slash == path.startIndex ? "/" : String(path[..<slash]), name)
     }
+}
+
+/// When a written file reaches the disk.
+public enum Durability: Sendable, Equatable {
+    /// At `commit`: the file, then its folder's entry, are synced (a file written in place).
+    case synced
+    /// By whoever publishes it, before its final name exists: a staged output, which a run's
+    /// publication syncs and renames into place with every other (syncing it at `commit` too
+    /// would wait for the disk twice per file, and for a folder no reader looks in).
+    case syncedWhenPublished
 }
 
 /// Creates `path` for this process alone (`access`: `O_WRONLY` or `O_RDWR`), mode 0600: a

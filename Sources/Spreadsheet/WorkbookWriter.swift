@@ -1,4 +1,5 @@
 import Archive
+import PrivateFiles
 /// A column of a sheet: its header, how its cells are stored and shown, and its width.
 public struct SheetColumn: Sendable, Equatable {
     public enum Kind: Sendable, Hashable {
@@ -75,8 +76,8 @@ public final class WorkbookWriter {
 
     public static let maximumRows = 1_048_576
 
-    public init(path: String) throws {
-        zip = try ZipWriter(path: path)
+    public init(path: String, durability: Durability = .synced) throws {
+        zip = try ZipWriter(path: path, durability: durability)
     }
 
     /// Adds a sheet: `rows` calls its argument once per row, with one value per column.

@@ -155,16 +155,16 @@ final class FaultInjectionTests: XCTestCase {
     /// Files a run may write only as best effort, so a fault there may be survived: the pid in
     /// the lock, the run log, the readable checkpoint copy and the published store's record
     /// (each documented as such), a sorted-run spill file (the analytics then read the store
-    /// instead), the working copy's in-kernel copy (finished by plain writes), and the syncs
-    /// of the state folder and of the staging folders (the publication syncs what it publishes
-    /// and the folders it publishes into, and fails if it cannot). Each with the kinds of call that may fail there.
+    /// instead), the working copy's in-kernel copy (finished by plain writes), and the sync
+    /// of the state folder. (Staged files are not synced where they are staged: the publication
+    /// syncs what it publishes and the folders it publishes into, and fails if it cannot.) Each with the kinds of call that may fail there.
     static let bestEffort: [(kinds: Set<String>, file: String)] = [
         (["write"], #"/\.healthetl/lock$"#), (["write"], #"/\.healthetl/runs\.log$"#),
         (["write", "fsync", "rename"], #"/\.healthetl/\.?checkpoint\.json(\.tmp-\d+)?$"#),
         (["write", "fsync", "rename"], #"/\.healthetl/\.?published-store\.json(\.tmp-\d+)?$"#),
         (["write", "fsync", "rename"], #"/\.healthetl/\.?published-input\.json(\.tmp-\d+)?$"#),
         (["write"], #"/\.healthetl/sample-run-\d+-\d+$"#), (["write"], #"/\.healthetl/next-store-\d+\.sqlite$"#),
-        (["fsync"], #"/\.healthetl$"#), (["fsync"], #"/\.healthetl/staging-\d+(/csv|/parquet|/report|/companions/[a-z_]+(/year=\d+)?)?$"#),
+        (["fsync"], #"/\.healthetl$"#),
     ]
 
     /// The closing sync of a staged store's journal: the loaded store (a full import's last SQLite

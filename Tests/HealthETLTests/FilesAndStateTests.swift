@@ -95,6 +95,23 @@ final class FilesAndStateTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/.healthetl/publishing"))
     }
 
+    /// A staged file is synced once, by the publication (not also where it is staged), and each
+    /// folder published into once, not after every file: the run's fsyncs, counted by the
+    /// fault-injection hook of the debug build, are at least one per published file and fewer
+    /// than two. (Syncing each file and its folder both when staged and when published made
+    /// four per file.)
+    func testEachPublishedFileIsSyncedOnceAndEachFolderOnce() throws {
+        let dir = try temporaryFolder(self)
+        let out = dir.appendingPathComponent("out").path
+        let r = try runProcess(TestPaths.binary, ["import", Self.sample, "--out", out, "--quiet"] + Self.zone,
+                               environment: ["HEALTHETL_FAULT": "fsync:1000000000:EIO"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let files = try publishedOutputs(out).count
+        let syncs = try XCTUnwrap(FaultInjectionTests.callCount(r.stderr, "fsync"), r.stderr)
+        XCTAssertGreaterThanOrEqual(syncs, files)
+        XCTAssertLessThan(syncs, 2 * files, "\(syncs) fsyncs for \(files) published files")
+    }
+
     // MARK: 20.6 damaged resume state
 
     func testADamagedResumeStateIsDiscardedWithAWarningAndResetClearsIt() throws {

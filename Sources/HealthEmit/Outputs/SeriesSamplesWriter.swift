@@ -1,5 +1,6 @@
 import HealthCore
 import Parquet
+import PrivateFiles
 import HealthStore
 import SQLite
 
@@ -14,9 +15,10 @@ public final class SeriesSamplesWriter {
     private var lastSource: SeriesReader.Source?
     public private(set) var rows = 0
 
-    public init(path: String, sources: [SeriesReader.Source], compression: ParquetCompression = .gzip) throws {
+    public init(path: String, sources: [SeriesReader.Source], compression: ParquetCompression = .gzip,
+                durability: Durability = .synced) throws {
         writer = try ParquetWriter(path: path, createdBy: TableExporter.parquetCreator, columns: OutputTable.samples.columns.map(TableExporter.parquetColumn),
-                                   compression: compression, writesGroupsInBackground: true)
+                                   compression: compression, writesGroupsInBackground: true, durability: durability)
         self.sources = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -25,9 +27,10 @@ public final class SeriesSamplesWriter {
     /// writer of every samples file, whether its rows come from the analytics' reads or from here.
     /// Returns the rows written.
     @discardableResult
-    public static func write(from database: Database, to path: String, localDays: Range<Int>? = nil) throws -> Int {
+    public static func write(from database: Database, to path: String, localDays: Range<Int>? = nil,
+                             durability: Durability = .synced) throws -> Int {
         let reader = SeriesReader(database: database)
-        let writer = try SeriesSamplesWriter(path: path, sources: try reader.sources())
+        let writer = try SeriesSamplesWriter(path: path, sources: try reader.sources(), durability: durability)
         do {
             for (typeID, identifier) in try reader.types() {
                 try reader.forEachBatch(typeID: typeID) { rows in

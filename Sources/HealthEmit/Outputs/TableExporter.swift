@@ -4,13 +4,18 @@ import HealthCore
 import HealthStore
 import SQLite
 import Parquet
+import PrivateFiles
 
 /// Streams one `OutputTable` from the store into a CSV file, a Parquet file, or both, in a
 /// single pass over the query: rows go straight from SQLite's buffers into the writers'
 /// (text cells as bytes, no String per cell), so memory is one row group, not the table.
 public struct TableExporter {
     let database: Database
-    public init(database: Database) { self.database = database }
+    /// Staged files (an `Output`'s) are synced by the publication that moves them into place.
+    let durability: Durability
+    public init(database: Database, durability: Durability = .synced) {
+        self.database = database; self.durability = durability
+    }
 
     /// The application our Parquet files name as their writer (`created_by`).
     public static let parquetCreator = "healthetl"
@@ -31,10 +36,11 @@ public struct TableExporter {
         }
         let csv = try csvPath.map {
             try CSVWriter(path: $0, columns: zip(table.columns, shown).map { Self.csvColumn($0, $1, local: localOffset != nil) },
-                          dialect: dialect, localOffset: localOffset)
+                          dialect: dialect, localOffset: localOffset, durability: durability)
         }
         let parquet = try parquetPath.map {
-            try ParquetWriter(path: $0, createdBy: Self.parquetCreator, columns: table.columns.map(Self.parquetColumn), compression: parquetCompression)
+            try ParquetWriter(path: $0, createdBy: Self.parquetCreator, columns: table.columns.map(Self.parquetColumn), compression: parquetCompression,
+                              durability: durability)
         }
         do {
             let stmt = try database.prepare(table.sql)

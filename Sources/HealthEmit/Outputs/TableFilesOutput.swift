@@ -3,6 +3,7 @@ import Foundation
 import HealthCore
 import HealthStore
 import Parquet
+import PrivateFiles
 import SQLite
 
 /// The store's output tables as files of one format: `csv/<table>.csv` (in the person's
@@ -32,7 +33,7 @@ public struct TableFilesOutput: SeriesOutput {
 
     public func stage(from database: Database, in staging: String, folder: String, run: StagingRun,
                       progress: (String) throws -> Void) throws -> StagedFiles {
-        let exporter = TableExporter(database: database)
+        let exporter = TableExporter(database: database, durability: .syncedWhenPublished)
         // Local date-times (the excel-semicolon dialect) are in the analytics' zone.
         let zone = dialect.localDateTimes
             ? try HealthStore(database: database).analyticsZoneName().flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")
@@ -42,7 +43,8 @@ public struct TableFilesOutput: SeriesOutput {
             let path = (staging as NSString).appendingPathComponent(fileName(table))
             try progress(table.name)
             if table.name == OutputTable.samples.name, format == .parquet {
-                rows[table.name] = try SeriesSamplesWriter.write(from: database, to: path)   // its one writer
+                rows[table.name] = try SeriesSamplesWriter.write(from: database, to: path,   // its one writer
+                                                                 durability: .syncedWhenPublished)
                 continue
             }
             rows[table.name] = try exporter.export(table, csv: format == .csv ? path : nil, parquet: format == .parquet ? path : nil,
