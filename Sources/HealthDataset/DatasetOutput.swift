@@ -10,6 +10,8 @@ public struct DatasetOutput: Output {
 
     public var name: String { "dataset" }
     public var summaryName: String { "dataset partitions" }
+    /// It links the person's own Parquet files instead of writing the same tables twice.
+    public var usesOtherOutputs: Bool { true }
 
     public func isMissing(in folder: String) -> Bool { !dataset.hasPartitions(of: person) }
 

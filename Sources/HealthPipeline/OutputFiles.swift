@@ -27,22 +27,36 @@ struct OutputFiles {
 
     /// Stages every output that is due (all of them when the store `changed` or an earlier
     /// publication was cut short; else those missing a file), skipping the tables `written`
-    /// already. Returns the moves of the publication and the rows per table.
+    /// already. Returns the moves of the publication and the rows per table, in the order of
+    /// `outputs` whatever the order they were staged in.
+    ///
+    /// The outputs that use no other's files are staged first, and side by side when the store
+    /// is committed (a full build: `OutputLanes`); then those that do, each with every file
+    /// staged before it.
     func stage(from database: Database, changed: Bool, written: Set<String> = [],
                progress: (String) throws -> Void) throws -> (files: StagedFiles, names: [String]) {
-        var all = StagedFiles()
-        var names: [String] = []
-        for output in outputs where changed || output.isMissing(in: folder.path) {
-            names.append(output.summaryName)
-            let into = stagingFolder(output)
-            try OutputFolders.makePrivate(into)
-            let run = StagingRun(written: written, parquetTables: all.parquetTables)
-            let staged = try output.stage(from: database, in: into, folder: folder.path, run: run, progress: progress)
-            all.moves += staged.moves
-            all.rows.merge(staged.rows) { a, _ in a }
-            all.parquetTables.merge(staged.parquetTables) { a, _ in a }
+        let due = outputs.filter { changed || $0.isMissing(in: folder.path) }
+        for output in due { try OutputFolders.makePrivate(stagingFolder(output)) }
+        let independent = due.indices.filter { !due[$0].usesOtherOutputs }
+        let stageOne = { @Sendable (index: Int, database: Database, progress: (String) throws -> Void) throws -> StagedFiles in
+            try due[index].stage(from: database, in: stagingFolder(due[index]), folder: folder.path,
+                                 run: StagingRun(written: written), progress: progress)
         }
-        return (all, names)
+        var staged = try OutputLanes.run(independent, from: database, progress: progress, stageOne)
+        var all = StagedFiles()
+        for index in independent { all.parquetTables.merge(staged[index]!.parquetTables) { a, _ in a } }
+        for index in due.indices where staged[index] == nil {
+            let run = StagingRun(written: written, parquetTables: all.parquetTables)
+            let files = try due[index].stage(from: database, in: stagingFolder(due[index]), folder: folder.path,
+                                             run: run, progress: progress)
+            all.parquetTables.merge(files.parquetTables) { a, _ in a }
+            staged[index] = files
+        }
+        for index in due.indices {
+            all.moves += staged[index]!.moves
+            all.rows.merge(staged[index]!.rows) { a, _ in a }
+        }
+        return (all, due.map(\.summaryName))
     }
 
     /// Starts writing the samples (nearly all the rows) on a thread of their own, from the

@@ -16,7 +16,13 @@ public final class Database {
     static let cacheLimit = 64
     var cachedStatementCount: Int { statementCache.count }
 
-    public enum Mode { case readOnly, readWrite, create }
+    public enum Mode {
+        case readOnly, readWrite, create
+        /// Read-only, of a file that nobody writes while this connection is open: SQLite takes
+        /// no lock and reads no journal (its `immutable` flag). For a second reader beside a
+        /// connection that holds the file's lock but has committed everything and waits.
+        case snapshot
+    }
 
     /// Process-wide settings, made once before the first connection opens.
     private static let configured: Bool = {
@@ -36,8 +42,10 @@ public final class Database {
         case .readOnly: SQLITE_OPEN_READONLY
         case .readWrite: SQLITE_OPEN_READWRITE
         case .create: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .snapshot: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
         }
-        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX | (followLinks ? 0 : SQLITE_OPEN_NOFOLLOW), nil)
+        let name = mode == .snapshot ? Self.immutableURI(path) : path
+        let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX | (followLinks ? 0 : SQLITE_OPEN_NOFOLLOW), nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(db)
@@ -49,6 +57,24 @@ public final class Database {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// `file:PATH?immutable=1`, the path's bytes that a URI reserves escaped (RFC 3986; SQLite
+    /// decodes %HH in the path).
+    static func immutableURI(_ path: String) -> String {
+        var uri = "file:"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "%"), 0...0x20, 0x7F...0xFF:
+                uri += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            default:
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return uri + "?immutable=1"
+    }
+
+    /// Whether a transaction is open (what is written is not yet in the file).
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     public func execute(_ sql: String) throws {
         var errorMessage: UnsafeMutablePointer<CChar>?
@@ -192,4 +218,8 @@ public enum SQLValue: Hashable, Sendable, CustomStringConvertible {
         default: description
         }
     }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

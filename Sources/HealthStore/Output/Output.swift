@@ -24,6 +24,14 @@ public protocol Output: Sendable {
     /// `progress` gets the name of each part as it starts.
     func stage(from database: Database, in staging: String, folder: String, run: StagingRun,
                progress: (String) throws -> Void) throws -> StagedFiles
+    /// True when it uses what other outputs staged in the same run (`StagingRun.parquetTables`):
+    /// it is staged after them. The others may be staged side by side, each from a
+    /// connection of its own.
+    var usesOtherOutputs: Bool { get }
+}
+
+public extension Output {
+    var usesOtherOutputs: Bool { false }
 }
 
 /// What a run has staged before an output's turn.
