@@ -54,7 +54,7 @@ test: venv
 # LibreOffice or Spark. `make test` runs everything; run it before handing work over.
 INTEGRATION_TESTS = AnalyticsEndToEndTests BadInputTests CohortJobTests CommandLineTests FaultInjectionTests \
   FilesAndStateTests GeneratedExportTests HostileFilesTests IncrementalRunTests KilledRunTests KilledNightlyRunTests \
-  NightlyDefectsTests OutputFilesTests PeopleTests RealExportsTests ReportTests ResumeAfterKillTests UnchangedExportTests \
+  NightlyDefectsTests OutputFilesTests PeopleTests RealExportsTests ReportTests ResumeAfterKillTests UnchangedExportTests NothingNewTests \
   DuplicatesDroppedTests WorkbookTests \
   HealthQLTests.EndToEndTests REPLTests ECGTests/test(ZipImport|APersonsRecordings|StoreOfSchema3|FolderImport)
 empty :=

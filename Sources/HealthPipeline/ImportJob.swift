@@ -96,9 +96,13 @@ public struct ImportJob: Sendable {
                 unlink((folder.stateFolder as NSString).appendingPathComponent(file))
             }
         }
+        // The copy waits until the run knows it adds something (`NothingNew`) when the store and
+        // the outputs are as published: otherwise the run rewrites something in any case.
+        let deferCopy = storeTrusted && !Publication.wasCutShort(in: folder)
+            && !options.outputs.contains { $0.isMissing(in: folder.path) }
         let previous = options.full ? nil
             : try PublishedStore.openIfCompatible(folder.databasePath, settings: settings, workingCopy: workingCopy,
-                                                  trusted: storeTrusted)
+                                                  trusted: storeTrusted, deferCopy: deferCopy)
         let checkpoints = CheckpointFiles(folder: folder, incremental: previous != nil)
         let job = "\(previous.map { "incremental after run \($0.nextRunID - 1)" } ?? "full");\(settings.fingerprint)"
         let input = exportSeen.input
@@ -130,6 +134,16 @@ public struct ImportJob: Sendable {
         summary.resumedAtElement = load.resumedAt
         let recordedAt = Timestamp(secondsSince1970: started.timeIntervalSince1970)
         summary.notes += notes
+        var store = previous
+        if let inPlace = previous, !inPlace.isCopy {
+            load.database = nil   // closes the delta so the store can attach it
+            if try NothingNew.holds(store: inPlace, delta: checkpoints.staged, settings: settings,
+                                    outputs: OutputSettings(options.config)) {
+                return try finishWithNothingNew(inPlace, summary: summary, started: started, exportSeen: exportSeen,
+                                                folder: folder, checkpoints: checkpoints, progress: progress)
+            }
+            store = try inPlace.copied()
+        }
         // An earlier run's publication cut short (killed between two moves): every output is
         // rewritten, whether this export brings anything new or not.
         let cutShort = Publication.wasCutShort(in: folder)
@@ -164,7 +178,7 @@ public struct ImportJob: Sendable {
             // The last point at which a cancelled run stops: from here on it publishes.
             try progress.phase(.writingFiles, "publishing")
         }
-        let build: any StoreBuild = previous.map {
+        let build: any StoreBuild = store.map {
             IncrementalBuild(previous: $0, settings: settings, progress: progress, recordedAt: recordedAt, delta: checkpoints.staged)
         } ?? FullBuild(settings: settings, alongside: alongside, files: files, progress: progress, recordedAt: recordedAt,
                        staged: checkpoints.staged)
@@ -186,6 +200,28 @@ public struct ImportJob: Sendable {
         }
         publication.commit()
         StoreFingerprint.record(folder)
+        var published = exportSeen
+        (published.storeDays, published.storeSleepNights) = (summary.storeDays, summary.storeSleepNights)
+        published.record(folder)
+        progress.done()
+        return summary
+    }
+
+    /// The end of a run whose export brought nothing the store lacks (`NothingNew`): the store
+    /// and every output stay as published; the export is recorded as the one they hold, and
+    /// the run's line goes to the run log (by `run`).
+    private func finishWithNothingNew(_ store: PublishedStore, summary: RunSummary, started: Date, exportSeen: UnchangedExport,
+                                      folder: OutputFolder, checkpoints: CheckpointFiles,
+                                      progress: ProgressReporter) throws -> RunSummary {
+        var summary = summary
+        summary.mode = "nothing-new"
+        (summary.newSamples, summary.newWorkouts, summary.touchedDays, summary.newECGRecordings) = (0, 0, 0, 0)
+        summary.samples = Int(try store.database.scalar("SELECT count(*) FROM sample_data").int ?? 0)
+        try RunOutcome.countStore(store.database, into: &summary)
+        // The last point at which a cancelled run stops, as before publishing.
+        try progress.phase(.writingFiles, "nothing new: the store and outputs stay as published")
+        summary.finish(started: started)
+        checkpoints.discard()
         var published = exportSeen
         (published.storeDays, published.storeSleepNights) = (summary.storeDays, summary.storeSleepNights)
         published.record(folder)

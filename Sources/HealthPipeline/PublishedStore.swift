@@ -14,17 +14,26 @@ import PrivateFiles
 /// by rename together with the other outputs, all or nothing. A run that fails or is killed
 /// leaves the published store exactly as it was, byte for byte.
 struct PublishedStore {
+    /// The working copy; or, until `copied()` (`isCopy` false), the published store itself, read only.
     let database: Database
     let workingCopy: String
     let anchors: Anchors
     let nextRunID: Int64
     /// The schema version of the published store (below `StoreSchema.version`: upgraded in the copy).
     var upgradedFrom = StoreSchema.version
+    /// Whether `database` is the private working copy (false: the copy is not made yet).
+    var isCopy = true
+    /// The published store's path.
+    var publishedPath = ""
 
     /// `trusted`: the store is as this program published it (`StoreFingerprint`), so the
     /// whole-file check is skipped.
+    ///
+    /// `deferCopy`: when the copy would be the published bytes as they are (no write-ahead log,
+    /// no upgrade, no anchor to repair), it is not made yet: the store is read in place, and
+    /// `copied()` makes it once the run knows it has something to add (`NothingNew`).
     static func openIfCompatible(_ path: String, settings: AnalyticsSettings, workingCopy: String,
-                                 trusted: Bool = false) throws -> PublishedStore? {
+                                 trusted: Bool = false, deferCopy: Bool = false) throws -> PublishedStore? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         // Not through a link: a `health.sqlite` replaced by one is refused, naming it.
@@ -40,7 +49,16 @@ struct PublishedStore {
               try settings.stored.match(published),
               let lastRun = try HealthStore(database: published).lastRunID() else { return nil }
         unlink(workingCopy)
-        if FileManager.default.fileExists(atPath: path + "-wal") {
+        let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
+        if deferCopy, !hasLog, version == StoreSchema.version,
+           try published.scalar("SELECT count(*) FROM anchors WHERE newest_creation_us > ?",
+                                [.integer(try AnchorCeiling.of(store: published))]).int == 0 {
+            var store = PublishedStore(database: published, workingCopy: workingCopy, anchors: try readAnchors(published),
+                                       nextRunID: lastRun + 1)
+            (store.isCopy, store.publishedPath) = (false, path)
+            return store
+        }
+        if hasLog {
             // A store of an earlier version may hold part of its data in a write-ahead log.
             try published.backup(to: workingCopy)
         } else {
@@ -54,14 +72,32 @@ struct PublishedStore {
         // rest of this run (the published file is never written).
         if version < StoreSchema.version { try StoreSchema.upgrade(database) }
         try AnchorCeiling.repairAnchors(in: database, ceiling: try AnchorCeiling.of(store: database))
+        var store = PublishedStore(database: database, workingCopy: workingCopy, anchors: try readAnchors(database),
+                                   nextRunID: lastRun + 1)
+        (store.upgradedFrom, store.publishedPath) = (Int(version), path)
+        return store
+    }
+
+    /// The store read in place (`deferCopy`), now with its private working copy: what
+    /// `openIfCompatible` returns without deferring (the anchors are the same: none needed repair).
+    func copied() throws -> PublishedStore {
+        guard !isCopy else { return self }
+        unlink(workingCopy)
+        try copyPrivateFile(from: publishedPath, to: workingCopy)
+        let database = try Database(path: workingCopy, mode: .readWrite)
+        try database.execute("PRAGMA journal_mode = DELETE")
+        var store = PublishedStore(database: database, workingCopy: workingCopy, anchors: anchors, nextRunID: nextRunID)
+        store.publishedPath = publishedPath
+        return store
+    }
+
+    private static func readAnchors(_ database: Database) throws -> Anchors {
         var newest: [Anchors.Key: Timestamp] = [:]
         for row in try database.rows("SELECT type, source_name, newest_creation_us FROM anchors") {
             guard let type = row[0].string, let source = row[1].string, let us = row[2].int else { continue }
             newest[Anchors.Key(type: type, source: source)] = Timestamp(microseconds: us)
         }
-        var store = PublishedStore(database: database, workingCopy: workingCopy, anchors: Anchors(newest), nextRunID: lastRun + 1)
-        store.upgradedFrom = Int(version)
-        return store
+        return Anchors(newest)
     }
 
     /// Applies the delta and recomputes the analytics of the days it touched, then calls

@@ -51,8 +51,10 @@ public struct RunSummary: Codable, Sendable {
     /// phase that shows the run's peak is the one that reached it.
     public var phasePeakRssMb: [String: Double] = [:]
 
-    /// `full` (a new store), `incremental` (added to the published one) or `unchanged` (the
-    /// export the last run published: nothing read, nothing written but the run log).
+    /// `full` (a new store), `incremental` (added to the published one), `unchanged` (the
+    /// export the last run published: nothing read, nothing written but the run log) or
+    /// `nothing-new` (another export file, read, whose records the store already held: the
+    /// store and outputs kept as published, `NothingNew`).
     public var mode = "full"
     /// Records dropped by their anchor (already imported), new rows an incremental run added,
     /// and the days whose analytics it recomputed.
@@ -145,7 +147,7 @@ public struct RunSummary: Codable, Sendable {
     var analyticsText: String {
         let store = "\(storeDays) days, \(storeSleepNights) sleep nights in the store"
         if mode == "unchanged" { return store }
-        guard mode == "incremental" else { return "\(storeDays) days, \(storeSleepNights) sleep nights" }
+        guard mode == "incremental" || mode == "nothing-new" else { return "\(storeDays) days, \(storeSleepNights) sleep nights" }
         switch touchedDays {
         case nil:
             return "every day recomputed: " + store
@@ -164,6 +166,8 @@ public struct RunSummary: Codable, Sendable {
         var lines: [String]
         if mode == "unchanged" {
             lines = []
+        } else if mode == "nothing-new" {
+            lines = ["  → nothing written: every record was in the store, which stays as published"]
         } else if written.isEmpty {
             lines = ["  → \(path("health.sqlite")) (only this run's log: nothing new)"]
         } else {
@@ -197,8 +201,8 @@ public struct RunSummary: Codable, Sendable {
         if let element = resumedAtElement {
             lines.append("  resumed a killed run: committed work up to element \(element) of the XML was kept")
         }
-        if mode == "incremental" {
-            lines.append("  incremental: \(skippedByAnchor) records already imported (anchors), \(newSamples ?? 0) new samples, "
+        if mode == "incremental" || mode == "nothing-new" {
+            lines.append("  \(mode): \(skippedByAnchor) records already imported (anchors), \(newSamples ?? 0) new samples, "
                 + "\(newWorkouts ?? 0) new workouts, \(newECGRecordings ?? 0) new ECG recordings")
         }
         if ecgRecordings > 0 || ecgFilesUnreadable > 0 {

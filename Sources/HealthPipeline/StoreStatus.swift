@@ -33,8 +33,8 @@ public struct StoreStatus {
                 + "\(show(run.quarantined)) quarantined, \(show(run.seconds)) s")
         }
         if let (count, last) = unchangedRunsSinceLastRead() {
-            lines.append("  then \(count) run\(count == 1 ? "" : "s") over the same export: nothing new, nothing read "
-                + "(the last at \(last.iso8601))")
+            lines.append("  then \(count) run\(count == 1 ? "" : "s") that found nothing new (the store left as published; "
+                + "the last at \(last.iso8601))")
         }
         lines.append("Tables:")
         // `ecg_recordings` came with schema 4: a store of version 3 lists it after its next import.
@@ -53,14 +53,17 @@ public struct StoreStatus {
         return lines.joined(separator: "\n")
     }
 
-    /// The runs at the end of the run log that found the export the store was built from
-    /// (`UnchangedExport`: they leave the store untouched, so its history does not list them),
+    /// The runs at the end of the run log that found nothing new: the export the store was
+    /// built from (`UnchangedExport`), or another file of records it held (`NothingNew`). They
+    /// leave the store untouched, so its history does not list them;
     /// and when the last of them ended (the log's modification time).
     private func unchangedRunsSinceLastRead() -> (Int, Timestamp)? {
         let path = (folder.stateFolder as NSString).appendingPathComponent("runs.log")
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
               let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return nil }
-        let count = text.split(separator: "\n").reversed().prefix { $0.contains("\"mode\":\"unchanged\"") }.count
+        let count = text.split(separator: "\n").reversed().prefix {
+            $0.contains("\"mode\":\"unchanged\"") || $0.contains("\"mode\":\"nothing-new\"")
+        }.count
         return count == 0 ? nil : (count, Timestamp(secondsSince1970: modified.timeIntervalSince1970))
     }
 }

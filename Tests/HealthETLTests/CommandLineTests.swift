@@ -15,19 +15,19 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(status.stdout.contains("workouts: 1"), status.stdout)
         XCTAssertTrue(status.stdout.contains("Pending: none"), status.stdout)
         // A second import of the same records (a copy: the very same file is not read again) is
-        // incremental and adds nothing (these records have no creationDate, so the store's
-        // identity index, not an anchor, recognises them).
+        // read and adds nothing (these records have no creationDate, so the store's identity
+        // index, not an anchor, recognises them): the store stays as published (`NothingNew`).
         let copy = dir.appendingPathComponent("copy.xml").path
         try FileManager.default.copyItem(atPath: path, toPath: copy)
         XCTAssertEqual(try healthetl(["import", copy, "--out", out, "--quiet"]).status, 0)
         let again = try healthetl(["status", "--out", out])
-        XCTAssertTrue(again.stdout.contains("incremental \(copy): 3 records read, 0 new samples"), again.stdout)
+        XCTAssertTrue(again.stdout.contains("then 1 run that found nothing new"), again.stdout)
         // The run log in .healthetl has a line per run, failed ones too.
         let broken = try write("<HealthData><Record", to: "broken.xml", in: dir)
         XCTAssertEqual(try healthetl(["import", broken, "--out", out, "--quiet"]).status, 65)
         let log = try String(contentsOfFile: out + "/.healthetl/runs.log", encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(log.count, 3)
-        XCTAssertTrue(log[0].contains("\"mode\":\"full\"") && log[1].contains("\"mode\":\"incremental\""), "\(log)")
+        XCTAssertTrue(log[0].contains("\"mode\":\"full\"") && log[1].contains("\"mode\":\"nothing-new\""), "\(log)")
         XCTAssertTrue(log[2].contains("\"status\":\"failed\"") && log[2].contains("not well-formed"), "\(log[2])")
         // reset --keep-profile empties analytics and anchors, keeps samples and profile.
         let reset = try healthetl(["reset", "--out", out, "--keep-profile", "--yes"])

@@ -328,7 +328,7 @@ final class ECGTests: XCTestCase {
         let copy = folder.appendingPathComponent("copy.zip").path
         try FileManager.default.copyItem(atPath: export.path, toPath: copy)
         let again = try importJSON(copy, out)
-        XCTAssertEqual(again["mode"] as? String, "incremental")
+        XCTAssertEqual(again["mode"] as? String, "nothing-new", "the same recordings in another file: read, nothing new")
         XCTAssertEqual(again["new_ecg_recordings"] as? Int, 0)
         XCTAssertEqual(try storedVoltages(store), export.expected)
 

@@ -114,7 +114,7 @@ final class NightlyDefectsTests: XCTestCase {
             try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: path)
             let again = try runProcess(TestPaths.binary, ["import", path, "--out", out, "--json", "--quiet"], environment: ["TZ": "UTC"])
             let second = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
-            XCTAssertEqual(second?["mode"] as? String, "incremental")
+            XCTAssertEqual(second?["mode"] as? String, "nothing-new")
             XCTAssertEqual(second?["time_zone_reason"] as? String, "the zone of the earlier imports into this folder")
         }
         XCTAssertEqual(TimeZoneChoice.region(of: "en_US"), "US")

@@ -46,7 +46,7 @@ final class UnchangedExportTests: XCTestCase {
 
         let status = try healthetl(["status", "--out", out])
         XCTAssertEqual(status.status, 0, status.stderr)
-        XCTAssertTrue(status.stdout.contains("then 1 run over the same export: nothing new"), status.stdout)
+        XCTAssertTrue(status.stdout.contains("then 1 run that found nothing new"), status.stdout)
 
         let text = try healthetl(["import", xml, "--out", out, "--timezone", "Europe/Berlin"])
         XCTAssertEqual(text.status, 0, text.stderr)
@@ -82,11 +82,12 @@ final class UnchangedExportTests: XCTestCase {
         }
         XCTAssertEqual(try run(xml, out, ["--timezone", "Asia/Tokyo"])["mode"] as? String, "incremental")
 
-        // The same bytes in a file of another time are read (the anchors skip them).
+        // The same bytes in a file of another time are read (the anchors skip them), and
+        // found to hold nothing new (`NothingNewTests`).
         let touched = Date().addingTimeInterval(-3600)
         try FileManager.default.setAttributes([.modificationDate: touched], ofItemAtPath: xml)
         let reread = try run(xml, out, ["--timezone", "Asia/Tokyo"])
-        XCTAssertEqual(reread["mode"] as? String, "incremental")
+        XCTAssertEqual(reread["mode"] as? String, "nothing-new")
         XCTAssertGreaterThan(reread["skipped_by_anchor"] as? Int ?? 0, 0)
         XCTAssertEqual(reread["new_samples"] as? Int, 0)
     }
@@ -104,6 +105,9 @@ final class UnchangedExportTests: XCTestCase {
             .first { $0.hasSuffix(".gpx") }, "the generated folder holds route files")
         let route = (folder as NSString).appendingPathComponent(routes)
         try FileManager.default.copyItem(atPath: route, toPath: (route as NSString).deletingLastPathComponent + "/added.gpx")
-        XCTAssertEqual(try run(folder, folderOut)["mode"] as? String, "incremental", "a new route file beside the XML")
+        // A new route file beside the XML: the export is read again (no workout names it: nothing new).
+        let reread = try run(folder, folderOut)
+        XCTAssertEqual(reread["mode"] as? String, "nothing-new", "\(reread)")
+        XCTAssertGreaterThan(reread["elements"] as? Int ?? 0, 0, "\(reread)")
     }
 }

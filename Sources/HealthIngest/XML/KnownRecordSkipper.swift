@@ -5,9 +5,13 @@ import Darwin
 #endif
 import HealthCore
 
-/// A byte filter between the sanitizer and libxml2 for incremental runs: removes whole
-/// top-level `<Record …>` elements that the prefilter says are known, so libxml2 never parses
-/// them (most of a nightly re-read of a cumulative export).
+/// A byte filter in front of the sanitizer and libxml2 for incremental runs: removes whole
+/// top-level `<Record …>` elements that the prefilter says are known, so neither the
+/// sanitizer nor libxml2 ever reads them (most of a nightly re-read of a cumulative export).
+/// It reads the file's own bytes: a record holding a byte the sanitizer would drop or replace
+/// (a control byte, broken UTF-8) is passed on whole, for the sanitizer to repair as in a run
+/// without it; the root element counts as begun only where the sanitizer, too, sees the body
+/// begin (past any DOCTYPE, by the sanitizer's own rule).
 ///
 /// It makes the same decision as `ExportSAXHandler.isKnown` (attributes `type`, `sourceName`
 /// or `source`, `creationDate`; the last pair's cutoff kept by bytes), and is conservative:
@@ -150,25 +154,48 @@ final class KnownRecordSkipper {
             case .passAll:
                 r = n
             case .prolog:
-                guard let lt = find(UInt8(ascii: "<"), p, r, n) else { r = n; break }
-                if lt + 4 > n { hold = lt; break scan }
+                // The prolog is held whole (from the document's start, `r` only says how far it
+                // was read) until the root's start tag is complete: then the sanitizer after
+                // this filter is asked whether it, too, sees the body start there.
+                func holdProlog() -> Bool {
+                    guard n <= Self.maxHeld else { state = .passAll; return false }
+                    hold = 0
+                    return true
+                }
+                guard let lt = find(UInt8(ascii: "<"), p, r, n) else {
+                    if holdProlog() { break scan } else { continue scan }
+                }
+                if lt + 10 > n { if holdProlog() { break scan } else { continue scan } }
                 let c = p[lt + 1]
                 if c == UInt8(ascii: "?") {
-                    guard let end = findPair(UInt8(ascii: "?"), UInt8(ascii: ">"), p, lt + 2, n) else { hold = lt; break scan }
+                    guard let end = findPair(UInt8(ascii: "?"), UInt8(ascii: ">"), p, lt + 2, n) else {
+                        if holdProlog() { break scan } else { continue scan }
+                    }
                     r = end + 2
                     // Another encoding than UTF-8: libxml2's attribute values are not our bytes.
                     if !declaresUTF8OrNothing(p, lt + 2, end) { state = .passAll }
                 } else if c == UInt8(ascii: "!") {
-                    guard p[lt + 2] == UInt8(ascii: "-"), p[lt + 3] == UInt8(ascii: "-") else { state = .passAll; break }
-                    guard let end = findCommentEnd(p, lt + 4, n) else { hold = lt; break scan }
-                    r = end
+                    if p[lt + 2] == UInt8(ascii: "-"), p[lt + 3] == UInt8(ascii: "-") {
+                        guard let end = findCommentEnd(p, lt + 4, n) else {
+                            if holdProlog() { break scan } else { continue scan }
+                        }
+                        r = end
+                    } else if matches(p + lt + 2, "DOCTYPE") {
+                        // Read past it by the sanitizer's own rule (it removes it).
+                        guard let end = doctypeEnd(p, lt + 9, n) else {
+                            if holdProlog() { break scan } else { continue scan }
+                        }
+                        r = end
+                    } else {
+                        state = .passAll
+                    }
                 } else if isNameStart(c) {
                     switch scanTag(p, lt + 1, n, strict: false) {
-                    case .incomplete: hold = lt; break scan
+                    case .incomplete: if holdProlog() { break scan } else { continue scan }
                     case .unexpected: state = .passAll
                     case .tag(let end, let selfClosing):
                         let isRoot = nameLength(p, lt + 1, n) == 10 && matches(p + lt + 1, "HealthData")
-                        state = isRoot && !selfClosing ? .top : .passAll
+                        state = isRoot && !selfClosing && sanitizerEntersBody(p, at: lt + 1) ? .top : .passAll
                         r = end
                     }
                 } else {
@@ -201,6 +228,12 @@ final class KnownRecordSkipper {
                             continue scan
                         }
                         end = e
+                    }
+                    if repairableInLastScan {
+                        // A byte in its content that the sanitizer repairs: passed on whole.
+                        r = end
+                        lastPassedEnd = outputOffset(r)
+                        continue scan
                     }
                     // Drop [lt, end), keeping its line breaks.
                     let run = lt - passFrom
@@ -265,6 +298,9 @@ final class KnownRecordSkipper {
 
     /// Set by the strict scans: the bytes scanned held a line break.
     private var lineBreaksInLastScan = false
+    /// Set by the strict scans of a record: it holds a byte the sanitizer (after this filter)
+    /// drops or replaces, so it is passed on whole, for the sanitizer and the SAX-level check.
+    private var repairableInLastScan = false
 
     /// A start tag from `start` (just after `<`). Not strict: only finds its end (quotes respected).
     /// Strict (an element about to be dropped): also checks what libxml2 would check there
@@ -336,14 +372,14 @@ final class KnownRecordSkipper {
                 attributeNames[2 * attributes] = nameStart
                 attributeNames[2 * attributes + 1] = length
                 // The value: its end, and what libxml2 would reject or change. Eight bytes at a
-                // time while none is the quote, `<`, `&`, a line break, tab or non-ASCII.
+                // time while none is the quote, `<`, `&`, a control byte (line breaks and tabs
+                // among them) or non-ASCII.
                 let quoteWord = UInt64(q) &* 0x0101_0101_0101_0101
                 while true {
                     while i + 8 <= n {
                         let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
                         let hits = hasByte(word, quoteWord) | hasByte(word, 0x3C3C_3C3C_3C3C_3C3C)
-                            | hasByte(word, 0x2626_2626_2626_2626) | hasByte(word, 0x0A0A_0A0A_0A0A_0A0A)
-                            | hasByte(word, 0x0D0D_0D0D_0D0D_0D0D) | hasByte(word, 0x0909_0909_0909_0909)
+                            | hasByte(word, 0x2626_2626_2626_2626) | hasByteBelow(word, 0x2020_2020_2020_2020)
                             | (word & highBitOfEveryByte)
                         if hits == 0 { i += 8; continue }
                         i += hits.trailingZeroBitCount >> 3   // the first such byte (exact for the lowest)
@@ -352,7 +388,23 @@ final class KnownRecordSkipper {
                     if i == n { return .incomplete }
                     let b = p[i]
                     let k = classes[Int(b)]
-                    if k == 0 { i += 1; continue }
+                    if k == 0 {
+                        // The sanitizer runs after this filter: a byte it would drop or replace
+                        // (a control byte, broken UTF-8) is left to it, the record passed on.
+                        if b >= 0x80 {
+                            let length = sequenceLength(b)
+                            if length > 0 && i + length > n { return .incomplete }
+                            if length > 0 && (1..<length).allSatisfy({ fits(p[i + $0], at: $0, after: b) }) {
+                                i += length
+                                continue
+                            }
+                            repairableInLastScan = true
+                        } else if b < 0x20 {
+                            repairableInLastScan = true
+                        }
+                        i += 1
+                        continue
+                    }
                     if b == q { break }
                     flags |= k
                     if k & Self.lt != 0 { return .unexpected }
@@ -368,6 +420,8 @@ final class KnownRecordSkipper {
                         // U+FFFE and U+FFFF are valid UTF-8 but not XML characters.
                         if i + 2 >= n { return .incomplete }
                         if p[i + 1] == 0xBF && p[i + 2] >= 0xBE { return .unexpected }
+                        if fits(p[i + 1], at: 1, after: b), fits(p[i + 2], at: 2, after: b) { i += 3; continue }
+                        repairableInLastScan = true
                     }
                     i += 1
                 }
@@ -387,6 +441,7 @@ final class KnownRecordSkipper {
     /// prefilter knows it (the same decision as `ExportSAXHandler.isKnown`).
     private func scanRecordStart(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int) -> RecordTag {
         lineBreaksInLastScan = false
+        repairableInLastScan = false
         var type = (0, -1), source = (0, -1), created = (0, -1)
         var flags: UInt8 = 0
         var attributes = 0
@@ -407,11 +462,25 @@ final class KnownRecordSkipper {
         case .tag(let end, let selfClosing):
             // Values libxml2 hands over byte for byte only: no reference, no tab or line break
             // (attribute value normalization turns those into spaces).
-            guard type.1 >= 0, source.1 >= 0, created.1 >= 0, flags & (Self.amp | Self.lineBreak | Self.tab) == 0 else {
+            guard type.1 >= 0, source.1 >= 0, created.1 >= 0, flags & (Self.amp | Self.lineBreak | Self.tab) == 0,
+                  !repairableInLastScan else {
                 return .tag(end: end, selfClosing: selfClosing, known: false)
             }
             return .tag(end: end, selfClosing: selfClosing, known: isKnown(p, type, source, created))
         }
+    }
+
+    /// Whether the sanitizer, given the prolog `p[..<nameStart]` and then the root's first name
+    /// byte, enters the body exactly there: records are dropped only where both agree that the
+    /// root element has begun (a DOCTYPE or a stray byte read otherwise by either passes all on).
+    private func sanitizerEntersBody(_ p: UnsafeMutablePointer<UInt8>, at nameStart: Int) -> Bool {
+        var probe = XMLSanitizer()
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: nameStart + 1 + XMLSanitizer.outputSlack)
+        defer { scratch.deallocate() }
+        _ = probe.filter(UnsafeBufferPointer(start: p, count: nameStart), into: scratch)
+        guard !probe.isInBody else { return false }
+        _ = probe.filter(UnsafeBufferPointer(start: p + nameStart, count: 1), into: scratch)
+        return probe.isInBody
     }
 
     private func isKnown(_ p: UnsafeMutablePointer<UInt8>, _ type: (Int, Int), _ source: (Int, Int), _ created: (Int, Int)) -> Bool {
@@ -429,6 +498,7 @@ final class KnownRecordSkipper {
             // White space up to the next `<`.
             while i < n && p[i] != UInt8(ascii: "<") {
                 let b = p[i]
+                if b < 0x20 && !isSpace(b) { repairableInLastScan = true; i += 1; continue }
                 guard isSpace(b) else { return .unexpected }
                 if b == 0x0A || b == 0x0D { lineBreaksInLastScan = true }
                 i += 1
@@ -597,6 +667,26 @@ private func findCommentEnd(_ p: UnsafeMutablePointer<UInt8>, _ from: Int, _ n: 
         if hit + 2 >= n { return nil }
         if p[hit + 1] == UInt8(ascii: "-") && p[hit + 2] == UInt8(ascii: ">") { return hit + 3 }
         i = hit + 1
+    }
+    return nil
+}
+
+/// Index just after the DOCTYPE whose keyword ends at `from`, by `XMLSanitizer`'s rule (a `>`
+/// outside brackets, or after the internal subset's `]`); nil: not in `p[..<n]`.
+private func doctypeEnd(_ p: UnsafeMutablePointer<UInt8>, _ from: Int, _ n: Int) -> Int? {
+    var inSubset = false, closing = false
+    var i = from
+    while i < n {
+        let b = p[i]
+        i += 1
+        if !inSubset {
+            if b == UInt8(ascii: "[") { inSubset = true } else if b == UInt8(ascii: ">") { return i }
+        } else if closing {
+            if b == UInt8(ascii: ">") { return i }
+            if !(isSpace(b) || b == UInt8(ascii: "]")) { closing = false }
+        } else if b == UInt8(ascii: "]") {
+            closing = true
+        }
     }
     return nil
 }

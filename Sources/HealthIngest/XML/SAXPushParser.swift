@@ -136,10 +136,15 @@ final class SAXPushParser {
     var removedDoctype: Bool { resumedFrom?.removedDoctype == true || sanitizer.removedDoctype }
     var repairedBytes: Int { (resumedFrom?.repairedBytes ?? 0) + sanitizer.repairedBytes }
 
+    /// The skipper's output offset (the sanitizer's input) of the parser's position: the skipper
+    /// runs first, on the file's bytes, so what it drops is never sanitized.
+    private func sanitizerInput(ofParsed parsed: Int64) -> Int64 { parsed + sanitizer.droppedBefore(output: parsed) }
+
     /// What the skipper dropped before the parser's position (all of it once the parse ended).
     private func skippedBeforeHere() -> (bytes: Int64, records: Int) {
         guard let skipper else { return (0, 0) }
-        return finished ? (skipper.bytesSkipped, skipper.recordsSkipped) : skipper.dropped(before: parsedBytes)
+        return finished ? (skipper.bytesSkipped, skipper.recordsSkipped)
+            : skipper.dropped(before: sanitizerInput(ofParsed: parsedBytes))
     }
 
     /// Top-level records the skipper removed before the parser's position: the handler never
@@ -147,42 +152,50 @@ final class SAXPushParser {
     var recordsSkippedBeforeHere: Int { skippedBeforeHere().records }
 
     /// The ingest state right here (call from a callback at the end of a top-level element,
-    /// or after `finish` with `xmlComplete`). Parser offset → sanitizer output (adding what the
-    /// skipper dropped before it) → file (adding what the sanitizer dropped before that).
+    /// or after `finish` with `xmlComplete`). Parser offset → sanitizer input, i.e. skipper
+    /// output (adding what the sanitizer dropped before it) → file (adding what the skipper
+    /// dropped before that).
     func resumePoint(elementOrdinal: Int64, line: Int, xmlComplete: Bool = false) -> ResumePoint {
         let parsed = parsedBytes
-        let sanitized = parsed + skippedBeforeHere().bytes
-        return ResumePoint(xmlOffset: fileBase + sanitized + sanitizer.droppedBefore(output: sanitized),
+        let sanitized = sanitizerInput(ofParsed: parsed)
+        return ResumePoint(xmlOffset: fileBase + sanitized + skippedBeforeHere().bytes,
                            elementOrdinal: elementOrdinal, line: line, xmlComplete: xmlComplete,
                            removedDoctype: removedDoctype,
-                           repairedBytes: (resumedFrom?.repairedBytes ?? 0) + sanitizer.repairedBefore(output: sanitized))
+                           repairedBytes: (resumedFrom?.repairedBytes ?? 0) + sanitizer.repairedBefore(output: parsed))
     }
 
     /// Feeds one chunk of the raw input (any size).
     func feed(_ chunk: UnsafeRawBufferPointer) throws {
         // Resume points still to come lie past the parser's position, so what the sanitizer
         // noted before it is folded: its log stays about a chunk long (it notes every device
-        // address it cuts, and a nightly run asks for no resume point while it skips).
-        sanitizer.settle(upTo: parsedBytes + skippedBeforeHere().bytes)
+        // address it cuts).
+        sanitizer.settle(upTo: parsedBytes)
+        let bytes = chunk.bindMemory(to: UInt8.self)
         if let skipper {
-            let input = skipper.inputBuffer(adding: chunk.count + XMLSanitizer.outputSlack)
-            let n = sanitizer.filter(chunk.bindMemory(to: UInt8.self), into: input)
-            let out = skipper.filter(added: n)
-            try push(out.baseAddress, out.count, terminate: false)
+            // The skipper first, on the file's bytes: a record it drops is never sanitized
+            // (it leaves to the sanitizer, by passing the record on, any byte that would repair).
+            if let base = bytes.baseAddress, !bytes.isEmpty {
+                skipper.inputBuffer(adding: bytes.count).update(from: base, count: bytes.count)
+            }
+            try sanitizeAndPush(UnsafeBufferPointer(skipper.filter(added: bytes.count)))
             return
         }
-        if chunk.count + XMLSanitizer.outputSlack > scratchCapacity {
+        try sanitizeAndPush(bytes)
+    }
+
+    private func sanitizeAndPush(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        if bytes.count + XMLSanitizer.outputSlack > scratchCapacity {
             scratch.deallocate()
-            scratchCapacity = chunk.count + XMLSanitizer.outputSlack
+            scratchCapacity = bytes.count + XMLSanitizer.outputSlack
             scratch = .allocate(capacity: scratchCapacity)
         }
-        let n = sanitizer.filter(chunk.bindMemory(to: UInt8.self), into: scratch)
+        let n = sanitizer.filter(bytes, into: scratch)
         try push(scratch, n, terminate: false)
     }
 
     /// Ends the document; throws if it is not complete and well-formed.
     func finish() throws {
-        if let held = skipper?.finish(), held.count > 0 { try push(held.baseAddress, held.count, terminate: false) }
+        if let held = skipper?.finish(), held.count > 0 { try sanitizeAndPush(UnsafeBufferPointer(held)) }
         var tail = sanitizer.finish()
         try tail.withUnsafeMutableBufferPointer { try push($0.baseAddress, $0.count, terminate: true) }
         finished = true

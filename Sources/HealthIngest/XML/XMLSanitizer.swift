@@ -20,6 +20,8 @@ struct XMLSanitizer {
     /// A UTF-8 sequence cut by the previous chunk boundary.
     private var pending: [UInt8] = []
     private(set) var removedDoctype = false
+    /// Past the prolog (and any DOCTYPE): inside the root element's start tag or after it.
+    var isInBody: Bool { state == .body }
     var repairedBytes: Int { Int(repaired.total) }
     /// Output bytes before the current chunk; input bytes dropped (not passed on one for one)
     /// and repairs, by output offset: map a parser offset back to the file and tell what was
@@ -268,7 +270,7 @@ struct XMLSanitizer {
 @inline(__always) private func isNameStart(_ b: UInt8) -> Bool {
     (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 95 || b >= 0x80
 }
-@inline(__always) private func sequenceLength(_ lead: UInt8) -> Int {
+@inline(__always) func sequenceLength(_ lead: UInt8) -> Int {
     switch lead {
     case 0xC2...0xDF: 2
     case 0xE0...0xEF: 3
@@ -279,7 +281,7 @@ struct XMLSanitizer {
 /// Whether `byte` can stand at position `k` (1…3) of a sequence that starts with `lead`:
 /// a continuation byte, and after four leads only those that keep the scalar in range (no
 /// overlong forms, no UTF-16 surrogates, nothing past U+10FFFF).
-@inline(__always) private func fits(_ byte: UInt8, at k: Int, after lead: UInt8) -> Bool {
+@inline(__always) func fits(_ byte: UInt8, at k: Int, after lead: UInt8) -> Bool {
     guard isContinuation(byte) else { return false }
     guard k == 1 else { return true }
     switch lead {
