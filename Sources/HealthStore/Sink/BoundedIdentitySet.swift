@@ -79,7 +79,8 @@ struct BoundedIdentitySet {
 
     /// Writes the table's identities out as one sorted run, and adds them to the Bloom filter.
     private mutating func spill() throws {
-        if runs.isEmpty { bloom = IdentityBloom(expected: max(expected, 2 * recentLimit)) }
+        // It holds what the table does not: the identities beyond the table's, expected.
+        if runs.isEmpty { bloom = IdentityBloom(expected: max(expected - recentLimit, recentLimit)) }
         let path = folder + "/identity-run-\(getpid())-\(runs.count)"
         var run: IdentityRun?
         // Out of `self` while the table drains (one access to `self` at a time).

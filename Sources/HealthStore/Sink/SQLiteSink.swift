@@ -405,6 +405,7 @@ public final class SQLiteSink {
         // pages cached, merging smaller runs costs little, and what reads the store after
         // the load (the outputs) scans tables in order (issue 35).
         try database.execute("PRAGMA cache_size = -\(Self.afterLoadCacheKiB)")
+        FreedMemory.returnToSystem()
         try database.execute(StoreSchema.indexes)
         try database.execute(StoreSchema.views)
         try deriveWorkoutHeartRates()
