@@ -43,6 +43,22 @@ final class BoundedIdentitySetTests: XCTestCase {
         XCTAssertGreaterThan(set.runCount, 50, "most identities were on disk when their copies came")
     }
 
+    /// A load far larger than its estimate (a 4 GB export is estimated at most 2.8 M samples):
+    /// the Bloom filter, sized from the estimate, would fill up and send nearly every new
+    /// identity to the disk; instead a new one twice the size takes over, so new identities
+    /// still rarely need a read.
+    func testNewIdentitiesRarelyReadTheDiskWhenTheEstimateWasFarTooLow() throws {
+        var generator = SystemRandomNumberGenerator()
+        var set = BoundedIdentitySet(expected: 1_000, folder: try folder(), recentLimit: 1_000)
+        var newOnes = 0
+        for _ in 0..<60_000 {
+            if try set.insert(UInt64.random(in: .min ... .max, using: &generator)) { newOnes += 1 }
+        }
+        XCTAssertEqual(newOnes, 60_000)
+        XCTAssertGreaterThan(set.runCount, 50)
+        XCTAssertLessThan(set.diskLookups, 60_000 / 50, "at most 2% of new identities looked up on disk (\(set.diskLookups))")
+    }
+
     /// The sink itself, with a filter of 16 identities in memory: each record's exact copy,
     /// read after 400 other records (many runs later), is dropped and counted; a record that
     /// differs from another only in its value (a different identity) is kept.

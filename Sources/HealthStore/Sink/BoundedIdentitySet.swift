@@ -24,8 +24,13 @@ struct BoundedIdentitySet {
     private let folder: String
     let expected: Int
     private var runs: [IdentityRun] = []
-    /// The runs' identities (empty until the first run).
+    /// The runs' identities (empty until the first run); when it holds half again what it was
+    /// sized for, it joins `fullBlooms` and a new one twice its size takes the next runs, so the
+    /// false positives stay rare however far the estimate of the load's size was off.
     private var bloom = IdentityBloom(expected: 0)
+    private var fullBlooms: [IdentityBloom] = []
+    /// Identities looked up on disk (the Bloom filters said they may be in a run).
+    private(set) var diskLookups = 0
     /// What `prefetch` read, kept so that its loads are not optimized away.
     private var touched: UInt64 = 0
     /// The block a run's lookup reads, kept between lookups.
@@ -63,14 +68,19 @@ struct BoundedIdentitySet {
         guard recent.insert(identity) else { return false }
         // A copy of a run's identity stays in the table too (its next copy is found there),
         // so the table's count is checked either way.
-        let new = try runs.isEmpty || !bloom.mayContain(identity) || !inRuns(identity)
+        let new = try runs.isEmpty || !mayBeInRuns(identity) || !inRuns(identity)
         if recent.count >= recentLimit { try spill() }
         return new
     }
 
-    /// Whether a run holds `identity` (the Bloom filter said it may): read from disk.
+    @inline(__always) private func mayBeInRuns(_ identity: UInt64) -> Bool {
+        bloom.mayContain(identity) || (!fullBlooms.isEmpty && fullBlooms.contains { $0.mayContain(identity) })
+    }
+
+    /// Whether a run holds `identity` (a Bloom filter said it may): read from disk.
     @inline(never)
     private mutating func inRuns(_ identity: UInt64) throws -> Bool {
+        diskLookups += 1
         for run in runs {
             if try run.contains(identity, block: &block) { return true }
         }
@@ -80,7 +90,14 @@ struct BoundedIdentitySet {
     /// Writes the table's identities out as one sorted run, and adds them to the Bloom filter.
     private mutating func spill() throws {
         // It holds what the table does not: the identities beyond the table's, expected.
-        if runs.isEmpty { bloom = IdentityBloom(expected: max(expected - recentLimit, recentLimit)) }
+        if runs.isEmpty {
+            bloom = IdentityBloom(expected: max(expected - recentLimit, recentLimit))
+        } else if 2 * (bloom.count + recent.count) > 3 * bloom.capacity {
+            // Filled half again beyond its size, it still gives about 0.6% false positives.
+            let size = 2 * bloom.capacity
+            fullBlooms.append(bloom)
+            bloom = IdentityBloom(expected: size)
+        }
         let path = folder + "/identity-run-\(getpid())-\(runs.count)"
         var run: IdentityRun?
         // Out of `self` while the table drains (one access to `self` at a time).
@@ -162,11 +179,15 @@ final class IdentityRun {
 struct IdentityBloom {
     private var words: [UInt64]
     private let blocks: UInt64
+    /// The identities it is sized for, and those inserted.
+    let capacity: Int
+    private(set) var count = 0
 
     /// Sized for `expected` identities at 16 bits each.
     init(expected: Int) {
         let blocks = (max(expected, 0) + 31) / 32   // 512 bits a block
         self.blocks = UInt64(blocks)
+        capacity = blocks * 32
         words = Array(repeating: 0, count: blocks * 8)
     }
 
@@ -182,6 +203,7 @@ struct IdentityBloom {
     }
 
     mutating func insert(_ identity: UInt64) {
+        count += 1
         let base = block(identity) * 8
         var h = Self.bits(identity)
         words.withUnsafeMutableBufferPointer { w in
