@@ -11,7 +11,7 @@ import Darwin
 /// runs' identities (2 bytes an identity) says which identities may be in a run. Only those
 /// are looked up on disk, in the runs: a Bloom filter never misses, so every copy of a
 /// record written before is found, however far apart in the file the two are; a false
-/// positive costs one read, never a dropped sample.
+/// positive costs a read of each run (4 KB), never a dropped sample.
 ///
 /// Up to `recentLimit` identities (a year of a heavy user's records) it is the plain table,
 /// as before. Beyond, what grows is the Bloom filter's 2 bytes an identity, against the
