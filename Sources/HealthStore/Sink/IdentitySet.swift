@@ -68,6 +68,28 @@ struct IdentitySet {
         Int(truncatingIfNeeded: (identity &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
+    /// Hands every identity held to `body`, in ascending order, then empties the set (its
+    /// table keeps its size). Sorted in place, inside the table itself: a spill of a full table
+    /// allocates nothing beside it.
+    mutating func drainSorted(_ body: (UnsafeBufferPointer<UInt64>) throws -> Void) rethrows {
+        let hadZero = hasZero
+        defer { hasZero = false; count = 0 }
+        try slots.withUnsafeMutableBufferPointer { table in
+            // The nonzero identities to the front (the table always has a free slot, so the
+            // zero identity fits behind them).
+            var n = 0
+            for i in table.indices where table[i] != 0 {
+                table[n] = table[i]
+                n += 1
+            }
+            if hadZero { table[n] = 0; n += 1 }
+            var held = UnsafeMutableBufferPointer(rebasing: table[0..<n])
+            held.sort()
+            defer { table.update(repeating: 0) }
+            try body(UnsafeBufferPointer(held))
+        }
+    }
+
     private mutating func grow() {
         let old = slots
         slots = Array(repeating: 0, count: old.count * 2)

@@ -7,9 +7,9 @@ import SQLite
 /// It writes to a file nobody reads yet; publishing is the caller's job.
 ///
 /// Exact duplicates are dropped as they arrive, by a set of the identities written
-/// (`IdentitySet`: 8-byte hashes in a table at most 70% full, some 32 MB for 2.4 M samples,
-/// 64 MB for 4 M): far cheaper than an index on identity plus a pass to delete the extra
-/// copies after the load.
+/// (`BoundedIdentitySet`: 8-byte hashes in a table of at most 8 MB, older ones in sorted runs
+/// on disk behind a Bloom filter of 2 bytes an identity): far cheaper than an index on
+/// identity plus a pass to delete the extra copies after the load.
 ///
 /// Each dropped copy is counted by the record it copies (`duplicate_copies`, written with each
 /// commit): the reconciliation's `duplicates_dropped` per day and metric.
@@ -62,7 +62,7 @@ public final class SQLiteSink {
     private var lastSource: (source: SourceInfo, id: Int64) = (SourceInfo(name: ""), -1)
     private var seenWorkouts: Set<Int64> = []
     private var seenCorrelations: Set<UInt64> = []
-    private var seenSamples = IdentitySet()
+    private var seenSamples: BoundedIdentitySet
     /// The copies dropped since the last commit, by the identity of the record they copy. Touched
     /// only on a duplicate (rare), never for an ordinary record.
     private var droppedCopies: [UInt64: (type: Int64, localDay: Int64, copies: Int64)] = [:]
@@ -93,7 +93,13 @@ public final class SQLiteSink {
     /// A new store at `path`, or (`resuming`, with the counts of its checkpoint) the store a
     /// killed load left there, picked up where its last commit ended. `expectedSamples` sizes
     /// the duplicate filter up front (growing it rehashes every identity in it, each a cache miss).
-    public init(path: String, runID: Int64 = 1, resuming: Counts? = nil, expectedSamples: Int = 0) throws {
+    /// `recentIdentities`: identities the duplicate filter holds in memory (tests make it small).
+    public init(path: String, runID: Int64 = 1, resuming: Counts? = nil, expectedSamples: Int = 0,
+                recentIdentities: Int? = nil) throws {
+        // Its runs (unlinked at once) go beside the store, like the sample runs.
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        seenSamples = BoundedIdentitySet(expected: expectedSamples, folder: folder.isEmpty ? "/" : folder,
+                                         recentLimit: recentIdentities ?? BoundedIdentitySet.defaultRecentLimit)
         database = try Database(path: path, mode: resuming == nil ? .create : .readWrite)
         // A rollback journal: a killed process leaves a journal that the next open rolls back
         // to the last commit (no journal at all could leave half-written pages). The load
@@ -105,7 +111,6 @@ public final class SQLiteSink {
             PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL;
             PRAGMA temp_store = FILE; PRAGMA cache_size = -\(Self.cacheKiB);
             """)
-        seenSamples = IdentitySet(minimumCapacity: expectedSamples)
         if let resuming {
             counts = resuming
             // The ExportDate was read before the kill; the profile row keeps it.
@@ -156,8 +161,8 @@ public final class SQLiteSink {
         }
         for row in try database.rows("SELECT id FROM workouts") { if let id = row[0].int { seenWorkouts.insert(id) } }
         let samples = try database.prepare("SELECT identity FROM sample_data")
-        seenSamples = IdentitySet(minimumCapacity: max(counts.samplesWritten, seenSamples.capacity))
-        while try samples.step() { _ = seenSamples.insert(UInt64(bitPattern: samples.int64(0))) }
+        seenSamples = seenSamples.emptied(expecting: max(counts.samplesWritten, seenSamples.expected))
+        while try samples.step() { _ = try seenSamples.insert(UInt64(bitPattern: samples.int64(0))) }
         for row in try database.rows("SELECT identity FROM correlations") {
             if let identity = row[0].int { seenCorrelations.insert(UInt64(bitPattern: identity)) }
         }
@@ -235,7 +240,7 @@ public final class SQLiteSink {
                         seenSamples.prefetch(UnsafeBufferPointer(rebasing: $0[i..<min(i + IdentitySet.prefetchGroup, $0.count)]))
                     }
                 }
-                guard seenSamples.insert(identities[i]) else {
+                guard try seenSamples.insert(identities[i]) else {
                     try dropped(&samples[i], identity: identities[i])
                     continue
                 }
@@ -396,13 +401,14 @@ public final class SQLiteSink {
         if let reading { try saveCheckpoint(reading) }
         try database.execute("COMMIT; BEGIN")
         if reading != nil { FaultInjection.checkpointCommitted() }
-        seenSamples = IdentitySet()
+        seenSamples = seenSamples.emptied(expecting: 0)
         // SQLite's sorter holds as many bytes as the page cache may (`cache_size`) before it
         // writes a sorted run: 32 MB of cache and 32 MB of sorter while the largest index is
         // built, the peak RSS of a 4-year import. Appending an index in key order needs few
         // pages cached, merging smaller runs costs little, and what reads the store after
         // the load (the outputs) scans tables in order (issue 35).
         try database.execute("PRAGMA cache_size = -\(Self.afterLoadCacheKiB)")
+        FreedMemory.returnToSystem()
         try database.execute(StoreSchema.indexes)
         try database.execute(StoreSchema.views)
         try deriveWorkoutHeartRates()
