@@ -80,30 +80,66 @@ public struct QualityWriter {
         let wanted = days.map { Set($0.map { Int64($0.daysSinceEpoch) }) }
         let tally = try gathered.flatMap { $0.isExact ? $0 : nil }
             ?? QualityTally.read(from: database, calendar: calendar, days: wanted)
-        // The inventory, the sources of each day and each source's daily totals of the summed metrics.
-        var inventory: [Source: [String: (records: Int64, first: Int64, last: Int64)]] = [:]
-        var daySources: [Int64: Set<Source>] = [:]
-        var totals: [Int64: [String: [Source: (total: Double, samples: Int64)]]] = [:]
-        let metricOfType = Dictionary(uniqueKeysWithValues: Self.metrics.map { ($0.type, $0.name) })
+        // The inventory, the sources of each day and each source's daily totals of the summed
+        // metrics, gathered by number (a source's versions share one number, its name and
+        // model; tens of thousands of groups, no string hashed per group) and named once at
+        // the end. Groups come in key order, so each total adds its parts in the same order
+        // every run.
+        let (distinct, sourceNumber) = Self.numbered(sources)
+        let metricOfType = Dictionary(uniqueKeysWithValues: Self.metrics.enumerated().map { ($1.type, $0) })
+        var metricNumber: [Int64: Int?] = [:]
+        var inventory: [NumberedKey: (records: Int64, first: Int64, last: Int64)] = [:]
+        var daySources: [Int64: Set<Int>] = [:]
+        var totals: [NumberedKey: (total: Double, samples: Int64)] = [:]
         for (key, group) in tally.sortedGroups {
             let day = key.day, count = group.count
-            guard let type = tally.typeNames[key.type], let source = sources[key.source] else { continue }
-            // In place: a copy of the source's types taken out and put back is copied whole per group.
-            if let seen = inventory[source]?[type] {
-                inventory[source]![type] = (seen.records + count, min(seen.first, day), max(seen.last, day))
+            guard let source = sourceNumber[key.source], tally.typeNames[key.type] != nil else { continue }
+            let typeKey = NumberedKey(source: source, item: key.type)
+            if let seen = inventory[typeKey] {
+                inventory[typeKey] = (seen.records + count, min(seen.first, day), max(seen.last, day))
             } else {
-                inventory[source, default: [:]][type] = (count, day, day)
+                inventory[typeKey] = (count, day, day)
             }
             guard wanted?.contains(day) ?? true else { continue }
             daySources[day, default: []].insert(source)
-            if let metric = metricOfType[type] {
-                let seen = totals[day, default: [:]][metric, default: [:]][source]
-                totals[day, default: [:]][metric, default: [:]][source] = ((seen?.total ?? 0) + group.sum, (seen?.samples ?? 0) + count)
+            let metric = metricNumber[key.type] ?? {
+                let number = tally.typeNames[key.type].flatMap { metricOfType[$0] }
+                metricNumber[key.type] = number
+                return number
+            }()
+            if let metric {
+                let totalKey = NumberedKey(source: source, item: Int64(metric), day: day)
+                let seen = totals[totalKey]
+                totals[totalKey] = ((seen?.total ?? 0) + group.sum, (seen?.samples ?? 0) + count)
             }
         }
-        try writeInventory(inventory)
-        try writeReconciliation(days: days, totals: totals)
-        try writeDataQuality(days: days, daySources: daySources, worn: tally.worn, carried: tally.carried)
+        var namedInventory: [Source: [String: (records: Int64, first: Int64, last: Int64)]] = [:]
+        for (key, seen) in inventory { namedInventory[distinct[key.source], default: [:]][tally.typeNames[key.item]!] = seen }
+        var namedTotals: [Int64: [String: [Source: (total: Double, samples: Int64)]]] = [:]
+        for (key, total) in totals {
+            namedTotals[key.day, default: [:]][Self.metrics[Int(key.item)].name, default: [:]][distinct[key.source]] = total
+        }
+        try writeInventory(namedInventory)
+        try writeReconciliation(days: days, totals: namedTotals)
+        try writeDataQuality(days: days, sourcesOfDay: daySources.mapValues(\.count), worn: tally.worn, carried: tally.carried)
+    }
+
+    /// A source (by number) and a type id or metric number, on a day for the totals.
+    private struct NumberedKey: Hashable { var source: Int; var item: Int64; var day: Int64 = 0 }
+
+    /// The distinct sources (name and model) and, for each source id, its number among them.
+    private static func numbered(_ sources: [Int64: Source]) -> (distinct: [Source], number: [Int64: Int]) {
+        var distinct: [Source] = [], numberOf: [Source: Int] = [:], number: [Int64: Int] = [:]
+        for (id, source) in sources {
+            if let known = numberOf[source] {
+                number[id] = known
+            } else {
+                numberOf[source] = distinct.count
+                number[id] = distinct.count
+                distinct.append(source)
+            }
+        }
+        return (distinct, number)
     }
 
     /// Source id → name and device model.
@@ -225,8 +261,9 @@ public struct QualityWriter {
         return String(format: "%@%02d:%02d", sign, a / 3600, a % 3600 / 60)
     }
 
-    /// `worn`, `carried`: local day → hours holding a heart-rate sample, a phone's step sample.
-    private func writeDataQuality(days: Set<CivilDate>?, daySources: [Int64: Set<Source>],
+    /// `sourcesOfDay`: local day → the sources that recorded on it; `worn`, `carried`: local day →
+    /// hours holding a heart-rate sample, a phone's step sample.
+    private func writeDataQuality(days: Set<CivilDate>?, sourcesOfDay: [Int64: Int],
                                   worn: [Int64: Int], carried: [Int64: Int]) throws {
         try clear("data_quality", days: days)
         let zones = try zones(days: days.map { Set($0.map(\.iso8601)) })
@@ -242,7 +279,7 @@ public struct QualityWriter {
                 Self.offsetText(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(day * 86_400 + 43_200))))
             }
             try insert.bind([.text(date), .integer(Int64(worn[day] ?? 0)), .integer(Int64(carried[day] ?? 0)),
-                             .integer(Int64(daySources[day]?.count ?? 0)),
+                             .integer(Int64(sourcesOfDay[day] ?? 0)),
                              recorded.isEmpty ? .null : .text(recorded.joined(separator: ",")), offset.map { .text($0) } ?? .null])
             try insert.run()
         }
