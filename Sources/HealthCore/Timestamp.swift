@@ -85,6 +85,13 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Parses `YYYY-MM-DD`. Years 0…9999 only (what `iso8601` prints for any date an export
     /// holds): a year near Int.max overflowed `daysSinceEpoch` (found by fuzzing).
     public init?(iso string: some StringProtocol) {
+        // The form every store and output holds, read from its bytes (tens of thousands of
+        // dates a run); anything else by the general rule below.
+        if let fixed = string.utf8.withContiguousStorageIfAvailable(Self.fixedISODigits) ?? nil {
+            guard (1...12).contains(fixed.month), (1...31).contains(fixed.day) else { return nil }
+            self.init(year: fixed.year, month: fixed.month, day: fixed.day)
+            return
+        }
         let parts = string.split(separator: "-")
         guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
               (0...9999).contains(y), (1...12).contains(m), (1...31).contains(d) else { return nil }
@@ -92,8 +99,35 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     public var iso8601: String {
-        let y = String(year)
-        return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + twoDigits(month) + "-" + twoDigits(day)
+        guard (0...9999).contains(year) else {
+            let y = String(year)
+            return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + twoDigits(month) + "-" + twoDigits(day)
+        }
+        // Ten bytes written in place: no intermediate strings (a run formats tens of thousands).
+        return String(unsafeUninitializedCapacity: 10) { bytes in
+            let zero = UInt8(ascii: "0")
+            bytes[0] = zero + UInt8(year / 1000); bytes[1] = zero + UInt8(year / 100 % 10)
+            bytes[2] = zero + UInt8(year / 10 % 10); bytes[3] = zero + UInt8(year % 10)
+            bytes[4] = UInt8(ascii: "-"); bytes[5] = zero + UInt8(month / 10); bytes[6] = zero + UInt8(month % 10)
+            bytes[7] = UInt8(ascii: "-"); bytes[8] = zero + UInt8(day / 10); bytes[9] = zero + UInt8(day % 10)
+            return 10
+        }
+    }
+
+    /// Year, month and day of exactly `DDDD-DD-DD` (nil: any other bytes).
+    private static func fixedISODigits(_ b: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
+        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int? {
+            var value = 0
+            for i in from..<from + count {
+                let d = b[i] &- UInt8(ascii: "0")
+                guard d < 10 else { return nil }
+                value = value * 10 + Int(d)
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2) else { return nil }
+        return (year, month, day)
     }
     public var description: String { iso8601 }
     /// Monday = 0 … Sunday = 6 (1970-01-01 was a Thursday).

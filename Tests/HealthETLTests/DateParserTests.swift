@@ -81,4 +81,23 @@ final class DateParserTests: XCTestCase {
         XCTAssertEqual(Timestamp(iso8601: "2024-01-10T10:30:00.5Z")?.microseconds, 1_704_882_600_500_000)
         XCTAssertEqual(CivilDate(iso: "2024-01-10"), CivilDate(year: 2024, month: 1, day: 10))
     }
+
+    /// `CivilDate.iso8601` writes its ten bytes in place and `CivilDate(iso:)` reads that form
+    /// from its bytes: both must agree with the general rule on every kind of date, and the
+    /// reader must refuse what the general rule refuses.
+    func testTheFixedFormOfADateAgreesWithTheGeneralRule() {
+        for days in stride(from: CivilDate(year: 0, month: 1, day: 1).daysSinceEpoch,
+                           through: CivilDate(year: 9999, month: 12, day: 31).daysSinceEpoch, by: 97) {
+            let date = CivilDate(daysSinceEpoch: days)
+            let expected = String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
+            XCTAssertEqual(date.iso8601, expected)
+            XCTAssertEqual(CivilDate(iso: expected), date, expected)
+            XCTAssertEqual(CivilDate(iso: expected[...]), date, "a substring reads the same")
+        }
+        XCTAssertEqual(CivilDate(year: -1, month: 12, day: 31).iso8601, "00-1-12-31", "outside 0…9999: the general rule")
+        for bad in ["2024-13-01", "2024-00-10", "2024-01-32", "2024-01-00", "20a4-01-01", "2024-01-1a", "2024/01/10", "2024-01-10 "] {
+            XCTAssertNil(CivilDate(iso: bad), bad)
+        }
+        XCTAssertEqual(CivilDate(iso: "2024-1-5"), CivilDate(year: 2024, month: 1, day: 5), "other forms: the general rule")
+    }
 }
