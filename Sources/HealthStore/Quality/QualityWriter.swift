@@ -217,8 +217,10 @@ public struct QualityWriter {
                     let t = bySource[source]!
                     let total = Self.rounded(t.total)
                     all += total
-                    try insertSource.bind([.text(date), .text(metric.name), .text(source.name), source.modelValue,
-                                           .real(total), .integer(t.samples), priority(source)])
+                    // Bound one by one: thousands of rows, no array of values made for each.
+                    insertSource.bind(1, date); insertSource.bind(2, metric.name); insertSource.bind(3, source.name)
+                    insertSource.bind(4, source.model.isEmpty ? nil : source.model); insertSource.bind(5, total)
+                    insertSource.bind(6, t.samples); insertSource.bind(7, rankOf[source].map(Int64.init))
                     try insertSource.run()
                 }
                 all = Self.rounded(all)

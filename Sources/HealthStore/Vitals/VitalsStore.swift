@@ -175,9 +175,13 @@ public struct VitalsStore {
     // MARK: Daily vitals
 
     /// Each of `types`' mean by day from `daily_metrics` (the analytics' priority-merged days),
-    /// in one read of the table (keyed by date first: a read per type read it all each time).
+    /// in one read of the table (keyed by date first: a read per type read it all each time),
+    /// of the rows of those types only (the others are most of the table).
     public func dailyMeans(types: Set<String>, days: Set<CivilDate>?) throws -> [String: [CivilDate: Double]] {
-        let stmt = try database.prepare("SELECT date, type, average FROM daily_metrics WHERE average IS NOT NULL")
+        let wanted = types.sorted()
+        let stmt = try database.prepare("SELECT date, type, average FROM daily_metrics WHERE average IS NOT NULL AND type IN ("
+                                        + Array(repeating: "?", count: wanted.count).joined(separator: ", ") + ")")
+        for (i, type) in wanted.enumerated() { stmt.bind(Int32(i + 1), type) }
         var result: [String: [CivilDate: Double]] = [:]
         while try stmt.step() {
             guard let type = stmt.text(1), types.contains(type),
