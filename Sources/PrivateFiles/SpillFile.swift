@@ -37,4 +37,16 @@ public final class SpillFile {
             return n
         }
     }
+
+    /// Reads `count` bytes at `offset` into `buffer`, or as many as the file holds there;
+    /// returns how many.
+    public func readFully(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws -> Int {
+        var done = 0
+        while done < count {
+            let n = try read(into: buffer + done, count: count - done, at: offset + done)
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
 }

@@ -150,7 +150,7 @@ final class IdentityRun {
         let n = min(Self.fenceStride, count - start)
         if block.count < n { block = Array(repeating: 0, count: Self.fenceStride) }
         let read = try block.withUnsafeMutableBytes { bytes in
-            try readFully(into: bytes.baseAddress!, count: n * 8, at: start * 8)
+            try file.readFully(into: bytes.baseAddress!, count: n * 8, at: start * 8)
         }
         guard read == n * 8 else { throw FileError(.unexpected, "\(file.path): a temporary file is shorter than written") }
         var l = 0, h = n
@@ -159,16 +159,6 @@ final class IdentityRun {
             if block[m] < identity { l = m + 1 } else { h = m }
         }
         return l < n && block[l] == identity
-    }
-
-    private func readFully(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws -> Int {
-        var done = 0
-        while done < count {
-            let n = try file.read(into: buffer + done, count: count - done, at: offset + done)
-            if n == 0 { break }
-            done += n
-        }
-        return done
     }
 }
 
