@@ -48,7 +48,7 @@ struct PublishedStore {
               (Int64(StoreSchema.oldestUpgradable)...Int64(StoreSchema.version)).contains(version),
               try settings.stored.match(published),
               let lastRun = try HealthStore(database: published).lastRunID() else { return nil }
-        unlink(workingCopy)
+        unlink(workingCopy)   // a killed run's leftover, whether this run copies or not
         let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
         if deferCopy, !hasLog, version == StoreSchema.version,
            try published.scalar("SELECT count(*) FROM anchors WHERE newest_creation_us > ?",
@@ -58,16 +58,7 @@ struct PublishedStore {
             (store.isCopy, store.publishedPath) = (false, path)
             return store
         }
-        if hasLog {
-            // A store of an earlier version may hold part of its data in a write-ahead log.
-            try published.backup(to: workingCopy)
-        } else {
-            try copyPrivateFile(from: path, to: workingCopy)   // in the kernel: a third of the backup's time
-        }
-        let database = try Database(path: workingCopy, mode: .readWrite)
-        // Private until it is published: a rollback journal (a store of an earlier version may
-        // carry a write-ahead log's mode), committed once.
-        try database.execute("PRAGMA journal_mode = DELETE")
+        let database = try makeWorkingCopy(workingCopy, of: path, backingUp: hasLog ? published : nil)
         // A store of an earlier version gets the newer tables in the copy, published with the
         // rest of this run (the published file is never written).
         if version < StoreSchema.version { try StoreSchema.upgrade(database) }
@@ -82,13 +73,27 @@ struct PublishedStore {
     /// `openIfCompatible` returns without deferring (the anchors are the same: none needed repair).
     func copied() throws -> PublishedStore {
         guard !isCopy else { return self }
-        unlink(workingCopy)
-        try copyPrivateFile(from: publishedPath, to: workingCopy)
-        let database = try Database(path: workingCopy, mode: .readWrite)
-        try database.execute("PRAGMA journal_mode = DELETE")
+        let database = try Self.makeWorkingCopy(workingCopy, of: publishedPath, backingUp: nil)
         var store = PublishedStore(database: database, workingCopy: workingCopy, anchors: anchors, nextRunID: nextRunID)
         store.publishedPath = publishedPath
         return store
+    }
+
+    /// The private copy of the published store at `path`, open: by SQLite's backup of
+    /// `published` when the store holds part of its data in a write-ahead log (a store of an
+    /// earlier version), else by copying the file (in the kernel: a third of the backup's time).
+    private static func makeWorkingCopy(_ workingCopy: String, of path: String, backingUp published: Database?) throws -> Database {
+        unlink(workingCopy)
+        if let published {
+            try published.backup(to: workingCopy)
+        } else {
+            try copyPrivateFile(from: path, to: workingCopy)
+        }
+        let database = try Database(path: workingCopy, mode: .readWrite)
+        // Private until it is published: a rollback journal (a store of an earlier version may
+        // carry a write-ahead log's mode), committed once.
+        try database.execute("PRAGMA journal_mode = DELETE")
+        return database
     }
 
     private static func readAnchors(_ database: Database) throws -> Anchors {
