@@ -200,9 +200,7 @@ public struct ImportJob: Sendable {
         }
         publication.commit()
         StoreFingerprint.record(folder)
-        var published = exportSeen
-        (published.storeDays, published.storeSleepNights) = (summary.storeDays, summary.storeSleepNights)
-        published.record(folder)
+        exportSeen.record(folder, holding: summary)
         progress.done()
         return summary
     }
@@ -222,9 +220,7 @@ public struct ImportJob: Sendable {
         try progress.phase(.writingFiles, "nothing new: the store and outputs stay as published")
         summary.finish(started: started)
         checkpoints.discard()
-        var published = exportSeen
-        (published.storeDays, published.storeSleepNights) = (summary.storeDays, summary.storeSleepNights)
-        published.record(folder)
+        exportSeen.record(folder, holding: summary)
         progress.done()
         return summary
     }

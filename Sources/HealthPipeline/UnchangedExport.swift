@@ -67,8 +67,15 @@ struct UnchangedExport: Codable, Equatable {
             && !outputs.contains { $0.isMissing(in: folder.path) }
     }
 
-    /// Notes the export just published (best effort: without it the next run reads the export).
-    func record(_ folder: OutputFolder) {
+    /// Notes the export just published, with the days and nights the run's store holds.
+    func record(_ folder: OutputFolder, holding summary: RunSummary) {
+        var published = self
+        (published.storeDays, published.storeSleepNights) = (summary.storeDays, summary.storeSleepNights)
+        published.record(folder)
+    }
+
+    /// Writes the record (best effort: without it the next run reads the export).
+    private func record(_ folder: OutputFolder) {
         guard let data = try? JSONEncoder().encode(self) else { return }
         try? AtomicFile.write(String(decoding: data, as: UTF8.self), to: Self.path(folder))
     }
