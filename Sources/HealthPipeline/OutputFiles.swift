@@ -38,17 +38,17 @@ struct OutputFiles {
         let due = outputs.filter { changed || $0.isMissing(in: folder.path) }
         for output in due { try OutputFolders.makePrivate(stagingFolder(output)) }
         let independent = due.indices.filter { !due[$0].usesOtherOutputs }
-        let stageOne = { @Sendable (index: Int, database: Database, progress: (String) throws -> Void) throws -> StagedFiles in
-            try due[index].stage(from: database, in: stagingFolder(due[index]), folder: folder.path,
-                                 run: StagingRun(written: written), progress: progress)
+        @Sendable func stage(_ index: Int, _ database: Database, _ run: StagingRun,
+                             _ progress: (String) throws -> Void) throws -> StagedFiles {
+            try due[index].stage(from: database, in: stagingFolder(due[index]), folder: folder.path, run: run, progress: progress)
         }
-        var staged = try OutputLanes.run(independent, from: database, progress: progress, stageOne)
+        var staged = try OutputLanes.run(independent, from: database, progress: progress) {
+            try stage($0, $1, StagingRun(written: written), $2)
+        }
         var all = StagedFiles()
         for index in independent { all.parquetTables.merge(staged[index]!.parquetTables) { a, _ in a } }
         for index in due.indices where staged[index] == nil {
-            let run = StagingRun(written: written, parquetTables: all.parquetTables)
-            let files = try due[index].stage(from: database, in: stagingFolder(due[index]), folder: folder.path,
-                                             run: run, progress: progress)
+            let files = try stage(index, database, StagingRun(written: written, parquetTables: all.parquetTables), progress)
             all.parquetTables.merge(files.parquetTables) { a, _ in a }
             staged[index] = files
         }
