@@ -65,7 +65,8 @@ public struct QualityWriter {
         /// "" when the source named none.
         public var model: String
         public static func < (a: Source, b: Source) -> Bool { (a.name, a.model) < (b.name, b.model) }
-        var modelValue: SQLValue { model.isEmpty ? .null : .text(model) }
+        var modelText: String? { model.isEmpty ? nil : model }
+        var modelValue: SQLValue { modelText.map { .text($0) } ?? .null }
     }
 
     /// Rewrites the quality tables of `days` (nil: all), inside the caller's transaction. An
@@ -152,8 +153,8 @@ public struct QualityWriter {
         return keys
     }
 
-    private func priority(_ key: Source) -> SQLValue {
-        rankOf[key].map { .integer(Int64($0)) } ?? .null
+    private func priority(_ key: Source) -> Int64? {
+        rankOf[key].map(Int64.init)
     }
 
     private func writeInventory(_ inventory: [Source: [String: (records: Int64, first: Int64, last: Int64)]]) throws {
@@ -162,7 +163,8 @@ public struct QualityWriter {
         for source in inventory.keys.sorted() {
             for (type, seen) in inventory[source]!.sorted(by: { $0.key < $1.key }) {
                 try insert.bind([.text(source.name), source.modelValue, .text(type), .integer(seen.records),
-                                 .text(Self.iso(seen.first)), .text(Self.iso(seen.last)), priority(source)])
+                                 .text(Self.iso(seen.first)), .text(Self.iso(seen.last)),
+                                 priority(source).map { .integer($0) } ?? .null])
                 try insert.run()
             }
         }
@@ -219,8 +221,8 @@ public struct QualityWriter {
                     all += total
                     // Bound one by one: thousands of rows, no array of values made for each.
                     insertSource.bind(1, date); insertSource.bind(2, metric.name); insertSource.bind(3, source.name)
-                    insertSource.bind(4, source.model.isEmpty ? nil : source.model); insertSource.bind(5, total)
-                    insertSource.bind(6, t.samples); insertSource.bind(7, rankOf[source].map(Int64.init))
+                    insertSource.bind(4, source.modelText); insertSource.bind(5, total)
+                    insertSource.bind(6, t.samples); insertSource.bind(7, priority(source))
                     try insertSource.run()
                 }
                 all = Self.rounded(all)
