@@ -65,7 +65,7 @@ public final class Database {
         for byte in path.utf8 {
             switch byte {
             case UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "%"), 0...0x20, 0x7F...0xFF:
-                uri += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                uri += (byte < 0x10 ? "%0" : "%") + String(byte, radix: 16, uppercase: true)
             default:
                 uri.unicodeScalars.append(Unicode.Scalar(byte))
             }
@@ -218,8 +218,4 @@ public enum SQLValue: Hashable, Sendable, CustomStringConvertible {
         default: description
         }
     }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
