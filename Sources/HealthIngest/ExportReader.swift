@@ -75,22 +75,25 @@ public struct ExportReader: Sendable {
             (summary.elements, summary.removedDoctype, summary.repairedBytes) =
                 (resume.elementOrdinal, resume.removedDoctype, resume.repairedBytes)
         } else {
-            let skipping = skipsKnownRecordsBeforeParsing ? prefilter : nil
+            // Known records are dropped from the file's bytes on the read thread, before the
+            // sanitizer and libxml2 (on this one) see them.
+            let skipper = skipsKnownRecordsBeforeParsing
+                ? prefilter.map { KnownRecordSkipper(prefilter: $0, startingInBody: resume != nil) } : nil
             let parser = try SAXPushParser(handler: handler, fileName: source.displayName, resumingAt: resume,
-                                           skippingKnown: skipping)
+                                           skipped: skipper?.log)
             handler.parser = parser
             do {
                 let (source, offset, chunkSize) = (source, resume?.xmlOffset ?? 0, chunkSize)
                 // Direct I/O when the parse is the bottleneck; a run that skips known records
                 // reads far faster than a disk delivers, so it reads through the page cache,
                 // where a nightly run finds an export it has read before.
-                if let file = try source.xmlFile(from: offset, direct: skipping == nil) {
+                if let file = try source.xmlFile(from: offset, direct: skipper == nil) {
                     let reader = UncheckedFileReader(file: file)   // used by the read thread alone
-                    try ReadAhead.stream(chunkSize: chunkSize, fill: { buffer in
+                    try ReadAhead.stream(chunkSize: chunkSize, filter: skipper, fill: { buffer in
                         (try reader.file.read(into: buffer), reader.file.offset)
                     }, progress: { bytesRead = $0 }, consume: parser.feed)
                 } else {
-                    try ReadAhead.stream(chunkSize: chunkSize, produce: { progress, body in
+                    try ReadAhead.stream(chunkSize: chunkSize, filter: skipper, produce: { progress, body in
                         try source.readXML(from: offset, chunkSize: chunkSize, progress: progress, body)
                     }, progress: { bytesRead = $0 }, consume: parser.feed)
                 }

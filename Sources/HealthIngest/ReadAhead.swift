@@ -10,13 +10,28 @@ import HealthCore
 enum ReadAhead {
     /// A chunk's buffer, owned by one thread at a time (handed over through a channel).
     private final class Chunk: @unchecked Sendable {
-        let storage: UnsafeMutableRawBufferPointer
+        private(set) var storage: UnsafeMutableRawBufferPointer
         var count = 0
         /// What `produce` last reported as consumed from the input, for progress.
         var progress: Int64 = 0
         init(capacity: Int) { storage = .allocate(byteCount: capacity, alignment: FileReader.alignment) }
         deinit { storage.deallocate() }
         var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: storage[0..<count]) }
+
+        /// Holds `bytes` (a filter's output can be longer than a chunk: what it held back before).
+        func fill(with bytes: UnsafeMutableBufferPointer<UInt8>) {
+            if bytes.count > storage.count {
+                storage.deallocate()
+                storage = .allocate(byteCount: bytes.count, alignment: FileReader.alignment)
+            }
+            count = bytes.count
+            if let base = bytes.baseAddress { storage.baseAddress!.copyMemory(from: base, byteCount: count) }
+        }
+    }
+
+    /// A filter handed to the read thread, which alone uses it from then on.
+    private struct FilterOnReadThread: @unchecked Sendable {
+        let filter: any ReadFilter
     }
 
     /// Runs `produce` (which reports progress and passes out bytes, like `ExportSource.readXML`)
@@ -25,12 +40,25 @@ enum ReadAhead {
     /// either side stops both; the consumer's own error wins, a producer's error comes after
     /// the bytes it produced before it. The bytes are copied into the chunks (a zip's inflated
     /// output comes in the inflater's own buffer).
-    static func stream(chunkSize: Int, depth: Int = 4,
+    static func stream(chunkSize: Int, depth: Int = 4, filter: (any ReadFilter)? = nil,
                        produce: @escaping @Sendable (_ progress: (Int64) -> Void,
                                                      _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
                        progress: (Int64) -> Void, consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let filter = filter.map(FilterOnReadThread.init)
         try run(chunkSize: chunkSize, depth: depth, producer: { empty, filled in
             var reached: Int64 = 0
+            func send(_ bytes: UnsafeMutableBufferPointer<UInt8>) throws {
+                guard !bytes.isEmpty else { return }
+                guard let chunk = try empty.receive() else { throw ChannelCancelled() }
+                chunk.fill(with: bytes)
+                chunk.progress = reached
+                try filled.send(chunk)
+            }
+            if let filter = filter?.filter {
+                try produce({ reached = $0 }) { bytes in try send(filter.filter(copying: bytes)) }
+                try send(filter.finish())
+                return
+            }
             try produce({ reached = $0 }) { bytes in
                 var rest = bytes
                 while !rest.isEmpty {
@@ -48,10 +76,26 @@ enum ReadAhead {
     /// The same for an input that reads straight into the chunks (a file: `FileReader`, no
     /// copy): `fill` puts the next bytes at the start of the buffer it gets and returns how many
     /// (0 at the end) and the input position reached. Chunks are aligned for direct I/O.
-    static func stream(chunkSize: Int, depth: Int = 4,
+    static func stream(chunkSize: Int, depth: Int = 4, filter: (any ReadFilter)? = nil,
                        fill: @escaping @Sendable (UnsafeMutableRawBufferPointer) throws -> (count: Int, progress: Int64),
                        progress: (Int64) -> Void, consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let filter = filter.map(FilterOnReadThread.init)
         try run(chunkSize: chunkSize, depth: depth, producer: { empty, filled in
+            if let filter = filter?.filter {
+                // Read into the filter's own buffer, after what it held back; hand on its output.
+                while true {
+                    let input = filter.inputBuffer(adding: chunkSize)
+                    let (count, reached) = try fill(UnsafeMutableRawBufferPointer(start: input, count: chunkSize))
+                    let output = count == 0 ? filter.finish() : filter.filter(added: count)
+                    if !output.isEmpty {
+                        guard let chunk = try empty.receive() else { throw ChannelCancelled() }
+                        chunk.fill(with: output)
+                        chunk.progress = reached
+                        try filled.send(chunk)
+                    }
+                    if count == 0 { return }
+                }
+            }
             while true {
                 guard let chunk = try empty.receive() else { throw ChannelCancelled() }
                 (chunk.count, chunk.progress) = try fill(chunk.storage)
@@ -97,5 +141,27 @@ enum ReadAhead {
         }
         done.wait()
         if let error = producerError.value { throw error }
+    }
+}
+
+/// Work done on the read thread, before the consumer gets the bytes (the known-record
+/// skipper): the input is written into its buffer, after whatever it held back from the last
+/// piece, and it gives back the bytes to hand on (valid until its next call).
+protocol ReadFilter: AnyObject {
+    /// Room for `count` more input bytes.
+    func inputBuffer(adding count: Int) -> UnsafeMutablePointer<UInt8>
+    /// Filters the `added` bytes written into the input buffer (and what it held back).
+    func filter(added: Int) -> UnsafeMutableBufferPointer<UInt8>
+    /// The end of the input: what it still holds.
+    func finish() -> UnsafeMutableBufferPointer<UInt8>
+}
+
+extension ReadFilter {
+    /// Filters bytes held elsewhere (copied in first).
+    func filter(copying bytes: UnsafeRawBufferPointer) -> UnsafeMutableBufferPointer<UInt8> {
+        if let base = bytes.baseAddress, !bytes.isEmpty {
+            inputBuffer(adding: bytes.count).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+        return filter(added: bytes.count)
     }
 }

@@ -92,9 +92,7 @@ final class KnownRecordSkipperTests: XCTestCase {
         var i = 0
         while i < bytes.count {
             let n = min(chunk, bytes.count - i)
-            let input = skipper.inputBuffer(adding: n)
-            bytes[i..<(i + n)].withUnsafeBufferPointer { input.update(from: $0.baseAddress!, count: n) }
-            sanitize(skipper.filter(added: n))
+            sanitize(bytes[i..<(i + n)].withUnsafeBytes { skipper.filter(copying: $0) })
             i += n
         }
         sanitize(skipper.finish())
@@ -302,6 +300,41 @@ final class KnownRecordSkipperTests: XCTestCase {
             for chunk in [3, 4096] {
                 XCTAssertThrowsError(try parse(path, prefilter, skipper: true, chunkSize: chunk), record)
             }
+        }
+    }
+}
+
+extension KnownRecordSkipperTests {
+    /// A record whose start tag has the layout of the one before (the same bytes between its
+    /// values) and whose content is the same bytes is checked without reading names again:
+    /// its values are still checked as strictly, and a line break in a value is still kept.
+    func testARecordLikeTheOneBeforeIsCheckedAsStrictly() throws {
+        let old = "2024-01-01 10:00:00 +0100"
+        let cutoff = try Self.instant("2024-03-01 00:00:00 +0100")
+        let prefilter = SkipperTestPrefilter(cutoffs: ["T\u{1}W": cutoff])
+        func record(_ value: String, content: Bool) -> String {
+            let start = #"<Record type="T" sourceName="W" creationDate="\#(old)" device="&lt;&lt;HKDevice: 0x1&gt;&gt;" value=""#
+                + value + "\""
+            return content ? start + #"><MetadataEntry key="k" value="v"/></Record>"# : start + "/>"
+        }
+        let folder = try temporaryFolder(self)
+        for content in [false, true] {
+            let good = (1...3).map { " " + record("\($0)", content: content) }.joined(separator: "\n")
+            for (k, bad) in ["a<b", "&bogus;", "&#0;", "ab\u{FFFE}", "&lt"].enumerated() {
+                let xml = "<HealthData>\n\(good)\n \(record(bad, content: content))\n</HealthData>\n"
+                let path = try write(xml, to: "bad\(k).xml", in: folder)
+                XCTAssertThrowsError(try parse(path, prefilter, skipper: false), bad)
+                XCTAssertEqual(skip(Array(xml.utf8), prefilter, chunk: 4096).skipper.recordsSkipped, 3, bad)
+                for chunk in [7, 4096] { XCTAssertThrowsError(try parse(path, prefilter, skipper: true, chunkSize: chunk), bad) }
+            }
+            // A value with a line break: dropped, its line break kept (libxml2's line numbers).
+            let xml = "<HealthData>\n\(good)\n \(record("a\nb", content: content))\n \(record("4", content: content))\n</HealthData>\n"
+            let (output, skipper, _) = skip(Array(xml.utf8), prefilter, chunk: 4096)
+            XCTAssertEqual(skipper.recordsSkipped, 5)
+            XCTAssertEqual(output.filter { $0 == 0x0A }.count, xml.utf8.filter { $0 == 0x0A }.count)
+            let path = try write(xml, to: "breaks.xml", in: folder)
+            assertSame(try parse(path, prefilter, skipper: true, chunkSize: 7, batchSize: 1),
+                       try parse(path, prefilter, skipper: false, batchSize: 1), "line break in a value")
         }
     }
 }

@@ -29,7 +29,7 @@ import HealthCore
 /// file). Dropped bytes and records are logged by output offset, so a parser offset maps back
 /// to the sanitized input and the handler can count the records dropped before it; entries
 /// with no passed top-level element end between them are merged, so the log stays tiny.
-final class KnownRecordSkipper {
+final class KnownRecordSkipper: ReadFilter {
     private enum State: Equatable { case prolog, top, inside(Int), passAll }
     private enum Tag { case incomplete, unexpected, tag(end: Int, selfClosing: Bool) }
 
@@ -44,7 +44,9 @@ final class KnownRecordSkipper {
     /// Output offset just after the last top-level element passed on (the parser can ask
     /// there: merging log entries across such a point would change an answer).
     private var lastPassedEnd: Int64 = -1
-    private var log = SkipLog()
+    /// What it dropped, by output offset: written here, read by the parse thread (the skipper
+    /// runs on the read thread, a chunk or more ahead of the parser).
+    let log = SkipLog()
     /// A known record with children is held whole; one larger than this is passed on (and
     /// skipping stops) rather than held.
     static let maxHeld = 16 << 20
@@ -59,6 +61,12 @@ final class KnownRecordSkipper {
     private static let maxAttributes = 64
     private var openNames: UnsafeMutablePointer<Int>
     private static let maxDepth = 16
+    /// The last accepted `Record` start tag's layout, and where the strict scan notes the
+    /// values' places and roles to make one.
+    private var layout = RecordTagLayout()
+    private var lastContent = LastRecordContent()
+    private let layoutValues = UnsafeMutablePointer<Int>.allocate(capacity: 2 * RecordTagLayout.maxValues)
+    private let layoutRoles = UnsafeMutablePointer<RecordTagLayout.Role>.allocate(capacity: RecordTagLayout.maxValues)
 
     /// Records dropped, bytes dropped (whole run).
     var recordsSkipped: Int { log.totalRecords }
@@ -97,6 +105,8 @@ final class KnownRecordSkipper {
         nameClasses.deallocate()
         attributeNames.deallocate()
         openNames.deallocate()
+        layoutValues.deallocate()
+        layoutRoles.deallocate()
     }
 
     private static let quote: UInt8 = 1, lt: UInt8 = 2, amp: UInt8 = 4, lineBreak: UInt8 = 8, tab: UInt8 = 16, ef: UInt8 = 32
@@ -221,7 +231,7 @@ final class KnownRecordSkipper {
                     }
                     var end = startEnd
                     if !selfClosing {
-                        let content = scanRecordContent(p, startEnd, n)
+                        let content = scanKnownRecordContent(p, startEnd, n)
                         guard case .tag(let e, _) = content else {
                             if case .incomplete = content, n - lt <= Self.maxHeld { hold = lt; break scan }
                             state = .passAll
@@ -371,59 +381,10 @@ final class KnownRecordSkipper {
                 guard attributes < Self.maxAttributes else { return .unexpected }
                 attributeNames[2 * attributes] = nameStart
                 attributeNames[2 * attributes + 1] = length
-                // The value: its end, and what libxml2 would reject or change. Eight bytes at a
-                // time while none is the quote, `<`, `&`, a control byte (line breaks and tabs
-                // among them) or non-ASCII.
-                let quoteWord = UInt64(q) &* 0x0101_0101_0101_0101
-                while true {
-                    while i + 8 <= n {
-                        let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                        let hits = hasByte(word, quoteWord) | hasByte(word, 0x3C3C_3C3C_3C3C_3C3C)
-                            | hasByte(word, 0x2626_2626_2626_2626) | hasByteBelow(word, 0x2020_2020_2020_2020)
-                            | (word & highBitOfEveryByte)
-                        if hits == 0 { i += 8; continue }
-                        i += hits.trailingZeroBitCount >> 3   // the first such byte (exact for the lowest)
-                        break
-                    }
-                    if i == n { return .incomplete }
-                    let b = p[i]
-                    let k = classes[Int(b)]
-                    if k == 0 {
-                        // The sanitizer runs after this filter: a byte it would drop or replace
-                        // (a control byte, broken UTF-8) is left to it, the record passed on.
-                        if b >= 0x80 {
-                            let length = sequenceLength(b)
-                            if length > 0 && i + length > n { return .incomplete }
-                            if length > 0 && (1..<length).allSatisfy({ fits(p[i + $0], at: $0, after: b) }) {
-                                i += length
-                                continue
-                            }
-                            repairableInLastScan = true
-                        } else if b < 0x20 {
-                            repairableInLastScan = true
-                        }
-                        i += 1
-                        continue
-                    }
-                    if b == q { break }
-                    flags |= k
-                    if k & Self.lt != 0 { return .unexpected }
-                    if k & Self.lineBreak != 0 { lineBreaksInLastScan = true }
-                    if k & Self.amp != 0 {
-                        switch checkReference(p, i, n) {
-                        case 0: return .incomplete
-                        case -1: return .unexpected
-                        case let length: i += length; continue
-                        }
-                    }
-                    if k & Self.ef != 0 {
-                        // U+FFFE and U+FFFF are valid UTF-8 but not XML characters.
-                        if i + 2 >= n { return .incomplete }
-                        if p[i + 1] == 0xBF && p[i + 2] >= 0xBE { return .unexpected }
-                        if fits(p[i + 1], at: 1, after: b), fits(p[i + 2], at: 2, after: b) { i += 3; continue }
-                        repairableInLastScan = true
-                    }
-                    i += 1
+                switch scanValue(p, i, n, quote: q) {
+                case .incomplete: return .incomplete
+                case .unexpected: return .unexpected
+                case .value(let valueEnd, let valueFlags): i = valueEnd; flags = valueFlags
                 }
             } else {
                 guard let end = find(q, p, i, n) else { return .incomplete }
@@ -435,24 +396,110 @@ final class KnownRecordSkipper {
         }
     }
 
+    private enum ValueScan { case incomplete, unexpected, value(end: Int, flags: UInt8) }
+
+    /// An attribute value from `start` (just after its opening quote `q`): the index of its
+    /// closing quote, and the classes of the bytes libxml2 would change in it (`amp`,
+    /// `lineBreak`, `tab`); `.unexpected` for what libxml2 would reject (`<`, a bad
+    /// reference, U+FFFE/U+FFFF). Eight bytes at a time while none is the quote, `<`, `&`, a
+    /// control byte (line breaks and tabs among them) or non-ASCII.
+    @inline(__always)
+    private func scanValue(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int, quote q: UInt8) -> ValueScan {
+        var i = start
+        var flags: UInt8 = 0
+        let quoteWord = UInt64(q) &* 0x0101_0101_0101_0101
+        while true {
+            while i + 8 <= n {
+                let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                let hits = hasByte(word, quoteWord) | hasByte(word, 0x3C3C_3C3C_3C3C_3C3C)
+                    | hasByte(word, 0x2626_2626_2626_2626) | hasByteBelow(word, 0x2020_2020_2020_2020)
+                    | (word & highBitOfEveryByte)
+                if hits == 0 { i += 8; continue }
+                i += hits.trailingZeroBitCount >> 3   // the first such byte (exact for the lowest)
+                break
+            }
+            if i == n { return .incomplete }
+            let b = p[i]
+            let k = classes[Int(b)]
+            if k == 0 {
+                // The sanitizer runs after this filter: a byte it would drop or replace
+                // (a control byte, broken UTF-8) is left to it, the record passed on.
+                if b >= 0x80 {
+                    let length = sequenceLength(b)
+                    if length > 0 && i + length > n { return .incomplete }
+                    if length > 0 && (1..<length).allSatisfy({ fits(p[i + $0], at: $0, after: b) }) {
+                        i += length
+                        continue
+                    }
+                    repairableInLastScan = true
+                } else if b < 0x20 {
+                    repairableInLastScan = true
+                }
+                i += 1
+                continue
+            }
+            if b == q { return .value(end: i, flags: flags) }
+            flags |= k
+            if k & Self.lt != 0 { return .unexpected }
+            if k & Self.lineBreak != 0 { lineBreaksInLastScan = true }
+            if k & Self.amp != 0 {
+                // `&lt;` and `&gt;` (a device's description) by one compare.
+                if i + 4 <= n {
+                    let four = UnsafeRawPointer(p + i).loadUnaligned(as: UInt32.self)
+                    if four == Self.ltReference || four == Self.gtReference { i += 4; continue }
+                }
+                switch checkReference(p, i, n) {
+                case 0: return .incomplete
+                case -1: return .unexpected
+                case let length: i += length; continue
+                }
+            }
+            if k & Self.ef != 0 {
+                // U+FFFE and U+FFFF are valid UTF-8 but not XML characters.
+                if i + 2 >= n { return .incomplete }
+                if p[i + 1] == 0xBF && p[i + 2] >= 0xBE { return .unexpected }
+                if fits(p[i + 1], at: 1, after: b), fits(p[i + 2], at: 2, after: b) { i += 3; continue }
+                repairableInLastScan = true
+            }
+            i += 1
+        }
+    }
+
+    /// `&lt;` and `&gt;` as little-endian words.
+    private static let ltReference = UInt32(0x26) | UInt32(0x6C) << 8 | UInt32(0x74) << 16 | UInt32(0x3B) << 24
+    private static let gtReference = UInt32(0x26) | UInt32(0x67) << 8 | UInt32(0x74) << 16 | UInt32(0x3B) << 24
+
     private enum RecordTag { case incomplete, unexpected, tag(end: Int, selfClosing: Bool, known: Bool) }
 
     /// The start tag of a top-level `Record` from just after its name: its end, and whether the
     /// prefilter knows it (the same decision as `ExportSAXHandler.isKnown`).
     private func scanRecordStart(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int) -> RecordTag {
+        if layout.valueCount > 0, let tag = scanRecordStartByLayout(p, start, n) { return tag }
         lineBreaksInLastScan = false
         repairableInLastScan = false
         var type = (0, -1), source = (0, -1), created = (0, -1)
         var flags: UInt8 = 0
         var attributes = 0
+        var values = 0
+        let valuesFit = RecordTagLayout.maxValues
         // `Record` itself is a fine name: scan from the name's end with a zero-length name.
         let result = scanTag(p, start, n, strict: true, attributes: &attributes) { name, length, value, valueEnd, valueFlags in
+            var role = RecordTagLayout.Role.none
+            defer {
+                if values < valuesFit {
+                    layoutValues[2 * values] = value
+                    layoutValues[2 * values + 1] = valueEnd
+                    layoutRoles[values] = role
+                }
+                values += 1
+            }
             if type.1 >= 0 && source.1 >= 0 && created.1 >= 0 { return }
             switch length {
-            case 4 where matches(p + name, "type"): type = (value, valueEnd - value); flags |= valueFlags
+            case 4 where matches(p + name, "type"): type = (value, valueEnd - value); flags |= valueFlags; role = .type
             case 10 where matches(p + name, "sourceName"), 6 where matches(p + name, "source"):
-                source = (value, valueEnd - value); flags |= valueFlags
-            case 12 where matches(p + name, "creationDate"): created = (value, valueEnd - value); flags |= valueFlags
+                source = (value, valueEnd - value); flags |= valueFlags; role = .source
+            case 12 where matches(p + name, "creationDate"):
+                created = (value, valueEnd - value); flags |= valueFlags; role = .created
             default: break
             }
         }
@@ -460,14 +507,55 @@ final class KnownRecordSkipper {
         case .incomplete: return .incomplete
         case .unexpected: return .unexpected
         case .tag(let end, let selfClosing):
-            // Values libxml2 hands over byte for byte only: no reference, no tab or line break
-            // (attribute value normalization turns those into spaces).
-            guard type.1 >= 0, source.1 >= 0, created.1 >= 0, flags & (Self.amp | Self.lineBreak | Self.tab) == 0,
-                  !repairableInLastScan else {
-                return .tag(end: end, selfClosing: selfClosing, known: false)
+            // A layout only from bytes with no line break (the layout's bytes are not scanned
+            // again, and a dropped record's line breaks must be noted).
+            if !lineBreaksInLastScan && !repairableInLastScan {
+                layout.capture(p, start: start, end: end, selfClosing: selfClosing, values: layoutValues, roles: layoutRoles,
+                               count: values)
             }
-            return .tag(end: end, selfClosing: selfClosing, known: isKnown(p, type, source, created))
+            return recordTag(p, end: end, selfClosing: selfClosing, type: type, source: source, created: created, flags: flags)
         }
+    }
+
+    /// The verdict on a record start tag read whole.
+    @inline(__always)
+    private func recordTag(_ p: UnsafeMutablePointer<UInt8>, end: Int, selfClosing: Bool, type: (Int, Int),
+                           source: (Int, Int), created: (Int, Int), flags: UInt8) -> RecordTag {
+        // Values libxml2 hands over byte for byte only: no reference, no tab or line break
+        // (attribute value normalization turns those into spaces).
+        guard type.1 >= 0, source.1 >= 0, created.1 >= 0, flags & (Self.amp | Self.lineBreak | Self.tab) == 0,
+              !repairableInLastScan else {
+            return .tag(end: end, selfClosing: selfClosing, known: false)
+        }
+        return .tag(end: end, selfClosing: selfClosing, known: isKnown(p, type, source, created))
+    }
+
+    /// The start tag read against the layout of the last one the strict scan accepted: its
+    /// separators compared byte for byte, its values scanned as the strict scan does. nil:
+    /// the tag differs from the layout (or is cut by the chunk's end), read it whole.
+    @inline(__always)
+    private func scanRecordStartByLayout(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int) -> RecordTag? {
+        lineBreaksInLastScan = false
+        repairableInLastScan = false
+        var type = (0, -1), source = (0, -1), created = (0, -1)
+        var flags: UInt8 = 0
+        var i = start
+        for k in 0...layout.valueCount {
+            let separator = layout.separator(k)
+            guard i + separator.count <= n, bytesEqual(p + i, separator.start, separator.count) else { return nil }
+            i += separator.count
+            if k == layout.valueCount { break }
+            guard case .value(let end, let valueFlags) = scanValue(p, i, n, quote: separator.start[separator.count - 1])
+            else { return nil }
+            switch layout.role(k) {
+            case .none: break
+            case .type: type = (i, end - i); flags |= valueFlags
+            case .source: source = (i, end - i); flags |= valueFlags
+            case .created: created = (i, end - i); flags |= valueFlags
+            }
+            i = end
+        }
+        return recordTag(p, end: i, selfClosing: layout.selfClosing, type: type, source: source, created: created, flags: flags)
     }
 
     /// Whether the sanitizer, given the prolog `p[..<nameStart]` and then the root's first name
@@ -487,6 +575,22 @@ final class KnownRecordSkipper {
         // Values here hold no reference (checked by the caller): their bytes are their text.
         known.isKnown(type: ByteSpan(start: p + type.0, count: type.1), source: ByteSpan(start: p + source.0, count: source.1),
                       created: ByteSpan(start: p + created.0, count: created.1)) { $0.string }
+    }
+
+    /// `scanRecordContent`, or the content of the last record dropped if it comes again.
+    private func scanKnownRecordContent(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int) -> Tag {
+        if lastContent.isAt(p, start, n) {
+            if lastContent.hasLineBreaks { lineBreaksInLastScan = true }
+            return .tag(end: start + lastContent.count, selfClosing: false)
+        }
+        let inStartTag = lineBreaksInLastScan
+        lineBreaksInLastScan = false
+        let content = scanRecordContent(p, start, n)
+        if case .tag(let end, _) = content, !repairableInLastScan {
+            lastContent.capture(p, start: start, end: end, hasLineBreaks: lineBreaksInLastScan)
+        }
+        lineBreaksInLastScan = lineBreaksInLastScan || inStartTag
+        return content
     }
 
     /// The content of a known record after its start tag, up to and including `</Record>`:
@@ -582,44 +686,6 @@ final class KnownRecordSkipper {
         let allowed = value == 0x9 || value == 0xA || value == 0xD || (value >= 0x20 && value <= 0xD7FF)
             || (value >= 0xE000 && value <= 0xFFFD) || (value >= 0x10000 && value <= 0x10FFFF)
         return allowed ? length : -1
-    }
-}
-
-/// Input bytes and records dropped, by output offset. An entry at output `o` counts for a
-/// parser offset strictly after `o` (the parser at `o` has not gone past the dropped element).
-private struct SkipLog {
-    private var entries: [(output: Int64, bytes: Int64, records: Int)] = []
-    private var head = 0
-    private var settled: (bytes: Int64, records: Int) = (0, 0)
-    private(set) var totalBytes: Int64 = 0
-    private(set) var totalRecords = 0
-
-    /// One dropped element at output `output`. `mergeAfter`: the last output offset the parser
-    /// may ask about; if the previous entry is at or after it, no question can fall between
-    /// the two, so they become one.
-    mutating func note(bytes: Int, at output: Int64, mergeAfter: Int64) {
-        totalBytes += Int64(bytes)
-        totalRecords += 1
-        if head < entries.count, entries[entries.count - 1].output >= mergeAfter {
-            entries[entries.count - 1] = (output, totalBytes, totalRecords)
-        } else {
-            entries.append((output, totalBytes, totalRecords))
-        }
-    }
-
-    mutating func before(_ offset: Int64) -> (bytes: Int64, records: Int) {
-        while head < entries.count, entries[head].output < offset {
-            settled = (entries[head].bytes, entries[head].records)
-            head += 1
-        }
-        if head == entries.count {
-            entries.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head > 1024 {
-            entries.removeFirst(head)
-            head = 0
-        }
-        return settled
     }
 }
 

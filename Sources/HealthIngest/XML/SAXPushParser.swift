@@ -51,8 +51,9 @@ final class SAXPushParser {
     private let handler: SAXHandler
     private let fileName: String
     private var sanitizer: XMLSanitizer
-    /// Drops known records before libxml2 sees them (incremental runs); nil: none.
-    private let skipper: KnownRecordSkipper?
+    /// What `KnownRecordSkipper` dropped from the bytes before they were fed (incremental
+    /// runs; it runs on the read thread); nil: no skipper.
+    private let skipped: SkipLog?
     /// The document ended (after `finish`): everything the skipper dropped is behind the parser.
     private var finished = false
     private var scratch: UnsafeMutablePointer<UInt8>
@@ -65,12 +66,12 @@ final class SAXPushParser {
 
     /// `resumingAt`: the input fed will start at that point of the file, just inside the root
     /// element; the parser is given a synthetic `<HealthData>` first.
-    /// `skippingKnown`: top-level records this prefilter knows are removed from the bytes
-    /// before libxml2 parses them (see `KnownRecordSkipper`).
+    /// `skipped`: the log of a `KnownRecordSkipper` that removes known top-level records from
+    /// the bytes before they are fed (the file's offsets are mapped through it).
     init(handler: SAXHandler, fileName: String, resumingAt resume: ResumePoint? = nil,
-         skippingKnown prefilter: (any RecordPrefilter)? = nil) throws {
+         skipped: SkipLog? = nil) throws {
         sanitizer = XMLSanitizer(startingInBody: resume != nil)
-        skipper = prefilter.map { KnownRecordSkipper(prefilter: $0, startingInBody: resume != nil) }
+        self.skipped = skipped
         fileBase = resume?.xmlOffset ?? 0
         resumedFrom = resume
         var sax = xmlSAXHandler()
@@ -142,9 +143,9 @@ final class SAXPushParser {
 
     /// What the skipper dropped before the parser's position (all of it once the parse ended).
     private func skippedBeforeHere() -> (bytes: Int64, records: Int) {
-        guard let skipper else { return (0, 0) }
-        return finished ? (skipper.bytesSkipped, skipper.recordsSkipped)
-            : skipper.dropped(before: sanitizerInput(ofParsed: parsedBytes))
+        guard let skipped else { return (0, 0) }
+        return finished ? (skipped.totalBytes, skipped.totalRecords)
+            : skipped.before(sanitizerInput(ofParsed: parsedBytes))
     }
 
     /// Top-level records the skipper removed before the parser's position: the handler never
@@ -170,17 +171,7 @@ final class SAXPushParser {
         // noted before it is folded: its log stays about a chunk long (it notes every device
         // address it cuts).
         sanitizer.settle(upTo: parsedBytes)
-        let bytes = chunk.bindMemory(to: UInt8.self)
-        if let skipper {
-            // The skipper first, on the file's bytes: a record it drops is never sanitized
-            // (it leaves to the sanitizer, by passing the record on, any byte that would repair).
-            if let base = bytes.baseAddress, !bytes.isEmpty {
-                skipper.inputBuffer(adding: bytes.count).update(from: base, count: bytes.count)
-            }
-            try sanitizeAndPush(UnsafeBufferPointer(skipper.filter(added: bytes.count)))
-            return
-        }
-        try sanitizeAndPush(bytes)
+        try sanitizeAndPush(chunk.bindMemory(to: UInt8.self))
     }
 
     private func sanitizeAndPush(_ bytes: UnsafeBufferPointer<UInt8>) throws {
@@ -195,7 +186,6 @@ final class SAXPushParser {
 
     /// Ends the document; throws if it is not complete and well-formed.
     func finish() throws {
-        if let held = skipper?.finish(), held.count > 0 { try sanitizeAndPush(UnsafeBufferPointer(held)) }
         var tail = sanitizer.finish()
         try tail.withUnsafeMutableBufferPointer { try push($0.baseAddress, $0.count, terminate: true) }
         finished = true

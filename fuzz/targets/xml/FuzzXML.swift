@@ -47,9 +47,14 @@ func parse(_ document: UnsafeRawBufferPointer, lengths: [Int], skipper: Bool, pr
         seen.append("skipped \(batch.skippedByAnchorSoFar) at element \(batch.position.elementOrdinal), \(resumeText(batch.position.resume))")
     })
     do {
-        let parser = try SAXPushParser(handler: handler, fileName: "fuzz.xml", skippingKnown: skipper ? prefilter : nil)
+        // As an import runs them: the skipper (on the read thread there) before the parser.
+        let skipping = skipper ? prefilter.map { KnownRecordSkipper(prefilter: $0, startingInBody: false) } : nil
+        let parser = try SAXPushParser(handler: handler, fileName: "fuzz.xml", skipped: skipping?.log)
         handler.parser = parser
-        try FuzzHarness.feed(document, lengths: lengths) { try parser.feed($0) }
+        try FuzzHarness.feed(document, lengths: lengths) { chunk in
+            if let skipping { try parser.feed(UnsafeRawBufferPointer(skipping.filter(copying: chunk))) } else { try parser.feed(chunk) }
+        }
+        if let skipping { try parser.feed(UnsafeRawBufferPointer(skipping.finish())) }
         try parser.finish()
         guard handler.sawRoot else { return nil }
         try handler.flush(xmlComplete: true)
