@@ -101,3 +101,33 @@ final class DateParserTests: XCTestCase {
         XCTAssertEqual(CivilDate(iso: "2024-1-5"), CivilDate(year: 2024, month: 1, day: 5), "other forms: the general rule")
     }
 }
+
+extension DateParserTests {
+    /// The known-record check reads only the time of day of a creation date whose day and
+    /// zone are the last one's: it must give the general reader's instant for every date, in
+    /// any order — fractions of a second, other zones, other forms, a leap second, the ends
+    /// of the representable range, and bytes that are no date.
+    func testTheKnownRecordCheckReadsDatesAsTheParserDoes() throws {
+        var check = KnownRecordCheck(prefilter: SkipperTestPrefilter(cutoffs: [:]))
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let days = ["2024-10-19", "2024-10-20", "2024-02-29", "0001-01-02", "9999-12-24", "2024-13-01", "2024-1a-01"]
+        // ".1234Z": a fraction of a second and UTC, in the fixed form's 25 bytes.
+        let zones = [" +0100", " +0200", " -0800", " +0000", " +1500", "+01:00", " +01:0x", ".1234Z", ".5000Z"]
+        let times = ["09:36:57", "23:59:59", "00:00:00", "12:00:60", "24:00:00", "09:61:00", "9:36:570", "09:36:5x"]
+        var checked = 0
+        for _ in 0..<20_000 {
+            var text = days[next(days.count)] + " " + times[next(times.count)]
+            if next(8) == 0 { text += ".5" }
+            text += zones[next(zones.count)]
+            let expected = instant(text)
+            let got = with(text) { check.instant($0) }
+            XCTAssertEqual(got, expected, text)
+            if expected != nil { checked += 1 }
+        }
+        XCTAssertGreaterThan(checked, 1_000)
+    }
+}

@@ -47,6 +47,8 @@ final class KnownRecordSkipper: ReadFilter {
     /// What it dropped, by output offset: written here, read by the parse thread (the skipper
     /// runs on the read thread, a chunk or more ahead of the parser).
     let log = SkipLog()
+    /// The drops of the piece being filtered, noted in the log once it is done.
+    private var drops: [SkipLog.Drop] = []
     /// A known record with children is held whole; one larger than this is passed on (and
     /// skipping stops) rather than held.
     static let maxHeld = 16 << 20
@@ -131,6 +133,8 @@ final class KnownRecordSkipper: ReadFilter {
     /// hand to the parser (valid until the next call).
     func filter(added: Int) -> UnsafeMutableBufferPointer<UInt8> {
         let count = run(heldCount + added)
+        log.note(drops)
+        drops.removeAll(keepingCapacity: true)
         outputBefore += Int64(count)
         return UnsafeMutableBufferPointer(start: buffer, count: count)
     }
@@ -260,7 +264,7 @@ final class KnownRecordSkipper: ReadFilter {
                     }
                     passFrom = end
                     r = end
-                    log.note(bytes: end - lt - kept, at: outputBefore + Int64(w), mergeAfter: lastPassedEnd)
+                    drops.append(SkipLog.Drop(bytes: end - lt - kept, output: outputBefore + Int64(w), mergeAfter: lastPassedEnd))
                 } else {
                     switch scanTag(p, lt + 1, n, strict: false) {
                     case .incomplete: hold = lt; break scan

@@ -22,17 +22,27 @@ final class SkipLog: Sendable {
     var totalRecords: Int { entries.withLock { $0.totalRecords } }
     var totalBytes: Int64 { entries.withLock { $0.totalBytes } }
 
-    /// One dropped element at output `output`. `mergeAfter`: the last output offset the parser
-    /// may ask about; if the previous entry is at or after it, no question can fall between
-    /// the two, so they become one.
-    func note(bytes: Int, at output: Int64, mergeAfter: Int64) {
+    /// A dropped element: its bytes, its output offset, and the last output offset the parser
+    /// may ask about before it (`mergeAfter`: if the entry before is at or after it, no
+    /// question can fall between the two, so they become one).
+    struct Drop {
+        var bytes: Int
+        var output: Int64
+        var mergeAfter: Int64
+    }
+
+    /// The drops of one filtered piece, in order (one lock for all of them).
+    func note(_ drops: [Drop]) {
+        guard !drops.isEmpty else { return }
         entries.withLock { e in
-            e.totalBytes += Int64(bytes)
-            e.totalRecords += 1
-            if e.head < e.list.count, e.list[e.list.count - 1].output >= mergeAfter {
-                e.list[e.list.count - 1] = (output, e.totalBytes, e.totalRecords)
-            } else {
-                e.list.append((output, e.totalBytes, e.totalRecords))
+            for drop in drops {
+                e.totalBytes += Int64(drop.bytes)
+                e.totalRecords += 1
+                if e.head < e.list.count, e.list[e.list.count - 1].output >= drop.mergeAfter {
+                    e.list[e.list.count - 1] = (drop.output, e.totalBytes, e.totalRecords)
+                } else {
+                    e.list.append((drop.output, e.totalBytes, e.totalRecords))
+                }
             }
         }
     }
