@@ -75,10 +75,10 @@ public struct ExportReader: Sendable {
             (summary.elements, summary.removedDoctype, summary.repairedBytes) =
                 (resume.elementOrdinal, resume.removedDoctype, resume.repairedBytes)
         } else {
-            // Known records are dropped from the file's bytes on the read thread, before the
-            // sanitizer and libxml2 (on this one) see them.
+            // Known records are dropped from the file's bytes before the sanitizer and libxml2
+            // see them: on the read thread, and on this one while it waits (SkippingOnTwoThreads).
             let skipper = skipsKnownRecordsBeforeParsing
-                ? prefilter.map { KnownRecordSkipper(prefilter: $0, startingInBody: resume != nil) } : nil
+                ? prefilter.map { SkippingOnTwoThreads(prefilter: $0, startingInBody: resume != nil) } : nil
             let parser = try SAXPushParser(handler: handler, fileName: source.displayName, resumingAt: resume,
                                            skipped: skipper?.log)
             handler.parser = parser

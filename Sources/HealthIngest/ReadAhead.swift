@@ -14,6 +14,8 @@ enum ReadAhead {
         var count = 0
         /// What `produce` last reported as consumed from the input, for progress.
         var progress: Int64 = 0
+        /// The filter's word on how the consumer's side takes these bytes.
+        var tag: UInt8 = 0
         init(capacity: Int) { storage = .allocate(byteCount: capacity, alignment: FileReader.alignment) }
         deinit { storage.deallocate() }
         var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: storage[0..<count]) }
@@ -29,8 +31,9 @@ enum ReadAhead {
         }
     }
 
-    /// A filter handed to the read thread, which alone uses it from then on.
-    private struct FilterOnReadThread: @unchecked Sendable {
+    /// A filter shared by the two threads: its read side runs on the read thread, its
+    /// consumer side on the consumer's (`ReadFilter` keeps them apart).
+    private struct SharedFilter: @unchecked Sendable {
         let filter: any ReadFilter
     }
 
@@ -44,19 +47,20 @@ enum ReadAhead {
                        produce: @escaping @Sendable (_ progress: (Int64) -> Void,
                                                      _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
                        progress: (Int64) -> Void, consume: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let filter = filter.map(FilterOnReadThread.init)
-        try run(chunkSize: chunkSize, depth: depth, producer: { empty, filled in
+        let shared = filter.map(SharedFilter.init)
+        try run(chunkSize: chunkSize, depth: depth, filter: filter, producer: { empty, filled in
             var reached: Int64 = 0
-            func send(_ bytes: UnsafeMutableBufferPointer<UInt8>) throws {
-                guard !bytes.isEmpty else { return }
-                guard let chunk = try empty.receive() else { throw ChannelCancelled() }
-                chunk.fill(with: bytes)
-                chunk.progress = reached
-                try filled.send(chunk)
-            }
-            if let filter = filter?.filter {
-                try produce({ reached = $0 }) { bytes in try send(filter.filter(copying: bytes)) }
-                try send(filter.finish())
+            if let filter = shared?.filter {
+                let send = { (bytes: UnsafeMutableBufferPointer<UInt8>, tag: UInt8) throws in
+                    try Self.send(bytes, tag: tag, progress: reached, empty: empty, filled: filled)
+                }
+                try produce({ reached = $0 }) { bytes in
+                    guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+                    try filter.inputBuffer(adding: bytes.count).update(from: base.assumingMemoryBound(to: UInt8.self),
+                                                                       count: bytes.count)
+                    try filter.filter(added: bytes.count, send: send)
+                }
+                try filter.finish(send: send)
                 return
             }
             try produce({ reached = $0 }) { bytes in
@@ -79,21 +83,18 @@ enum ReadAhead {
     static func stream(chunkSize: Int, depth: Int = 4, filter: (any ReadFilter)? = nil,
                        fill: @escaping @Sendable (UnsafeMutableRawBufferPointer) throws -> (count: Int, progress: Int64),
                        progress: (Int64) -> Void, consume: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let filter = filter.map(FilterOnReadThread.init)
-        try run(chunkSize: chunkSize, depth: depth, producer: { empty, filled in
-            if let filter = filter?.filter {
+        let shared = filter.map(SharedFilter.init)
+        try run(chunkSize: chunkSize, depth: depth, filter: filter, producer: { empty, filled in
+            if let filter = shared?.filter {
                 // Read into the filter's own buffer, after what it held back; hand on its output.
                 while true {
-                    let input = filter.inputBuffer(adding: chunkSize)
+                    let input = try filter.inputBuffer(adding: chunkSize)
                     let (count, reached) = try fill(UnsafeMutableRawBufferPointer(start: input, count: chunkSize))
-                    let output = count == 0 ? filter.finish() : filter.filter(added: count)
-                    if !output.isEmpty {
-                        guard let chunk = try empty.receive() else { throw ChannelCancelled() }
-                        chunk.fill(with: output)
-                        chunk.progress = reached
-                        try filled.send(chunk)
+                    let send = { (bytes: UnsafeMutableBufferPointer<UInt8>, tag: UInt8) throws in
+                        try Self.send(bytes, tag: tag, progress: reached, empty: empty, filled: filled)
                     }
-                    if count == 0 { return }
+                    if count == 0 { return try filter.finish(send: send) }
+                    try filter.filter(added: count, send: send)
                 }
             }
             while true {
@@ -105,9 +106,20 @@ enum ReadAhead {
         }, progress: progress, consume: consume)
     }
 
+    /// Hands `bytes` on in the next empty chunk (no chunk for no bytes with tag 0).
+    private static func send(_ bytes: UnsafeMutableBufferPointer<UInt8>, tag: UInt8, progress: Int64,
+                             empty: Channel<Chunk>, filled: Channel<Chunk>) throws {
+        guard !bytes.isEmpty || tag != 0 else { return }
+        guard let chunk = try empty.receive() else { throw ChannelCancelled() }
+        chunk.fill(with: bytes)
+        chunk.progress = progress
+        chunk.tag = tag
+        try filled.send(chunk)
+    }
+
     /// The two threads and the chunks circulating between them; `producer` takes empty chunks
     /// and sends them on filled.
-    private static func run(chunkSize: Int, depth: Int,
+    private static func run(chunkSize: Int, depth: Int, filter: (any ReadFilter)? = nil,
                             producer: @escaping @Sendable (_ empty: Channel<Chunk>, _ filled: Channel<Chunk>) throws -> Void,
                             progress: (Int64) -> Void, consume: (UnsafeRawBufferPointer) throws -> Void) throws {
         let filled = Channel<Chunk>(capacity: depth)
@@ -130,12 +142,13 @@ enum ReadAhead {
         do {
             while let chunk = try filled.receive() {
                 progress(chunk.progress)
-                try consume(chunk.bytes)
+                if let filter { try filter.received(chunk.bytes, tag: chunk.tag, consume: consume) } else { try consume(chunk.bytes) }
                 try empty.send(chunk)
             }
         } catch {
             filled.cancel()
             empty.cancel()
+            filter?.cancel()
             done.wait()
             throw error
         }
@@ -144,24 +157,20 @@ enum ReadAhead {
     }
 }
 
-/// Work done on the read thread, before the consumer gets the bytes (the known-record
-/// skipper): the input is written into its buffer, after whatever it held back from the last
-/// piece, and it gives back the bytes to hand on (valid until its next call).
+/// Work done on the input between the read and the consumer (the known-record skipper). Its
+/// read side runs on the read thread: the input is written into its buffer, after whatever
+/// it held back from the last piece, and it sends on pieces, each with a tag. Its consumer
+/// side gets them, in order, on the consumer's thread, and passes bytes on to the consumer
+/// (tag 0: as they are). The two sides share nothing but what they hand each other.
 protocol ReadFilter: AnyObject {
     /// Room for `count` more input bytes.
-    func inputBuffer(adding count: Int) -> UnsafeMutablePointer<UInt8>
+    func inputBuffer(adding count: Int) throws -> UnsafeMutablePointer<UInt8>
     /// Filters the `added` bytes written into the input buffer (and what it held back).
-    func filter(added: Int) -> UnsafeMutableBufferPointer<UInt8>
+    func filter(added: Int, send: (UnsafeMutableBufferPointer<UInt8>, _ tag: UInt8) throws -> Void) throws
     /// The end of the input: what it still holds.
-    func finish() -> UnsafeMutableBufferPointer<UInt8>
-}
-
-extension ReadFilter {
-    /// Filters bytes held elsewhere (copied in first).
-    func filter(copying bytes: UnsafeRawBufferPointer) -> UnsafeMutableBufferPointer<UInt8> {
-        if let base = bytes.baseAddress, !bytes.isEmpty {
-            inputBuffer(adding: bytes.count).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-        }
-        return filter(added: bytes.count)
-    }
+    func finish(send: (UnsafeMutableBufferPointer<UInt8>, _ tag: UInt8) throws -> Void) throws
+    /// On the consumer's thread: a piece the read side sent.
+    func received(_ bytes: UnsafeRawBufferPointer, tag: UInt8, consume: (UnsafeRawBufferPointer) throws -> Void) throws
+    /// The consumer stopped: a read side waiting for it must not wait any longer.
+    func cancel()
 }

@@ -416,3 +416,107 @@ extension KnownRecordSkipperTests {
         }
     }
 }
+
+/// The skipper's work shared by two threads (`SkippingOnTwoThreads`: a second part of each
+/// chunk filtered on the consumer's thread, from the top level) passes on the bytes one
+/// skipper passes, and logs the same drops — also where the guess that a part starts at the
+/// top level is wrong (a correlation's member record indented as a top-level one).
+final class SkippingOnTwoThreadsTests: XCTestCase {
+    func testTwoThreadsPassAndLogWhatOneSkipperDoes() throws {
+        let old = "2024-01-01 10:00:00 +0100", new = "2024-06-01 10:00:00 +0100"
+        let dates = #"startDate="2024-01-01 09:00:00 +0100" endDate="2024-01-01 09:00:00 +0100""#
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n"
+        for k in 0..<400 {
+            let created = k % 5 == 0 ? new : old
+            switch k % 23 {
+            case 7:   // a member record indented like a top-level one: a wrong guess there
+                xml += " <Correlation type=\"C\" sourceName=\"W\" creationDate=\"\(old)\" \(dates)>\n"
+                    + " <Record type=\"T\" sourceName=\"W\" creationDate=\"\(old)\" \(dates) value=\"m\(k)\"/>\n </Correlation>\n"
+            case 11:  // a known record with children, over several lines
+                xml += " <Record type=\"T\" sourceName=\"W\" creationDate=\"\(created)\" \(dates) value=\"\(k)\">\n"
+                    + "  <MetadataEntry key=\"k\" value=\"v\"/>\n </Record>\n"
+            default:
+                xml += " <Record type=\"T\" sourceName=\"W\" creationDate=\"\(created)\" \(dates) value=\"\(k)\"/>\n"
+            }
+        }
+        xml += "</HealthData>\n"
+        let bytes = Array(xml.utf8)
+        let prefilter = SkipperTestPrefilter(cutoffs: ["T\u{1}W": try KnownRecordSkipperTests.instant("2024-03-01 00:00:00 +0100")])
+        var (takenOver, voided) = (0, 0)
+        for chunk in [97, 300, 1000, 4096] {
+            let one = KnownRecordSkipper(prefilter: prefilter, startingInBody: false)
+            var expected: [UInt8] = []
+            var i = 0
+            while i < bytes.count {
+                let n = min(chunk, bytes.count - i)
+                expected += bytes[i..<(i + n)].withUnsafeBytes { Array(one.filter(copying: $0)) }
+                i += n
+            }
+            expected += Array(one.finish())
+
+            let two = SkippingOnTwoThreads(prefilter: prefilter, startingInBody: false)
+            let source = FixedBytes(bytes)
+            var passed: [UInt8] = []
+            try ReadAhead.stream(chunkSize: chunk, filter: two, produce: { progress, body in
+                try source.bytes.withUnsafeBytes { all in
+                    var k = 0
+                    while k < all.count {
+                        let n = min(chunk, all.count - k)
+                        try body(UnsafeRawBufferPointer(rebasing: all[k..<(k + n)]))
+                        k += n
+                    }
+                }
+            }, progress: { _ in }, consume: { passed += $0 })
+            XCTAssertEqual(passed, expected, "chunk \(chunk)")
+            XCTAssertEqual(two.log.totalRecords, one.recordsSkipped, "chunk \(chunk)")
+            XCTAssertEqual(two.log.totalBytes, one.bytesSkipped, "chunk \(chunk)")
+            // Where the parser asks: just after each top-level element passed on.
+            let ends = topLevelEnds(passed)
+            XCTAssertGreaterThan(ends.count, 50)
+            for offset in ends {
+                let (a, b) = (one.dropped(before: offset), two.log.before(offset))
+                XCTAssertEqual(a.bytes, b.bytes, "chunk \(chunk), offset \(offset)")
+                XCTAssertEqual(a.records, b.records, "chunk \(chunk), offset \(offset)")
+            }
+            takenOver += two.partsTakenOver
+            voided += two.partsVoided
+        }
+        XCTAssertGreaterThan(takenOver, 10, "second parts filtered on the consumer's thread")
+        XCTAssertGreaterThan(voided, 0, "a wrong guess, caught")
+    }
+}
+
+/// Offsets just after each top-level element of `xml` (elements, no comments or CDATA).
+private func topLevelEnds(_ xml: [UInt8]) -> [Int64] {
+    var ends: [Int64] = []
+    var depth = 0, i = 0
+    var quote: UInt8? = nil
+    var inTag = false, closing = false
+    while i < xml.count {
+        let b = xml[i]
+        if let q = quote {
+            if b == q { quote = nil }
+        } else if inTag {
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                quote = b
+            } else if b == UInt8(ascii: ">") {
+                inTag = false
+                let selfClosing = xml[i - 1] == UInt8(ascii: "/")
+                if closing { depth -= 1 } else if !selfClosing { depth += 1 }
+                // Depth 1: inside the root, so an element of the root's just ended.
+                if (closing || selfClosing) && depth == 1 { ends.append(Int64(i + 1)) }
+            }
+        } else if b == UInt8(ascii: "<"), i + 1 < xml.count, xml[i + 1] != UInt8(ascii: "?") {
+            inTag = true
+            closing = xml[i + 1] == UInt8(ascii: "/")
+        }
+        i += 1
+    }
+    return ends
+}
+
+/// Bytes handed to the read thread (read only).
+private struct FixedBytes: @unchecked Sendable {
+    let bytes: [UInt8]
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+}

@@ -29,8 +29,8 @@ import HealthCore
 /// file). Dropped bytes and records are logged by output offset, so a parser offset maps back
 /// to the sanitized input and the handler can count the records dropped before it; entries
 /// with no passed top-level element end between them are merged, so the log stays tiny.
-final class KnownRecordSkipper: ReadFilter {
-    private enum State: Equatable { case prolog, top, inside(Int), passAll }
+final class KnownRecordSkipper {
+    enum State: Equatable { case prolog, top, inside(Int), passAll }
     private enum Tag { case incomplete, unexpected, tag(end: Int, selfClosing: Bool) }
 
     private var known: KnownRecordCheck
@@ -47,7 +47,8 @@ final class KnownRecordSkipper: ReadFilter {
     /// What it dropped, by output offset: written here, read by the parse thread (the skipper
     /// runs on the read thread, a chunk or more ahead of the parser).
     let log = SkipLog()
-    /// The drops of the piece being filtered, noted in the log once it is done.
+    /// The drops of the piece being filtered, noted in the log once it is done (by `filter`,
+    /// or, for a piece filtered on the parse thread, by `SkippingOnTwoThreads`).
     private var drops: [SkipLog.Drop] = []
     /// A known record with children is held whole; one larger than this is passed on (and
     /// skipping stops) rather than held.
@@ -137,6 +138,14 @@ final class KnownRecordSkipper: ReadFilter {
         drops.removeAll(keepingCapacity: true)
         outputBefore += Int64(count)
         return UnsafeMutableBufferPointer(start: buffer, count: count)
+    }
+
+    /// Filters bytes held elsewhere (copied in first).
+    func filter(copying bytes: UnsafeRawBufferPointer) -> UnsafeMutableBufferPointer<UInt8> {
+        if let base = bytes.baseAddress, !bytes.isEmpty {
+            inputBuffer(adding: bytes.count).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+        return filter(added: bytes.count)
     }
 
     /// The end of the input: whatever is held (an incomplete construct) is passed on as is.
@@ -793,4 +802,79 @@ private func nameLength(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int
     var i = start
     while i < n && isNameByte(p[i]) { i += 1 }
     return i - start
+}
+
+// MARK: Sharing the work with a second skipper (`SkippingOnTwoThreads`)
+
+extension KnownRecordSkipper {
+    /// Whether records may be skipped from here on (in the body, not passing all on).
+    var isSkipping: Bool { state == .top || state.isInside }
+
+    /// After `filter`: it ended at the top level with nothing held, so the input that follows
+    /// may be filtered by a second skipper starting there.
+    var endedAtTopLevel: Bool { state == .top && heldCount == 0 }
+
+    /// Where `bytes` can be cut for a second skipper: the `<` of the first `\n <Record ` from
+    /// `from` on — a top-level record as exports indent them (children are indented further);
+    /// whether the state there is indeed the top level, `endedAtTopLevel` tells afterwards.
+    static func splitPoint(in bytes: UnsafeMutableBufferPointer<UInt8>, from: Int) -> Int? {
+        let pattern: StaticString = "\n <Record "
+        let length = pattern.utf8CodeUnitCount
+        guard let base = bytes.baseAddress else { return nil }
+        var i = from
+        while i + length <= bytes.count, let hit = memchr(base + i, 0x0A, bytes.count - i - length + 1) {
+            let at = hit.assumingMemoryBound(to: UInt8.self) - base
+            if memcmp(base + at, pattern.utf8Start, length) == 0 { return at + 2 }
+            i = at + 1
+        }
+        return nil
+    }
+
+    /// The second skipper filtered the input that followed: its state, what it held at the
+    /// end, its output's length and the end of the last element it passed on (counted from
+    /// its output's start; 0: none) take up where it stopped.
+    func handOver(to state: State, held: UnsafeBufferPointer<UInt8>, outputCount: Int, lastPassedEnd passed: Int64) {
+        let base = outputBefore
+        outputBefore += Int64(outputCount)
+        if passed > 0 { lastPassedEnd = base + passed }
+        self.state = state
+        heldStart = 0
+        heldCount = 0
+        if let start = held.baseAddress, !held.isEmpty {
+            inputBuffer(adding: held.count).update(from: start, count: held.count)
+            heldCount = held.count
+        }
+    }
+
+    /// Filters a piece taken over from another skipper, which ended at the top level just
+    /// before it: from that state, with offsets counted from the piece's output start, drops
+    /// kept for `takeDrops` rather than noted.
+    func filterPiece(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableBufferPointer<UInt8> {
+        state = .top
+        heldStart = 0
+        heldCount = 0
+        outputBefore = 0
+        lastPassedEnd = 0
+        drops.removeAll(keepingCapacity: true)
+        if let base = bytes.baseAddress, !bytes.isEmpty {
+            inputBuffer(adding: bytes.count).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+        let count = run(bytes.count)
+        return UnsafeMutableBufferPointer(start: buffer, count: count)
+    }
+
+    /// After `filterPiece`: where it stopped (state, held bytes, the last passed element's end).
+    var pieceEnd: (state: State, held: UnsafeBufferPointer<UInt8>, lastPassedEnd: Int64) {
+        (state, UnsafeBufferPointer(start: buffer + heldStart, count: heldCount), lastPassedEnd)
+    }
+
+    /// The piece's drops, moved to output offset `base` (their merge points no earlier than it).
+    func takeDrops(at base: Int64) -> [SkipLog.Drop] {
+        defer { drops.removeAll(keepingCapacity: true) }
+        return drops.map { SkipLog.Drop(bytes: $0.bytes, output: $0.output + base, mergeAfter: $0.mergeAfter + base) }
+    }
+}
+
+extension KnownRecordSkipper.State {
+    var isInside: Bool { if case .inside = self { true } else { false } }
 }

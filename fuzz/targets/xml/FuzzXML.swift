@@ -14,9 +14,9 @@ import HealthCore
 // difference is a finding):
 // - plain mode: in the chunks the input chose, and whole: chunk boundaries must not matter,
 //   not even to the resume points (the sanitizer maps parser offsets back to the file);
-// - skipper mode (mode bit 0): chunked with the byte-level skipper dropping records older than
-//   a cutoff, and whole with the SAX handler dropping them instead (what KnownRecordSkipperTests
-//   checks on real exports).
+// - skipper mode (mode bit 0): chunked with the byte-level skipper (on two threads, as an
+//   import runs it) dropping records older than a cutoff, and whole with the SAX handler
+//   dropping them instead (what KnownRecordSkipperTests checks on real exports).
 // Mode bits 1–2 pick the batch size (1, 2, 7 or 4096 items): small batches ask for a resume
 // point after nearly every element.
 
@@ -47,14 +47,19 @@ func parse(_ document: UnsafeRawBufferPointer, lengths: [Int], skipper: Bool, pr
         seen.append("skipped \(batch.skippedByAnchorSoFar) at element \(batch.position.elementOrdinal), \(resumeText(batch.position.resume))")
     })
     do {
-        // As an import runs them: the skipper (on the read thread there) before the parser.
-        let skipping = skipper ? prefilter.map { KnownRecordSkipper(prefilter: $0, startingInBody: false) } : nil
+        // As an import runs them: the skipper on the read thread and this one
+        // (`SkippingOnTwoThreads`, the input in the chunks chosen) before the parser.
+        let skipping = skipper ? prefilter.map { SkippingOnTwoThreads(prefilter: $0, startingInBody: false) } : nil
         let parser = try SAXPushParser(handler: handler, fileName: "fuzz.xml", skipped: skipping?.log)
         handler.parser = parser
-        try FuzzHarness.feed(document, lengths: lengths) { chunk in
-            if let skipping { try parser.feed(UnsafeRawBufferPointer(skipping.filter(copying: chunk))) } else { try parser.feed(chunk) }
+        if let skipping {
+            let input = SharedInput(bytes: document)
+            try ReadAhead.stream(chunkSize: 256, filter: skipping, produce: { _, body in
+                try FuzzHarness.feed(input.bytes, lengths: lengths, body)
+            }, progress: { _ in }, consume: parser.feed)
+        } else {
+            try FuzzHarness.feed(document, lengths: lengths) { try parser.feed($0) }
         }
-        if let skipping { try parser.feed(UnsafeRawBufferPointer(skipping.finish())) }
         try parser.finish()
         guard handler.sawRoot else { return nil }
         try handler.flush(xmlComplete: true)
@@ -63,6 +68,11 @@ func parse(_ document: UnsafeRawBufferPointer, lengths: [Int], skipper: Bool, pr
     } catch {
         return nil
     }
+}
+
+/// The input, read by the read thread while this one waits for its bytes.
+struct SharedInput: @unchecked Sendable {
+    let bytes: UnsafeRawBufferPointer
 }
 
 /// A resume point as the two reads must agree on it. Where the sanitizer drops bytes right
