@@ -76,26 +76,38 @@ public struct ExportReader: Sendable {
                 (resume.elementOrdinal, resume.removedDoctype, resume.repairedBytes)
         } else {
             // Known records are dropped from the file's bytes before the sanitizer and libxml2
-            // see them: on the read thread, and on this one while it waits (SkippingOnTwoThreads).
-            let skipper = skipsKnownRecordsBeforeParsing
-                ? prefilter.map { SkippingOnTwoThreads(prefilter: $0, startingInBody: resume != nil) } : nil
+            // see them (`KnownRecordSkipper`), logged for the parser's offsets.
+            let skipping = skipsKnownRecordsBeforeParsing ? prefilter : nil
+            let skipped = skipping.map { _ in SkipLog() }
             let parser = try SAXPushParser(handler: handler, fileName: source.displayName, resumingAt: resume,
-                                           skipped: skipper?.log)
+                                           skipped: skipped)
             handler.parser = parser
             do {
                 let (source, offset, chunkSize) = (source, resume?.xmlOffset ?? 0, chunkSize)
                 // Direct I/O when the parse is the bottleneck; a run that skips known records
                 // reads far faster than a disk delivers, so it reads through the page cache,
                 // where a nightly run finds an export it has read before.
-                if let file = try source.xmlFile(from: offset, direct: skipper == nil) {
+                if let file = try source.xmlFile(from: offset, direct: skipping == nil) {
+                    // Skipping on the read thread and on this one, which has little else to do.
+                    let filter = skipping.map {
+                        SkippingOnTwoThreads(prefilter: $0, startingInBody: resume != nil, log: skipped!)
+                    }
                     let reader = UncheckedFileReader(file: file)   // used by the read thread alone
-                    try ReadAhead.stream(chunkSize: chunkSize, filter: skipper, fill: { buffer in
+                    try ReadAhead.stream(chunkSize: chunkSize, filter: filter, fill: { buffer in
                         (try reader.file.read(into: buffer), reader.file.offset)
                     }, progress: { bytesRead = $0 }, consume: parser.feed)
                 } else {
-                    try ReadAhead.stream(chunkSize: chunkSize, filter: skipper, produce: { progress, body in
+                    // A zip: inflating keeps the read thread busier than skipping would keep
+                    // this one, so the skipper runs here.
+                    let skipper = skipping.map {
+                        KnownRecordSkipper(prefilter: $0, startingInBody: resume != nil, log: skipped!)
+                    }
+                    try ReadAhead.stream(chunkSize: chunkSize, produce: { progress, body in
                         try source.readXML(from: offset, chunkSize: chunkSize, progress: progress, body)
-                    }, progress: { bytesRead = $0 }, consume: parser.feed)
+                    }, progress: { bytesRead = $0 }, consume: { chunk in
+                        try parser.feed(skipper.map { UnsafeRawBufferPointer($0.filter(copying: chunk)) } ?? chunk)
+                    })
+                    if let skipper { try parser.feed(UnsafeRawBufferPointer(skipper.finish())) }
                 }
                 try parser.finish()
             } catch ExportSAXHandler.Failure.notHealthExport(let root) {

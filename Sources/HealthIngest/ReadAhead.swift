@@ -43,26 +43,12 @@ enum ReadAhead {
     /// either side stops both; the consumer's own error wins, a producer's error comes after
     /// the bytes it produced before it. The bytes are copied into the chunks (a zip's inflated
     /// output comes in the inflater's own buffer).
-    static func stream(chunkSize: Int, depth: Int = 4, filter: (any ReadFilter)? = nil,
+    static func stream(chunkSize: Int, depth: Int = 4,
                        produce: @escaping @Sendable (_ progress: (Int64) -> Void,
                                                      _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
                        progress: (Int64) -> Void, consume: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let shared = filter.map(SharedFilter.init)
-        try run(chunkSize: chunkSize, depth: depth, filter: filter, producer: { empty, filled in
+        try run(chunkSize: chunkSize, depth: depth, producer: { empty, filled in
             var reached: Int64 = 0
-            if let filter = shared?.filter {
-                let send = { (bytes: UnsafeMutableBufferPointer<UInt8>, tag: UInt8) throws in
-                    try Self.send(bytes, tag: tag, progress: reached, empty: empty, filled: filled)
-                }
-                try produce({ reached = $0 }) { bytes in
-                    guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-                    try filter.inputBuffer(adding: bytes.count).update(from: base.assumingMemoryBound(to: UInt8.self),
-                                                                       count: bytes.count)
-                    try filter.filter(added: bytes.count, send: send)
-                }
-                try filter.finish(send: send)
-                return
-            }
             try produce({ reached = $0 }) { bytes in
                 var rest = bytes
                 while !rest.isEmpty {
@@ -79,7 +65,9 @@ enum ReadAhead {
 
     /// The same for an input that reads straight into the chunks (a file: `FileReader`, no
     /// copy): `fill` puts the next bytes at the start of the buffer it gets and returns how many
-    /// (0 at the end) and the input position reached. Chunks are aligned for direct I/O.
+    /// (0 at the end) and the input position reached. Chunks are aligned for direct I/O. With
+    /// a `filter`, the input is read into the filter's buffer instead and the chunks carry
+    /// what its read side sends.
     static func stream(chunkSize: Int, depth: Int = 4, filter: (any ReadFilter)? = nil,
                        fill: @escaping @Sendable (UnsafeMutableRawBufferPointer) throws -> (count: Int, progress: Int64),
                        progress: (Int64) -> Void, consume: (UnsafeRawBufferPointer) throws -> Void) throws {

@@ -44,9 +44,9 @@ final class KnownRecordSkipper {
     /// Output offset just after the last top-level element passed on (the parser can ask
     /// there: merging log entries across such a point would change an answer).
     private var lastPassedEnd: Int64 = -1
-    /// What it dropped, by output offset: written here, read by the parse thread (the skipper
-    /// runs on the read thread, a chunk or more ahead of the parser).
-    let log = SkipLog()
+    /// What it dropped, by output offset: written here, read by the parser (on another thread
+    /// when the skipper runs on the read thread, a chunk or more ahead of it).
+    let log: SkipLog
     /// The drops of the piece being filtered, noted in the log once it is done (by `filter`,
     /// or, for a piece filtered on the parse thread, by `SkippingOnTwoThreads`).
     private var drops: [SkipLog.Drop] = []
@@ -75,7 +75,8 @@ final class KnownRecordSkipper {
     var recordsSkipped: Int { log.totalRecords }
     var bytesSkipped: Int64 { log.totalBytes }
 
-    init(prefilter: any RecordPrefilter, startingInBody: Bool) {
+    init(prefilter: any RecordPrefilter, startingInBody: Bool, log: SkipLog = SkipLog()) {
+        self.log = log
         known = KnownRecordCheck(prefilter: prefilter)
         state = startingInBody ? .top : .prolog
         capacity = 1 << 16

@@ -46,8 +46,8 @@ final class SkippingOnTwoThreads: ReadFilter {
     /// the read thread has ended).
     private(set) var partsTakenOver = 0, partsVoided = 0
 
-    init(prefilter: any RecordPrefilter, startingInBody: Bool) {
-        reader = KnownRecordSkipper(prefilter: prefilter, startingInBody: startingInBody)
+    init(prefilter: any RecordPrefilter, startingInBody: Bool, log: SkipLog = SkipLog()) {
+        reader = KnownRecordSkipper(prefilter: prefilter, startingInBody: startingInBody, log: log)
         helper = KnownRecordSkipper(prefilter: prefilter, startingInBody: true)
     }
 

@@ -53,10 +53,10 @@ func parse(_ document: UnsafeRawBufferPointer, lengths: [Int], skipper: Bool, pr
         let parser = try SAXPushParser(handler: handler, fileName: "fuzz.xml", skipped: skipping?.log)
         handler.parser = parser
         if let skipping {
-            let input = SharedInput(bytes: document)
-            try ReadAhead.stream(chunkSize: 256, filter: skipping, produce: { _, body in
-                try FuzzHarness.feed(input.bytes, lengths: lengths, body)
-            }, progress: { _ in }, consume: parser.feed)
+            // Each read gives the next of the chosen lengths (at most a chunk).
+            let input = SharedInput(bytes: document, lengths: lengths)
+            try ReadAhead.stream(chunkSize: 4096, filter: skipping, fill: { input.read(into: $0) },
+                                 progress: { _ in }, consume: parser.feed)
         } else {
             try FuzzHarness.feed(document, lengths: lengths) { try parser.feed($0) }
         }
@@ -71,8 +71,23 @@ func parse(_ document: UnsafeRawBufferPointer, lengths: [Int], skipper: Bool, pr
 }
 
 /// The input, read by the read thread while this one waits for its bytes.
-struct SharedInput: @unchecked Sendable {
+final class SharedInput: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
+    let lengths: [Int]
+    private var offset = 0, k = 0
+
+    init(bytes: UnsafeRawBufferPointer, lengths: [Int]) {
+        self.bytes = bytes
+        self.lengths = lengths
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, progress: Int64) {
+        let n = min(lengths[k % lengths.count], buffer.count, bytes.count - offset)
+        if n > 0 { buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + offset, byteCount: n) }
+        offset += n
+        k += 1
+        return (n, Int64(offset))
+    }
 }
 
 /// A resume point as the two reads must agree on it. Where the sanitizer drops bytes right
