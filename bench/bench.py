@@ -322,9 +322,9 @@ def run_size(size: str, args, bins: Path, peer: Path | None, bench_dir: Path) ->
         {"target": f"peak RSS ≤ {TARGET_PEAK_RSS_MB:.0f} MB (import, nightly)",
          "value": f"{max(full['peak_rss_mb'], nightly['peak_rss_mb']):.0f} MB",
          "pass": max(full["peak_rss_mb"], nightly["peak_rss_mb"]) <= TARGET_PEAK_RSS_MB},
-        {"target": f"nightly time ≤ {TARGET_NIGHTLY_FLOOR_RATIO}× floor time",
-         "value": f"{ratios['nightly_over_floor_time']:.2f}×",
-         "pass": ratios["nightly_over_floor_time"] <= TARGET_NIGHTLY_FLOOR_RATIO},
+        {"target": f"nightly time ≤ {TARGET_NIGHTLY_FLOOR_RATIO}× floor time (unchanged export; re-saved export)",
+         "value": f"{ratios['nightly_over_floor_time']:.2f}×; {ratios['reread_over_floor_time']:.2f}×",
+         "pass": max(ratios["nightly_over_floor_time"], ratios["reread_over_floor_time"]) <= TARGET_NIGHTLY_FLOOR_RATIO},
     ]
     if peer is not None:
         targets.append({"target": f"≥ 10× faster than {PEER_PACKAGE}",
