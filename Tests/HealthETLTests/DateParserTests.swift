@@ -103,11 +103,12 @@ final class DateParserTests: XCTestCase {
 }
 
 extension DateParserTests {
-    /// The known-record check reads only the time of day of a creation date whose day and
-    /// zone are the last one's: it must give the general reader's instant for every date, in
-    /// any order — fractions of a second, other zones, other forms, a leap second, the ends
-    /// of the representable range, and bytes that are no date.
-    func testTheKnownRecordCheckReadsDatesAsTheParserDoes() throws {
+    /// `DateReader` (the known-record check's) reads only the time of
+    /// day of a date whose day and zone are the last one's: it must give the parser's instant
+    /// and offset for every date, in any order — fractions of a second, other zones, other
+    /// forms, a leap second, the ends of the representable range, and bytes that are no date.
+    func testTheDateReaderReadsDatesAsTheParserDoes() throws {
+        var reader = DateReader()
         var check = KnownRecordCheck(prefilter: SkipperTestPrefilter(cutoffs: [:]))
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         func next(_ bound: Int) -> Int {
@@ -123,9 +124,11 @@ extension DateParserTests {
             var text = days[next(days.count)] + " " + times[next(times.count)]
             if next(8) == 0 { text += ".5" }
             text += zones[next(zones.count)]
-            let expected = instant(text)
-            let got = with(text) { check.instant($0) }
-            XCTAssertEqual(got, expected, text)
+            let expected = with(text) { DateParser.parse($0) }
+            let got = with(text) { reader.parse($0) }
+            XCTAssertEqual(got?.timestamp, expected?.timestamp, text)
+            XCTAssertEqual(got?.offsetSeconds, expected?.offsetSeconds, text)
+            XCTAssertEqual(with(text) { check.instant($0) }, expected?.timestamp.microseconds, text)
             if expected != nil { checked += 1 }
         }
         XCTAssertGreaterThan(checked, 1_000)

@@ -24,36 +24,11 @@ struct KnownRecordCheck {
         return instant < cutoff
     }
 
-    /// The day and zone of the last creation date in the fixed form (`2024-10-19 09:36:57 +0100`)
-    /// and the seconds at its midnight: the dates of a series share them for many records, so
-    /// only the time of day is read.
-    private var lastDay: (date: UInt64, dateEnd: UInt16, zone: UInt64, midnight: Int64)?
+    /// Creation dates, read mostly by their time of day (see `DateReader`).
+    private var dates = DateReader()
 
-    /// `DateParser.parse(created)`'s instant (µs), reading only the time of day when the day
-    /// and zone are the last one's.
-    mutating func instant(_ created: ByteSpan) -> Int64? {
-        let p = created.start
-        if created.count == 25, p[10] == 0x20, p[13] == 0x3A, p[16] == 0x3A {
-            let hour = twoDigits(p + 11), minute = twoDigits(p + 14), second = twoDigits(p + 17)
-            if hour < 24, minute < 60, second < 61 {
-                let date = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
-                let dateEnd = UnsafeRawPointer(p + 8).loadUnaligned(as: UInt16.self)
-                let zone = UnsafeRawPointer(p + 17).loadUnaligned(as: UInt64.self) >> 16   // bytes 19–24
-                let timeOfDay = Int64(hour * 3600 + minute * 60 + second)
-                if let last = lastDay, last.date == date, last.dateEnd == dateEnd, last.zone == zone {
-                    let seconds = last.midnight + timeOfDay
-                    if DateParser.representableSeconds.contains(seconds) { return seconds * 1_000_000 }
-                }
-                // Remembered only for the fixed form (no fraction of a second), which the
-                // checks above, with equal day and zone bytes, then imply.
-                if let parsed = DateParser.fixedForm(created) {
-                    lastDay = (date, dateEnd, zone, parsed.timestamp.microseconds / 1_000_000 - timeOfDay)
-                    return parsed.timestamp.microseconds
-                }
-            }
-        }
-        return DateParser.parse(created)?.timestamp.microseconds
-    }
+    /// `DateParser.parse(created)`'s instant (µs).
+    mutating func instant(_ created: ByteSpan) -> Int64? { dates.parse(created)?.timestamp.microseconds }
 
     private mutating func cutoff(type: ByteSpan, source: ByteSpan, text: (ByteSpan) -> String) -> Int64? {
         if let first = pairs.first, type.equals(first.type), source.equals(first.source) { return first.cutoff }
@@ -68,10 +43,4 @@ struct KnownRecordCheck {
         pairs.insert(pair, at: 0)
         return pair.cutoff
     }
-}
-
-/// Two ASCII digits as a number; anything else gives a number of 100 or more.
-@inline(__always) private func twoDigits(_ p: UnsafePointer<UInt8>) -> Int {
-    let tens = p[0] &- 48, ones = p[1] &- 48
-    return tens > 9 || ones > 9 ? 100 : Int(tens) * 10 + Int(ones)
 }
