@@ -1,6 +1,4 @@
-import Foundation
 import HealthCore
-import Synchronization
 
 /// The known-record skipper's work shared by the read thread and the parse thread.
 ///
@@ -38,7 +36,9 @@ final class SkippingOnTwoThreads: ReadFilter {
         var outputCount: Int
         var lastPassedEnd: Int64
     }
-    private let handback = Handback()
+    /// The parse side's end of each part taken over, to the read side: at most one in flight
+    /// (the read side takes it before it filters the next first part).
+    private let handback = Channel<PieceEnd>(capacity: 1)
     private var awaitingHandback = false
 
     var log: SkipLog { reader.log }
@@ -93,7 +93,7 @@ final class SkippingOnTwoThreads: ReadFilter {
     private func takeHandback() throws {
         guard awaitingHandback else { return }
         awaitingHandback = false
-        guard let end = handback.wait() else { throw ChannelCancelled() }
+        guard let end = try handback.receive() else { throw ChannelCancelled() }
         end.held.withUnsafeBufferPointer {
             reader.handOver(to: end.state, held: $0, outputCount: end.outputCount, lastPassedEnd: end.lastPassedEnd)
         }
@@ -113,13 +113,12 @@ final class SkippingOnTwoThreads: ReadFilter {
             let base = fed + Int64(bytes.count)
             log.note(helper.takeDrops(at: base))
             let end = helper.pieceEnd
-            handback.post(PieceEnd(state: end.state, held: Array(end.held), outputCount: output.count,
-                                   lastPassedEnd: end.lastPassedEnd))
+            try handback.send(PieceEnd(state: end.state, held: Array(end.held), outputCount: output.count,
+                                       lastPassedEnd: end.lastPassedEnd))
             try feed(bytes, consume)
             try feed(UnsafeRawBufferPointer(output), consume)
         case Self.outputPieceVoid:
-            pieceOutput = nil
-            _ = helper.takeDrops(at: 0)
+            pieceOutput = nil   // its drops go with it: `filterPiece` starts afresh
             try feed(bytes, consume)
         default:
             try feed(bytes, consume)
@@ -131,24 +130,5 @@ final class SkippingOnTwoThreads: ReadFilter {
         if !bytes.isEmpty { try consume(bytes) }
     }
 
-    func cancel() { handback.post(nil) }
-
-    /// One piece end at a time, from the parse side to the read side; nil: the parse side stopped.
-    private final class Handback: Sendable {
-        private let slot = Mutex<PieceEnd??>(nil)
-        private let posted = DispatchSemaphore(value: 0)
-
-        func post(_ end: PieceEnd?) {
-            slot.withLock { $0 = .some(end) }
-            posted.signal()
-        }
-
-        func wait() -> PieceEnd? {
-            posted.wait()
-            return slot.withLock { slot in
-                defer { slot = nil }
-                return slot ?? nil
-            }
-        }
-    }
+    func cancel() { handback.cancel() }
 }
