@@ -143,10 +143,14 @@ final class KnownRecordSkipper {
 
     /// Filters bytes held elsewhere (copied in first).
     func filter(copying bytes: UnsafeRawBufferPointer) -> UnsafeMutableBufferPointer<UInt8> {
-        if let base = bytes.baseAddress, !bytes.isEmpty {
-            inputBuffer(adding: bytes.count).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-        }
+        copyIn(bytes)
         return filter(added: bytes.count)
+    }
+
+    /// Copies `bytes` in after the held bytes (not yet counted: the caller says what they are).
+    private func copyIn(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        UnsafeMutableRawPointer(inputBuffer(adding: bytes.count)).copyMemory(from: base, byteCount: bytes.count)
     }
 
     /// The end of the input: whatever is held (an incomplete construct) is passed on as is.
@@ -841,10 +845,8 @@ extension KnownRecordSkipper {
         self.state = state
         heldStart = 0
         heldCount = 0
-        if let start = held.baseAddress, !held.isEmpty {
-            inputBuffer(adding: held.count).update(from: start, count: held.count)
-            heldCount = held.count
-        }
+        copyIn(UnsafeRawBufferPointer(held))
+        heldCount = held.count
     }
 
     /// Filters a piece taken over from another skipper, which ended at the top level just
@@ -857,9 +859,7 @@ extension KnownRecordSkipper {
         outputBefore = 0
         lastPassedEnd = 0
         drops.removeAll(keepingCapacity: true)
-        if let base = bytes.baseAddress, !bytes.isEmpty {
-            inputBuffer(adding: bytes.count).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-        }
+        copyIn(bytes)
         let count = run(bytes.count)
         return UnsafeMutableBufferPointer(start: buffer, count: count)
     }
