@@ -68,7 +68,6 @@ struct RecordTagLayout: ~Copyable {
         self.selfClosing = selfClosing
         valueCount = count
     }
-
 }
 
 /// The content of the last known record dropped whole, after its start tag up to and
