@@ -12,18 +12,34 @@ public enum PlausibleValues {
 
     /// Why `value` (in the type's canonical unit) cannot be a value of one `type` record, or nil.
     public static func problem(with value: Double, of type: HealthType) -> String? {
-        if !value.isFinite { return "value \(value) is not a number" }
-        if type.aggregation == .cumulative, value < 0 {
-            return "negative value \(value) of a cumulative type (\(type.alias))"
-        }
-        if let limit = perRecordLimit[type.identifier] {
-            if !(limit.range ~= value) {
-                return "value \(value) \(type.canonicalUnit ?? "") outside \(limit.description) for one \(type.alias) record"
+        bounds(of: type).problem(with: value)
+    }
+
+    /// The value checks of one type, its limit looked up once (the normalizer keeps them
+    /// while records of the type come).
+    public static func bounds(of type: HealthType) -> Bounds {
+        Bounds(type: type, limit: perRecordLimit[type.identifier])
+    }
+
+    public struct Bounds: Sendable {
+        let type: HealthType
+        let limit: Limit?
+
+        /// Why `value` (in the type's canonical unit) cannot be a value of one record, or nil.
+        public func problem(with value: Double) -> String? {
+            if !value.isFinite { return "value \(value) is not a number" }
+            if type.aggregation == .cumulative, value < 0 {
+                return "negative value \(value) of a cumulative type (\(type.alias))"
             }
-        } else if abs(value) > anyValueLimit {
-            return "value \(value) is beyond \(anyValueLimit) (no \(type.alias) record holds that)"
+            if let limit {
+                if !(limit.range ~= value) {
+                    return "value \(value) \(type.canonicalUnit ?? "") outside \(limit.description) for one \(type.alias) record"
+                }
+            } else if abs(value) > anyValueLimit {
+                return "value \(value) is beyond \(anyValueLimit) (no \(type.alias) record holds that)"
+            }
+            return nil
         }
-        return nil
     }
 
     /// Whether a workout (or another element with a time range) spans at most the maximum of any type.
@@ -35,7 +51,7 @@ public enum PlausibleValues {
     /// whole units in a Double.
     public static let anyValueLimit = 1e12
 
-    struct Limit {
+    struct Limit: Sendable {
         var range: ClosedRange<Double>
         var description: String
     }

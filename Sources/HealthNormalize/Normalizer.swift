@@ -70,18 +70,18 @@ public struct Normalizer: StageHandler {
         guard let start = record.startDate else { return Self.reject(record, quarantine: &quarantine, "missing startDate") }
         let end = record.endDate ?? start
         if end < start { return Self.reject(record, quarantine: &quarantine, "endDate before startDate") }
-        let type = TypeRegistry.type(for: record.type)
+        let facts = facts(of: record.type)
         // A record's span is spread over its days and hours: a hostile one from year 0001 to
         // 9999 would take memory and time per day of it.
-        if end.microseconds - start.microseconds > PlausibleValues.maximumSpan(of: type) {
+        if end.microseconds - start.microseconds > facts.maximumSpan {
             let days = (end.microseconds - start.microseconds) / 86_400_000_000
             return Self.reject(record, quarantine: &quarantine,
-                               "spans \(days) days, more than the \(PlausibleValues.maximumSpan(of: type) / 86_400_000_000) days one \(type.alias) record may")
+                               "spans \(days) days, more than the \(facts.maximumSpan / 86_400_000_000) days one \(facts.alias) record may")
         }
         var value: Double?
         var unit = record.unit
         var category: String?
-        if record.type.hasPrefix("HKCategoryTypeIdentifier") {
+        if facts.isCategory {
             category = CategoryValues.canonical(record.value, type: record.type)
         } else if let text = record.value ?? Self.aggregatedValue(record) {
             guard let number = DecimalText.double(text) else {
@@ -97,10 +97,10 @@ public struct Normalizer: StageHandler {
                     return Self.reject(record, quarantine: &quarantine, reason.description)
                 }
             }
-        } else if record.type.hasPrefix("HKQuantityTypeIdentifier") {
+        } else if facts.isQuantity {
             return Self.reject(record, quarantine: &quarantine, "missing value")
         }
-        if let value, let problem = PlausibleValues.problem(with: value, of: type) {
+        if let value, let problem = facts.bounds.problem(with: value) {
             return Self.reject(record, quarantine: &quarantine, problem)
         }
         let userEntered = Self.wasUserEntered(record)
@@ -125,6 +125,36 @@ public struct Normalizer: StageHandler {
     /// for discrete types; the average is the value.
     static func aggregatedValue(_ record: ExportRecord) -> String? {
         record.metadata.first { $0.key == "average" }?.value ?? record.metadata.first { $0.key == "sum" }?.value
+    }
+
+    /// What the checks of a record need from its type. Kept for the last type seen: records
+    /// come in long runs of one type, and type names are interned, so comparing the name with
+    /// the last one (equal storage) is cheaper than the two lookups it saves, each hashing it.
+    private struct TypeFacts {
+        let identifier: String
+        let alias: String
+        let maximumSpan: Int64
+        let bounds: PlausibleValues.Bounds
+        let isCategory: Bool
+        let isQuantity: Bool
+
+        init(_ identifier: String) {
+            let type = TypeRegistry.type(for: identifier)
+            self.identifier = identifier
+            alias = type.alias
+            maximumSpan = PlausibleValues.maximumSpan(of: type)
+            bounds = PlausibleValues.bounds(of: type)
+            isCategory = identifier.hasPrefix("HKCategoryTypeIdentifier")
+            isQuantity = identifier.hasPrefix("HKQuantityTypeIdentifier")
+        }
+    }
+    private var lastType: TypeFacts?
+
+    private mutating func facts(of identifier: String) -> TypeFacts {
+        if let last = lastType, last.identifier == identifier { return last }
+        let made = TypeFacts(identifier)
+        lastType = made
+        return made
     }
 
     private struct TypeUnit: Hashable { var type: String; var unit: String }

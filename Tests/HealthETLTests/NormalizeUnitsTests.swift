@@ -101,6 +101,44 @@ final class NormalizeBatchTests: XCTestCase {
         XCTAssertNotNil(result.rest.profile)
     }
 
+    /// The normalizer keeps the last type's checks: records of types whose limits differ,
+    /// interleaved, must each be judged by their own type (steps' limit, heart rate's, sleep's
+    /// two-day span against the 31 days of others, a category type without a value).
+    func testEachRecordIsCheckedByItsOwnTypeWhenTypesInterleave() throws {
+        var normalizer = Normalizer(calendar: LocalCalendar(identifier: "UTC")!)
+        let t = Timestamp(seconds: 1_714_990_000)
+        let threeDays = Timestamp(microseconds: t.microseconds + 3 * 86_400_000_000)
+        func record(_ type: String, _ value: String?, _ unit: String?, end: Timestamp? = nil, line: Int) -> ExportRecord {
+            ExportRecord(type: type, source: SourceInfo(name: "Watch"), unit: unit, value: value,
+                         startDate: t, endDate: end ?? t, line: line)
+        }
+        let steps = "HKQuantityTypeIdentifierStepCount", heart = "HKQuantityTypeIdentifierHeartRate"
+        let sleep = "HKCategoryTypeIdentifierSleepAnalysis", mass = "HKQuantityTypeIdentifierBodyMass"
+        var batch = IngestBatch()
+        batch.records = [
+            record(steps, "2000000", "count", line: 1), record(heart, "2000000", "count/min", line: 2),
+            record(steps, "900000", "count", line: 3), record(heart, "900000", "count/min", line: 4),
+            record(sleep, "HKCategoryValueSleepAnalysisAsleepCore", nil, end: threeDays, line: 5),
+            record(steps, "10", "count", end: threeDays, line: 6), record(sleep, nil, nil, line: 7),
+            record(steps, nil, "count", line: 8), record(mass, "-3", "kg", line: 9), record(steps, "-3", "count", line: 10),
+        ]
+        batch.profile = ExportProfile(characteristics: [:])
+        var out: [NormalizedBatch] = []
+        try normalizer.handle(batch) { out.append($0) }
+        let result = try XCTUnwrap(out.first)
+        XCTAssertEqual(result.samples.map(\.record.line), [3, 6, 7, 9])
+        let expected: [Int: String] = [
+            1: try XCTUnwrap(PlausibleValues.problem(with: 2_000_000, of: TypeRegistry.type(for: steps))),
+            2: try XCTUnwrap(PlausibleValues.problem(with: 2_000_000, of: TypeRegistry.type(for: heart))),
+            4: try XCTUnwrap(PlausibleValues.problem(with: 900_000, of: TypeRegistry.type(for: heart))),
+            5: "spans 3 days, more than the 2 days one \(TypeRegistry.type(for: sleep).alias) record may",
+            8: "missing value",
+            10: try XCTUnwrap(PlausibleValues.problem(with: -3, of: TypeRegistry.type(for: steps))),
+        ]
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: result.quarantine.map { ($0.line, $0.reason) }), expected)
+        XCTAssertTrue(expected[1]!.contains("1,000,000") && expected[10]!.contains("negative"), "the limits this test relies on")
+    }
+
     func testDrainMovesEveryElementOutInOrder() {
         for count in [0, 1, 2, 5, 6] {
             var items = (0..<count).map { "item \($0) with a long enough text to live on the heap" }

@@ -67,6 +67,11 @@ public final class SQLiteSink {
     /// only on a duplicate (rare), never for an ordinary record.
     private var droppedCopies: [UInt64: (type: Int64, localDay: Int64, copies: Int64)] = [:]
     private var metadataJSON = JSONObjectWriter()
+    /// The metadata `metadataJSON` was last written from, and whether it had entries: the
+    /// samples of a series often carry the same entries (a heart rate's motion context), and
+    /// comparing them (interned keys, short values) costs less than writing the JSON again.
+    private var lastMetadata: [MetadataEntry] = []
+    private var lastMetadataHasJSON = false
     private var anchors = NewestCreation()
     /// Anchors never move past this instant (µs): the export's `ExportDate` once it is read,
     /// now until then (see `AnchorCeiling`).
@@ -319,7 +324,11 @@ public final class SQLiteSink {
         stmt.bind(offset + 9, staged: s.record.value)
         stmt.bind(offset + 10, staged: s.record.unit)
         stmt.bind(offset + 11, staged: s.categoryValue)
-        if metadataJSON.write(s.record.metadata) {
+        if s.record.metadata != lastMetadata {
+            lastMetadataHasJSON = metadataJSON.write(s.record.metadata)
+            lastMetadata = s.record.metadata
+        }
+        if lastMetadataHasJSON {
             metadataJSON.bytes.withUnsafeBytes { stmt.bind(offset + 12, stagedUTF8: $0) }
         } else {
             stmt.bind(offset + 12, nil as String?)
