@@ -11,17 +11,12 @@ signal(SIGXFSZ, SIG_IGN)
 // raises its mmap threshold each time a large block is freed, so after the load the buffers
 // of finished stages stay resident: 163 MB peak at four years of data. Two arenas and large
 // blocks (≥ 4 MiB: batches, spill buffers, row groups) always mapped, so returned on free:
-// 150 MB, at the same system time (docs/PERFORMANCE.md). Setting the mmap threshold also
-// fixes the trim threshold at its 128 KiB default: the memory of each batch freed at an
-// arena's top went back to the system and was faulted in again for the next one (105 k page
-// faults at four years of data). Trimmed only past 4 MiB: 58 k, for 1.5 MB more peak (the end
-// of the load still gives the page cache's memory back: `FreedMemory`).
-// (<malloc.h> is not in Swift's Glibc module: its constants are taken from there.)
+// 150 MB, at the same system time (docs/PERFORMANCE.md).
+// (<malloc.h> is not in Swift's Glibc module: its two constants are taken from there.)
 @_silgen_name("mallopt") func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
-let arenaMax: Int32 = -8, mmapThreshold: Int32 = -3, trimThreshold: Int32 = -1   // M_ARENA_MAX, M_MMAP_THRESHOLD, M_TRIM_THRESHOLD
+let arenaMax: Int32 = -8, mmapThreshold: Int32 = -3   // M_ARENA_MAX, M_MMAP_THRESHOLD
 _ = mallopt(arenaMax, 2)
 _ = mallopt(mmapThreshold, 4 << 20)
-_ = mallopt(trimThreshold, 4 << 20)
 #endif
 
 let commands: [any Command.Type] = [ImportCommand.self, ImportAllCommand.self, PeopleCommand.self, ReportCommand.self, QueryCommand.self,
