@@ -116,7 +116,7 @@ public struct ImportJob: Sendable {
         var load: Loader.Result
         do {
             load = try Loader(source: source, staged: checkpoints.staged, timeZone: zone.zone,
-                              anchors: previous?.anchors ?? Anchors(),
+                              anchors: previous?.anchors ?? Anchors(), alreadyStored: previous?.stored ?? StoredIdentities(),
                               overlapSeconds: options.config.anchorOverlapSeconds ?? 20,
                               runID: previous?.nextRunID ?? 1, progress: progress,
                               checkpoint: resumed ?? LoadCheckpoint(input: input, job: job),

@@ -19,6 +19,8 @@ struct Loader {
     let staged: String
     let timeZone: TimeZone
     let anchors: Anchors
+    /// The published store's workouts and correlations (an incremental run): not written again.
+    var alreadyStored = StoredIdentities()
     let overlapSeconds: Double
     let runID: Int64
     let progress: ProgressReporter
@@ -62,7 +64,7 @@ struct Loader {
         // A full load sizes its duplicate filter for the whole export; an incremental one
         // skips most records before they reach it.
         let sink = try SQLiteSink(path: staged, runID: runID, resuming: checkpoint.sequence > 0 ? checkpoint.counts : nil,
-                                  expectedSamples: anchors.isEmpty ? source.estimatedRecords : 0)
+                                  expectedSamples: anchors.isEmpty ? source.estimatedRecords : 0, alreadyStored: alreadyStored)
         var state = checkpoint
         let fresh = state.sequence == 0 && state.phase == .loading
         if fresh, alongsideIndex != nil { sink.sampleRuns = SampleRunWriter(folder: (staged as NSString).deletingLastPathComponent) }

@@ -18,6 +18,8 @@ struct PublishedStore {
     let database: Database
     let workingCopy: String
     let anchors: Anchors
+    /// Its workouts and correlations, which the run's sink then does not write again.
+    let stored: StoredIdentities
     let nextRunID: Int64
     /// The schema version of the published store (below `StoreSchema.version`: upgraded in the copy).
     var upgradedFrom = StoreSchema.version
@@ -54,7 +56,7 @@ struct PublishedStore {
            try published.scalar("SELECT count(*) FROM anchors WHERE newest_creation_us > ?",
                                 [.integer(try AnchorCeiling.of(store: published))]).int == 0 {
             var store = PublishedStore(database: published, workingCopy: workingCopy, anchors: try readAnchors(published),
-                                       nextRunID: lastRun + 1)
+                                       stored: try StoredIdentities.read(from: published), nextRunID: lastRun + 1)
             (store.isCopy, store.publishedPath) = (false, path)
             return store
         }
@@ -64,7 +66,7 @@ struct PublishedStore {
         if version < StoreSchema.version { try StoreSchema.upgrade(database) }
         try AnchorCeiling.repairAnchors(in: database, ceiling: try AnchorCeiling.of(store: database))
         var store = PublishedStore(database: database, workingCopy: workingCopy, anchors: try readAnchors(database),
-                                   nextRunID: lastRun + 1)
+                                   stored: try StoredIdentities.read(from: database), nextRunID: lastRun + 1)
         (store.upgradedFrom, store.publishedPath) = (Int(version), path)
         return store
     }
@@ -74,7 +76,8 @@ struct PublishedStore {
     func copied() throws -> PublishedStore {
         guard !isCopy else { return self }
         let database = try Self.makeWorkingCopy(workingCopy, of: publishedPath, backingUp: nil)
-        var store = PublishedStore(database: database, workingCopy: workingCopy, anchors: anchors, nextRunID: nextRunID)
+        var store = PublishedStore(database: database, workingCopy: workingCopy, anchors: anchors, stored: stored,
+                                   nextRunID: nextRunID)
         store.publishedPath = publishedPath
         return store
     }

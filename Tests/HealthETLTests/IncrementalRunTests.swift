@@ -38,6 +38,23 @@ final class IncrementalRunTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: nightly + "/csv/daily.csv")),
                        try Data(contentsOf: URL(fileURLWithPath: fresh + "/csv/daily.csv")))
 
+        // The workouts and correlations the store held were not written to the run's delta
+        // (`StoredIdentities`): only the new ones were, and the store ends as a full import's.
+        XCTAssertEqual(second["workouts"] as? Int, second["new_workouts"] as? Int)
+        XCTAssertGreaterThan(first["workouts"] as? Int ?? 0, 0, "the older export holds workouts the newer repeats")
+        for table in [
+            "SELECT id, activity_type, start_utc, end_utc, duration_min, distance_m, energy_kcal, avg_heart_rate, metadata FROM workouts",
+            "SELECT workout_id, activity_ordinal, type, date_utc, duration_min, metadata FROM workout_events",
+            "SELECT workout_id, activity_ordinal, type, start_utc, sum, average, minimum, maximum, unit FROM workout_statistics",
+            "SELECT r.workout_id, r.start_utc, count(p.route_id) FROM workout_routes r LEFT JOIN workout_route_points p ON p.route_id = r.id GROUP BY r.id",
+            "SELECT identity, type, start_utc, end_utc, metadata FROM correlations",
+        ] {
+            let ordered = "SELECT * FROM (\(table)) ORDER BY 1, 2, 3"
+            let rows = try queryRows(fresh + "/health.sqlite", ordered)
+            XCTAssertFalse(rows.isEmpty && !table.contains("correlations"), table)
+            XCTAssertEqual(try queryRows(nightly + "/health.sqlite", ordered), rows, table)
+        }
+
         // The anchors (kept by the load as rows arrive, raised by each merge) are the newest
         // creation instant per type and source name among the stored samples.
         let anchors = "SELECT type || '|' || source_name || '|' || newest_creation_us FROM anchors ORDER BY 1"
@@ -62,6 +79,8 @@ final class IncrementalRunTests: XCTestCase {
         XCTAssertEqual(third["new_samples"] as? Int, 0)
         XCTAssertEqual(third["touched_days"] as? Int, 0)
         XCTAssertGreaterThan(third["skipped_by_anchor"] as? Int ?? 0, 0)
+        XCTAssertEqual(third["workouts"] as? Int, 0, "every workout of the copy is in the store: none written")
+        XCTAssertEqual(third["correlations"] as? Int, 0)
         let after = try FileManager.default.attributesOfItem(atPath: nightly + "/parquet/samples.parquet")[.modificationDate] as? Date
         XCTAssertEqual(before, after)
         XCTAssertEqual(try analyticsSnapshot(nightly + "/health.sqlite"), rebuilt)

@@ -87,6 +87,38 @@ final class NothingNewTests: XCTestCase {
         XCTAssertEqual(try query(store, "SELECT count(*) FROM runs"), ["2"])
     }
 
+    /// A new workout among known ones: only it is written to the run's delta (the known ones,
+    /// with their events and statistics, are not written again), and the store gains it alone.
+    func testANewFileWithOneNewWorkoutWritesOnlyIt() throws {
+        let dir = try temporaryFolder(self)
+        let (_, out, text) = try imported(dir)
+        let store = out + "/health.sqlite"
+        let counts = "SELECT (SELECT count(*) FROM workouts) || ' ' || (SELECT count(*) FROM workout_events) || ' ' || "
+            + "(SELECT count(*) FROM workout_statistics)"
+        let known = try XCTUnwrap(Int(try query(store, "SELECT count(*) FROM workouts")[0]))
+        XCTAssertGreaterThan(known, 0, "the export holds workouts to repeat")
+        let before = try query(store, counts)
+        let workout = """
+             <Workout workoutActivityType="HKWorkoutActivityTypeRowing" duration="30" durationUnit="min" \
+            sourceName="NothingNewTests" creationDate="2024-03-06 21:00:00 +0100" \
+            startDate="2024-03-06 20:00:00 +0100" endDate="2024-03-06 20:30:00 +0100">
+              <WorkoutEvent type="HKWorkoutEventTypePause" date="2024-03-06 20:10:00 +0100"/>
+              <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="2024-03-06 20:00:00 +0100" \
+            endDate="2024-03-06 20:30:00 +0100" sum="250" unit="kcal"/>
+             </Workout>
+
+            """
+        let end = try XCTUnwrap(text.range(of: "</HealthData>"))
+        let summary = try run(try newFile(dir, text.replacingCharacters(in: end.lowerBound..<end.lowerBound, with: workout)), out)
+        XCTAssertEqual(summary["mode"] as? String, "incremental")
+        XCTAssertEqual(summary["new_workouts"] as? Int, 1)
+        XCTAssertEqual(summary["workouts"] as? Int, 1, "the known workouts were not written again")
+        let parts = try XCTUnwrap(before.first).split(separator: " ").compactMap { Int($0) }
+        XCTAssertEqual(try query(store, counts), ["\(parts[0] + 1) \(parts[1] + 1) \(parts[2] + 1)"])
+        XCTAssertEqual(try query(store, "SELECT activity_type FROM workouts WHERE source_name = 'NothingNewTests'"),
+                       ["HKWorkoutActivityTypeRowing"])
+    }
+
     func testALaterExportDateIsPublished() throws {
         let dir = try temporaryFolder(self)
         let (_, out, text) = try imported(dir)

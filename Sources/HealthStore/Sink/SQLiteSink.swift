@@ -99,8 +99,10 @@ public final class SQLiteSink {
     /// killed load left there, picked up where its last commit ended. `expectedSamples` sizes
     /// the duplicate filter up front (growing it rehashes every identity in it, each a cache miss).
     /// `recentIdentities`: identities the duplicate filter holds in memory (tests make it small).
+    /// `alreadyStored`: the workouts and correlations of the store this one's rows will be merged
+    /// into (an incremental run), not written again.
     public init(path: String, runID: Int64 = 1, resuming: Counts? = nil, expectedSamples: Int = 0,
-                recentIdentities: Int? = nil) throws {
+                recentIdentities: Int? = nil, alreadyStored: StoredIdentities = StoredIdentities()) throws {
         // Its runs (unlinked at once) go beside the store, like the sample runs.
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         seenSamples = BoundedIdentitySet(expected: expectedSamples, folder: folder.isEmpty ? "/" : folder,
@@ -132,6 +134,8 @@ public final class SQLiteSink {
             try database.transaction { try database.execute(StoreSchema.tables) }
         }
         self.runID = runID
+        seenWorkouts = alreadyStored.workouts
+        seenCorrelations = alreadyStored.correlations
         let sampleInsert = """
             INSERT INTO sample_data (type_id, source_id, start_us, end_us, created_us, local_day, value, unit,
               raw_value, raw_unit, category_value, metadata, identity, line, user_entered) VALUES
@@ -164,13 +168,12 @@ public final class SQLiteSink {
         for row in try database.rows("SELECT id, name, version, device FROM sources") {
             if let id = row[0].int { sourceIDs[SourceInfo(name: row[1].string ?? "", version: row[2].string, device: row[3].string)] = id }
         }
-        for row in try database.rows("SELECT id FROM workouts") { if let id = row[0].int { seenWorkouts.insert(id) } }
         let samples = try database.prepare("SELECT identity FROM sample_data")
         seenSamples = seenSamples.emptied(expecting: max(counts.samplesWritten, seenSamples.expected))
         while try samples.step() { _ = try seenSamples.insert(UInt64(bitPattern: samples.int64(0))) }
-        for row in try database.rows("SELECT identity FROM correlations") {
-            if let identity = row[0].int { seenCorrelations.insert(UInt64(bitPattern: identity)) }
-        }
+        let written = try StoredIdentities.read(from: database)
+        seenWorkouts.formUnion(written.workouts)
+        seenCorrelations.formUnion(written.correlations)
         for row in try database.rows("SELECT file_path, id FROM workout_routes WHERE file_path IS NOT NULL ORDER BY id") {
             if let path = row[0].string, let id = row[1].int { routeIDs[path] = id }
         }
