@@ -35,6 +35,16 @@ enum Format {
         return String(format: "%02d:%02d", m / 60, m % 60)
     }
 
+    /// A table's start, up to its body: one header cell per column, each escaped; the
+    /// `numeric` columns' headers right-aligned as their cells are (`class="num"`).
+    static func tableStart(_ headers: [String], numeric: Set<Int> = [], class name: String? = nil) -> String {
+        var s = name.map { #"<table class="\#($0)"><thead><tr>"# } ?? "<table><thead><tr>"
+        for (i, header) in headers.enumerated() {
+            s += (numeric.contains(i) ? #"<th class="num">"# : "<th>") + html(header) + "</th>"
+        }
+        return s + "</tr></thead><tbody>"
+    }
+
     /// Text for HTML: `&`, `<`, `>` and quotes escaped.
     static func html(_ s: String) -> String {
         var out = ""

@@ -80,8 +80,8 @@ extension ReportPage {
     private func ringsGaps(_ gaps: [HealthStore.RingsGap]) -> String {
         var s = "<h3>Where our total and the Activity rings differ most</h3>"
         guard !gaps.isEmpty else { return s + #"<p class="empty">No Activity rings to compare with.</p>"# }
-        s += #"<table class="quality-gaps"><thead><tr><th>Day</th><th>Metric</th><th>Ours</th><th>Rings</th><th>Difference</th>"#
-            + "<th>All sources summed</th><th>Each source</th></tr></thead><tbody>"
+        s += Format.tableStart(["Day", "Metric", "Ours", "Rings", "Difference", "All sources summed", "Each source"],
+                               class: "quality-gaps")
         for g in gaps {
             let (name, unit) = Self.metricNames[g.metric] ?? (g.metric, "")
             let each = g.sources.map { src in
@@ -104,8 +104,8 @@ extension ReportPage {
     private func sourceList(_ sources: [HealthStore.InventorySource]) -> String {
         var s = "<h3>Sources</h3>"
         guard !sources.isEmpty else { return s + #"<p class="empty">No sources.</p>"# }
-        s += #"<table class="quality-sources"><thead><tr><th>Priority</th><th>Source</th><th>Device</th><th>Records</th>"#
-            + "<th>Types</th><th>First seen</th><th>Last seen</th></tr></thead><tbody>"
+        s += Format.tableStart(["Priority", "Source", "Device", "Records", "Types", "First seen", "Last seen"],
+                               class: "quality-sources")
         for src in sources {
             s += "<tr><td>\(src.priority.map(String.init) ?? "")</td><td>\(Format.html(src.source))</td>"
                 + "<td>\(Format.html(src.deviceModel ?? ""))</td><td>\(Format.count(Double(src.records)))</td><td>\(src.types)</td>"

@@ -205,7 +205,7 @@ public struct ReportPage: Sendable {
         s += #"<div class="card wide"><h3>Workout energy per week (kcal)</h3>"# + SVGCharts.bars(bars, unit: "kcal", width: 720,
                                                                                                title: "Workout energy per week") + "</div>"
         let distance = units.show("distance_m", spreadsheet: true)
-        s += #"<table><thead><tr><th>Week</th><th>Type</th><th class="num">Workouts</th><th class="num">Minutes</th><th class="num">\#(Format.html(distance.title))</th><th class="num">Energy (kcal)</th></tr></thead><tbody>"#
+        s += Format.tableStart(["Week", "Type", "Workouts", "Minutes", distance.title, "Energy (kcal)"], numeric: [2, 3, 4, 5])
         for w in (0..<weekCount).reversed() {
             let start = firstWeek.adding(days: 7 * w)
             let week = recent.filter { $0.date >= start && $0.date < start.adding(days: 7) }
@@ -235,7 +235,7 @@ public struct ReportPage: Sendable {
             // The latest recordings, newest first: what the Watch classified, as it said it.
             let shown = data.ecg.suffix(12).reversed()
             s += #"<div class="card wide"><h3>ECG recordings\#(data.ecg.count > shown.count ? ", the last \(shown.count) of \(data.ecg.count)" : "")</h3>"#
-                + "<table><thead><tr><th>Date</th><th>Classification</th><th>Average heart rate (bpm)</th><th>Symptoms</th></tr></thead><tbody>"
+                + Format.tableStart(["Date", "Classification", "Average heart rate (bpm)", "Symptoms"])
             for r in shown {
                 s += "<tr data-ecg=\(r.date.iso8601)><td>\(Format.day(r.date))</td><td>\(Format.html(r.classification ?? "–"))</td>"
                     + "<td>\(r.averageHeartRate.map { Format.count($0) } ?? "–")</td><td>\(Format.html(r.symptoms ?? "–"))</td></tr>"

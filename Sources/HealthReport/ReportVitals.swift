@@ -61,7 +61,7 @@ struct ReportVitalsSection {
             return s + #"<p class="empty">No vitals recorded.</p></section>"#
         }
         if !rows.isEmpty {
-            s += "<table><thead><tr><th>Vital</th><th>Latest</th><th>On</th><th>7-day average</th></tr></thead><tbody>"
+            s += Format.tableStart(["Vital", "Latest", "On", "7-day average"])
                 + rows.joined() + "</tbody></table>"
         }
         for item in Self.shown where item.chart {
@@ -74,7 +74,7 @@ struct ReportVitalsSection {
         }
         if !vitals.pressure.isEmpty {
             s += #"<div class="card wide"><h3>Blood pressure, the last \#(vitals.pressure.count) readings</h3>"#
-                + "<table><thead><tr><th>Date</th><th>Systolic (mmHg)</th><th>Diastolic (mmHg)</th></tr></thead><tbody>"
+                + Format.tableStart(["Date", "Systolic (mmHg)", "Diastolic (mmHg)"])
             for p in vitals.pressure.reversed() {
                 s += "<tr data-pressure><td>\(Format.day(p.date))</td><td>\(p.systolic.map { Format.count($0) } ?? "–")</td>"
                     + "<td>\(p.diastolic.map { Format.count($0) } ?? "–")</td></tr>"
@@ -84,8 +84,8 @@ struct ReportVitalsSection {
         if !vitals.workouts.isEmpty {
             let distance = units.show("distance_m", spreadsheet: true)
             s += #"<div class="card wide"><h3>The last \#(vitals.workouts.count) workouts, minutes in each heart-rate zone</h3>"#
-                + "<table><thead><tr><th>Start</th><th>Workout</th><th>Minutes</th><th>\(Format.html(distance.title))</th>"
-                + "<th>Avg / max bpm</th><th>Z1</th><th>Z2</th><th>Z3</th><th>Z4</th><th>Z5</th><th>Pace (min/km)</th></tr></thead><tbody>"
+                + Format.tableStart(["Start", "Workout", "Minutes", distance.title, "Avg / max bpm", "Z1", "Z2", "Z3", "Z4", "Z5",
+                                     "Pace (min/km)"])
             for w in vitals.workouts {
                 let zones = (0..<5).map { i in w.zoneSeconds.map { Format.count($0[i] / 60) } ?? "–" }
                 let heart = w.averageHeartRate.map { "\(Format.count($0)) / \(Format.count(w.maximumHeartRate ?? $0))" } ?? "–"

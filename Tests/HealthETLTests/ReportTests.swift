@@ -24,6 +24,15 @@ final class ReportTests: XCTestCase {
 
     // MARK: insights
 
+    /// Every table of the report starts through one helper: headers escaped (a distance unit
+    /// or a person's text could hold `&` or `<`), numeric ones aligned as their cells.
+    func testTableStartEscapesHeadersAndMarksNumericOnes() {
+        XCTAssertEqual(Format.tableStart(["Week", "Distance <mi> & more", "Energy (kcal)"], numeric: [2]),
+                       #"<table><thead><tr><th>Week</th><th>Distance &lt;mi&gt; &amp; more</th><th class="num">Energy (kcal)</th></tr></thead><tbody>"#)
+        XCTAssertEqual(Format.tableStart(["Day"], class: "quality-gaps"),
+                       #"<table class="quality-gaps"><thead><tr><th>Day</th></tr></thead><tbody>"#)
+    }
+
     func testStreaksCountConsecutiveGoalDaysAndAGapEndsThem() {
         // 3 at goal, 1 below, 4 at goal, a missing day, 2 at goal (the current run).
         var d = days(from: "2024-03-01", 8) { [12_000, 10_000, 11_000, 900, 10_500, 10_001, 15_000, 10_000][$0] }
