@@ -55,7 +55,7 @@ test: venv
 INTEGRATION_TESTS = AnalyticsEndToEndTests BadInputTests CohortJobTests CommandLineTests FaultInjectionTests \
   FilesAndStateTests GeneratedExportTests HostileFilesTests IncrementalRunTests KilledRunTests KilledNightlyRunTests \
   NightlyDefectsTests OutputFilesTests PeopleTests RealExportsTests ReportTests ResumeAfterKillTests UnchangedExportTests NothingNewTests \
-  DuplicatesDroppedTests WorkbookTests \
+  DuplicatesDroppedTests WorkbookTests ParseFloorTests \
   HealthQLTests.EndToEndTests REPLTests ECGTests/test(ZipImport|APersonsRecordings|StoreOfSchema3|FolderImport)
 empty :=
 space := $(empty) $(empty)

@@ -8,7 +8,13 @@
 // passed through unfiltered (the product also drops forbidden control bytes and bad UTF-8).
 //
 //   healthetl-xmlfloor FILE   →   {"bytes":…,"elements":…,"seconds":…,"megabytes_per_second":…}
+//
+// `--two-parsers` measures issue 35's moonshot instead: the body cut at a line that starts a
+// top-level record (`\n <Record `) past the middle, each half parsed by a parser of its own on
+// a thread of its own (the second inside a `<HealthData>` of its own), nothing else running.
 import CLibXML2
+import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -91,64 +97,113 @@ func now() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-let arguments = CommandLine.arguments
-guard arguments.count == 2 else {
-    printError("usage: healthetl-xmlfloor FILE")
+/// One SAX2 push parser over the file's bytes `[from, to)`, after `prefix` and before `suffix`,
+/// in 1 MiB chunks; the DOCTYPE block dropped from a prolog it reads. Returns the elements it counted.
+func parse(_ fd: Int32, path: String, from: Int64, to: Int64, prefix: String = "", suffix: String = "")
+    -> (elements: Int64, removedDoctype: Bool) {
+    let counter = Counter()
+    var sax = xmlSAXHandler()
+    sax.initialized = UInt32(XML_SAX2_MAGIC)
+    sax.startElementNs = { ctx, _, _, _, _, _, _, _, _ in
+        Unmanaged<Counter>.fromOpaque(ctx!).takeUnretainedValue().elements += 1
+    }
+    sax.serror = { _, _ in }
+    let user = Unmanaged.passUnretained(counter).toOpaque()
+    guard let parser = xmlCreatePushParserCtxt(&sax, user, nil, 0, path) else { fail("libxml2 could not create a parser") }
+    defer { xmlFreeParserCtxt(parser) }
+    xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue | XML_PARSE_NOERROR.rawValue
+        | XML_PARSE_NOWARNING.rawValue))
+    parser.pointee.replaceEntities = 0
+    parser.pointee.loadsubset = 0
+    parser.pointee.validate = 0
+
+    let chunkSize = 1 << 20
+    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
+    let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
+    defer { buffer.deallocate(); scratch.deallocate() }
+    var skipper = DoctypeSkipper()
+
+    func push(_ pointer: UnsafePointer<UInt8>, _ count: Int, terminate: Bool) {
+        let rc = pointer.withMemoryRebound(to: CChar.self, capacity: max(count, 1)) {
+            xmlParseChunk(parser, $0, Int32(count), terminate ? 1 : 0)
+        }
+        if rc != 0 || parser.pointee.wellFormed == 0 {
+            let message = xmlCtxtGetLastError(parser).flatMap { $0.pointee.message.map { String(cString: $0) } }
+            fail("not well-formed XML: \(message ?? "rc \(rc)")")
+        }
+    }
+    func push(_ text: String) {
+        var bytes = Array(text.utf8)
+        if !bytes.isEmpty { push(&bytes, bytes.count, terminate: false) }
+    }
+
+    push(prefix)
+    var at = from
+    while at < to {
+        let n = pread(fd, buffer, min(chunkSize, Int(to - at)), off_t(at))
+        if n < 0 { fail("read error on \(path)") }
+        if n == 0 { break }
+        at += Int64(n)
+        if skipper.inBody || from > 0 {
+            push(buffer, n, terminate: false)
+        } else {
+            let (written, consumed) = skipper.filterProlog(UnsafeBufferPointer(start: buffer, count: n), into: scratch)
+            if written > 0 { push(scratch, written, terminate: false) }
+            if consumed < n { push(buffer + consumed, n - consumed, terminate: false) }
+        }
+    }
+    push(suffix)
+    push(buffer, 0, terminate: true)
+    return (counter.elements, skipper.removed)
+}
+
+/// Where a line starting a top-level record begins, at or past `offset` (within the next MiB).
+func recordLine(_ fd: Int32, after offset: Int64, path: String) -> Int64 {
+    let window = 1 << 20
+    let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: window)
+    defer { bytes.deallocate() }
+    let n = pread(fd, bytes, window, off_t(offset))
+    let marker = Array("\n <Record ".utf8)
+    if n > marker.count {
+        for i in 0...(n - marker.count) where bytes[i] == marker[0] && memcmp(bytes + i, marker, marker.count) == 0 {
+            return offset + Int64(i) + 1
+        }
+    }
+    fail("no line starting a record in the MiB after byte \(offset) of \(path)")
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let twoParsers = arguments.first == "--two-parsers"
+if twoParsers { arguments.removeFirst() }
+guard arguments.count == 1 else {
+    printError("usage: healthetl-xmlfloor [--two-parsers] FILE")
     exit(64)
 }
-let path = arguments[1]
+let path = arguments[0]
 let started = now()
 let fd = open(path, O_RDONLY)
 guard fd >= 0 else { fail("cannot open \(path)") }
+var info = stat()
+guard fstat(fd, &info) == 0 else { fail("cannot read \(path)") }
+let bytes = Int64(info.st_size)
 
-let counter = Counter()
-var sax = xmlSAXHandler()
-sax.initialized = UInt32(XML_SAX2_MAGIC)
-sax.startElementNs = { ctx, _, _, _, _, _, _, _, _ in
-    Unmanaged<Counter>.fromOpaque(ctx!).takeUnretainedValue().elements += 1
-}
-sax.serror = { _, _ in }
-let user = Unmanaged.passUnretained(counter).toOpaque()
-guard let parser = xmlCreatePushParserCtxt(&sax, user, nil, 0, path) else { fail("libxml2 could not create a parser") }
-xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue | XML_PARSE_NOERROR.rawValue
-    | XML_PARSE_NOWARNING.rawValue))
-parser.pointee.replaceEntities = 0
-parser.pointee.loadsubset = 0
-parser.pointee.validate = 0
-
-let chunkSize = 1 << 20
-let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
-let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
-var skipper = DoctypeSkipper()
-var bytes: Int64 = 0
-
-func push(_ pointer: UnsafeMutablePointer<UInt8>, _ count: Int, terminate: Bool) {
-    let rc = pointer.withMemoryRebound(to: CChar.self, capacity: max(count, 1)) {
-        xmlParseChunk(parser, $0, Int32(count), terminate ? 1 : 0)
+let elements: Int64, removedDoctype: Bool
+if twoParsers {
+    let cut = recordLine(fd, after: bytes / 2, path: path)
+    let results = Mutex<[Int: (elements: Int64, removedDoctype: Bool)]>([:])
+    DispatchQueue.concurrentPerform(iterations: 2) { half in
+        let result = half == 0 ? parse(fd, path: path, from: 0, to: cut, suffix: "</HealthData>")
+            : parse(fd, path: path, from: cut, to: bytes, prefix: "<HealthData>")
+        results.withLock { $0[half] = result }
     }
-    if rc != 0 || parser.pointee.wellFormed == 0 {
-        let message = xmlCtxtGetLastError(parser).flatMap { $0.pointee.message.map { String(cString: $0) } }
-        fail("not well-formed XML: \(message ?? "rc \(rc)")")
-    }
+    let (first, second) = results.withLock { ($0[0]!, $0[1]!) }
+    // The second half's root is not the file's.
+    (elements, removedDoctype) = (first.elements + second.elements - 1, first.removedDoctype)
+} else {
+    (elements, removedDoctype) = parse(fd, path: path, from: 0, to: bytes)
 }
-
-while true {
-    let n = read(fd, buffer, chunkSize)
-    if n < 0 { fail("read error on \(path)") }
-    if n == 0 { break }
-    bytes += Int64(n)
-    if skipper.inBody {
-        push(buffer, n, terminate: false)
-    } else {
-        let (written, consumed) = skipper.filterProlog(UnsafeBufferPointer(start: buffer, count: n), into: scratch)
-        if written > 0 { push(scratch, written, terminate: false) }
-        if consumed < n { push(buffer + consumed, n - consumed, terminate: false) }
-    }
-}
-push(buffer, 0, terminate: true)
 close(fd)
-xmlFreeParserCtxt(parser)
 let seconds = now() - started
 let megabytesPerSecond = seconds > 0 ? Double(bytes) / 1e6 / seconds : 0
-print("{\"bytes\":\(bytes),\"elements\":\(counter.elements),\"removed_doctype\":\(skipper.removed),"
+print("{\"bytes\":\(bytes),\"elements\":\(elements),\"removed_doctype\":\(removedDoctype),\"parsers\":\(twoParsers ? 2 : 1),"
     + "\"seconds\":\(seconds),\"megabytes_per_second\":\(megabytesPerSecond)}")
