@@ -156,4 +156,11 @@ public protocol RecordPrefilter: Sendable {
     /// Records of this type and source created before the returned instant (µs) are known
     /// already and can be dropped unread; nil: none can.
     func cutoff(type: String, source: String) -> Int64?
+    /// Whether the store holds the workout of this id (`ExportWorkout.storeID`), so that it
+    /// can be dropped unread (the merge would keep the store's).
+    func knowsWorkout(_ id: Int64) -> Bool
+}
+
+extension RecordPrefilter {
+    public func knowsWorkout(_ id: Int64) -> Bool { false }
 }

@@ -301,3 +301,20 @@ public struct ExportVisionPrescription: Sendable {
     public var attachments: [[MetadataEntry]]
     public init() { rightEye = []; leftEye = []; attachments = [] }
 }
+
+extension ExportWorkout {
+    /// The id the store keeps a workout by: positive, from what identifies it in every export
+    /// of the same phone. 49 bits (15 decimal digits), so that a spreadsheet shows it exactly
+    /// instead of `2.79E+18`. The byte-level skipper computes it from a start tag's bytes, the
+    /// normalizer from the parsed workout: both through here.
+    public static func storeID(activityType: String, sourceName: String, start: Timestamp?, end: Timestamp?) -> Int64 {
+        var h = StableHasher()
+        h.combine(activityType)
+        h.combine(sourceName)
+        h.combine(start?.microseconds ?? 0)
+        h.combine(end?.microseconds ?? 0)
+        return Int64(bitPattern: h.value & 0x1_FFFF_FFFF_FFFF)
+    }
+
+    public var storeID: Int64 { Self.storeID(activityType: activityType, sourceName: source.name, start: startDate, end: endDate) }
+}

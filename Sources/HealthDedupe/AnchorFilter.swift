@@ -18,15 +18,20 @@ public struct Anchors: Sendable, Equatable {
 /// three attributes): drops records created before their anchor minus the overlap window,
 /// before any further work. Records inside the window, newer ones, backfills of old samples
 /// (they carry a new creationDate) and records without a creationDate go on; the store's
-/// identity index decides for those.
+/// identity index decides for those. Workouts the store holds (by id) are dropped as well.
 public struct AnchorFilter: RecordPrefilter {
     private let anchors: Anchors
     private let overlap: Int64
+    private let workouts: Set<Int64>
 
-    public init(anchors: Anchors, overlapSeconds: Double) {
+    /// `workouts`: the ids of the workouts the store holds.
+    public init(anchors: Anchors, overlapSeconds: Double, workouts: Set<Int64> = []) {
         self.anchors = anchors
         self.overlap = Int64(overlapSeconds * 1_000_000)
+        self.workouts = workouts
     }
+
+    public func knowsWorkout(_ id: Int64) -> Bool { workouts.contains(id) }
 
     public func cutoff(type: String, source: String) -> Int64? {
         anchors.newestCreation[Anchors.Key(type: type, source: source)].map { $0.microseconds - overlap }

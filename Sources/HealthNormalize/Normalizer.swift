@@ -209,7 +209,7 @@ public struct Normalizer: StageHandler {
         if minutes == nil, let s = workout.startDate, let e = workout.endDate {
             minutes = Double(e.microseconds - s.microseconds) / 60_000_000
         }
-        return NormalizedWorkout(workout: workout, id: WorkoutTotals.identifier(of: workout),
+        return NormalizedWorkout(workout: workout, id: workout.storeID,
                                  localDate: workout.startDate.map { calendar.localDate(of: $0) },
                                  durationMinutes: minutes, distanceMeters: distance, energyKilocalories: energy)
     }
@@ -223,15 +223,4 @@ enum WorkoutTotals {
         "HKQuantityTypeIdentifierDistancePaddleSports", "HKQuantityTypeIdentifierDistanceRowing",
         "HKQuantityTypeIdentifierDistanceSkatingSports",
     ]
-
-    /// A positive id from what identifies a workout in every export of the same phone. 49 bits
-    /// (15 decimal digits), so that a spreadsheet shows it exactly instead of `2.79E+18`.
-    static func identifier(of w: ExportWorkout) -> Int64 {
-        var h = StableHasher()
-        h.combine(w.activityType)
-        h.combine(w.source.name)
-        h.combine(w.startDate?.microseconds ?? 0)
-        h.combine(w.endDate?.microseconds ?? 0)
-        return Int64(bitPattern: h.value & 0x1_FFFF_FFFF_FFFF)
-    }
 }

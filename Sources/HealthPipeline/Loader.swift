@@ -109,7 +109,8 @@ struct Loader {
 
         // The anchors run inside ingest: known records are dropped before they are read.
         let reader = ExportReader(source: source, prefilter: anchors.isEmpty ? nil
-                                  : AnchorFilter(anchors: anchors, overlapSeconds: overlapSeconds))
+                                  : AnchorFilter(anchors: anchors, overlapSeconds: overlapSeconds,
+                                                 workouts: alreadyStored.workouts))
         let (resume, knownRoutes) = (state.ingest, try sink.routeFilePaths())
         threads.spawn("ingest") {
             readerSummary.set(try reader.run(resumingAt: resume, knownRoutePaths: knownRoutes, emit: ingested.send))

@@ -53,15 +53,15 @@ final class ExportSAXHandler: SAXHandler {
         elementsEnded = resume?.elementOrdinal ?? 0
     }
 
-    /// Top-level elements completed so far, the records the parser's byte-level skipper
-    /// removed before the current position included (they are counted as if seen).
-    var elementOrdinal: Int64 { elementsEnded + Int64(parser?.recordsSkippedBeforeHere ?? 0) }
+    /// Top-level elements completed so far, the records and workouts the parser's byte-level
+    /// skipper removed before the current position included (they are counted as if seen).
+    var elementOrdinal: Int64 { elementsEnded + Int64(parser?.elementsSkippedBeforeHere ?? 0) }
 
     /// Hands on the batch; every batch ends at the end of a top-level element, so it carries
     /// the point a later run can resume from. Call with `xmlComplete` after the document ended.
     func flush(xmlComplete: Bool = false) throws {
         let skippedEarly = parser?.recordsSkippedBeforeHere ?? 0
-        let ordinal = elementsEnded + Int64(skippedEarly)
+        let ordinal = elementOrdinal
         batch.position = position()
         batch.position.elementOrdinal = ordinal
         batch.position.resume = parser?.resumePoint(elementOrdinal: ordinal, line: currentLine, xmlComplete: xmlComplete)
@@ -190,6 +190,9 @@ final class ExportSAXHandler: SAXHandler {
             skippedByPrefilter += 1
             return .skipped   // its children are skipped unread too
         }
+        if name.equals("Workout"), let known, known.prefilter.knowsWorkout(workoutID(attributes)) {
+            return .skipped   // the store holds it: the merge would keep the store's
+        }
         let line = currentLine
         if name.equals("Record") {
             record = parseRecord(attributes, line: line)
@@ -239,6 +242,17 @@ final class ExportSAXHandler: SAXHandler {
     }
 
     // MARK: Records
+
+    /// The store id of a workout from its start tag (`ExportWorkout.storeID`), as the
+    /// normalizer makes it from the parsed workout.
+    private func workoutID(_ attributes: SAXAttributes) -> Int64 {
+        var activityType = ""
+        for i in 0..<attributes.count where attributes.name(i).equals("workoutActivityType") {
+            activityType = text.interned(attributes.value(i))
+        }
+        let (source, dates) = sourceAndDates(attributes)
+        return ExportWorkout.storeID(activityType: activityType, sourceName: source.name, start: dates.start, end: dates.end)
+    }
 
     /// Asks the prefilter with the three attributes it needs, parsing nothing else.
     private func isKnown(_ attributes: SAXAttributes) -> Bool {

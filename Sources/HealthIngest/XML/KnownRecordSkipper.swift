@@ -6,8 +6,10 @@ import Darwin
 import HealthCore
 
 /// A byte filter in front of the sanitizer and libxml2 for incremental runs: removes whole
-/// top-level `<Record …>` elements that the prefilter says are known, so neither the
-/// sanitizer nor libxml2 ever reads them (most of a nightly re-read of a cumulative export).
+/// top-level `<Record …>` elements that the prefilter says are known, and `<Workout …>`
+/// elements whose id the store holds (`ExportWorkout.storeID` of four start-tag values, as the
+/// SAX handler asks), so neither the sanitizer nor libxml2 ever reads them (most of a nightly
+/// re-read of a cumulative export).
 /// It reads the file's own bytes: a record holding a byte the sanitizer would drop or replace
 /// (a control byte, broken UTF-8) is passed on whole, for the sanitizer to repair as in a run
 /// without it; the root element counts as begun only where the sanitizer, too, sees the body
@@ -164,8 +166,9 @@ final class KnownRecordSkipper {
         return UnsafeMutableBufferPointer(start: buffer, count: count)
     }
 
-    /// Input bytes and records dropped before output offset `offset` (offsets asked for only grow).
-    func dropped(before offset: Int64) -> (bytes: Int64, records: Int) { log.before(offset) }
+    /// Input bytes, records and elements dropped before output offset `offset` (offsets asked
+    /// for only grow).
+    func dropped(before offset: Int64) -> SkipLog.Dropped { log.before(offset) }
 
     // MARK: The state machine
 
@@ -231,12 +234,13 @@ final class KnownRecordSkipper {
                 }
             case .top:
                 guard let lt = find(UInt8(ascii: "<"), p, r, n) else { r = n; break }
-                if lt + 8 > n { hold = lt; break scan }
+                if lt + 9 > n { hold = lt; break scan }
                 let c = p[lt + 1]
                 // `</HealthData>` (the end), comments, PIs, CDATA: pass the rest on.
                 guard isNameStart(c) else { state = .passAll; break }
-                if matches(p + lt + 1, "Record") && isTagNameEnd(p[lt + 7]) {
-                    let start = scanRecordStart(p, lt + 7, n)
+                let isRecord = matches(p + lt + 1, "Record") && isTagNameEnd(p[lt + 7])
+                if isRecord || matches(p + lt + 1, "Workout") && isTagNameEnd(p[lt + 8]) {
+                    let start = isRecord ? scanRecordStart(p, lt + 7, n) : scanWorkoutStart(p, lt + 8, n)
                     guard case .tag(let startEnd, let selfClosing, let known) = start else {
                         if case .incomplete = start, n - lt <= Self.maxHeld { hold = lt; break scan }
                         state = .passAll
@@ -249,7 +253,8 @@ final class KnownRecordSkipper {
                     }
                     var end = startEnd
                     if !selfClosing {
-                        let content = scanKnownRecordContent(p, startEnd, n)
+                        let content = isRecord ? scanKnownRecordContent(p, startEnd, n)
+                            : scanElementContent(p, startEnd, n, closing: "Workout")
                         guard case .tag(let e, _) = content else {
                             if case .incomplete = content, n - lt <= Self.maxHeld { hold = lt; break scan }
                             state = .passAll
@@ -278,7 +283,8 @@ final class KnownRecordSkipper {
                     }
                     passFrom = end
                     r = end
-                    drops.append(SkipLog.Drop(bytes: end - lt - kept, output: outputBefore + Int64(w), mergeAfter: lastPassedEnd))
+                    drops.append(SkipLog.Drop(bytes: end - lt - kept, output: outputBefore + Int64(w), mergeAfter: lastPassedEnd,
+                                              isRecord: isRecord))
                 } else {
                     switch scanTag(p, lt + 1, n, strict: false) {
                     case .incomplete: hold = lt; break scan
@@ -548,6 +554,50 @@ final class KnownRecordSkipper {
         return .tag(end: end, selfClosing: selfClosing, known: isKnown(p, type, source, created))
     }
 
+    /// The start tag of a top-level `Workout` from just after its name: its end, and whether
+    /// the store holds it, by the id the SAX handler makes from the same four values
+    /// (`ExportWorkout.storeID`). Only values libxml2 hands over byte for byte decide, and
+    /// only one source attribute (the handler takes the last of `sourceName` and `source`).
+    private func scanWorkoutStart(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int) -> RecordTag {
+        lineBreaksInLastScan = false
+        repairableInLastScan = false
+        var activity = (0, -1), source = (0, -1), begins = (0, -1), ends = (0, -1)
+        var sources = 0
+        var flags: UInt8 = 0
+        var attributes = 0
+        let result = scanTag(p, start, n, strict: true, attributes: &attributes) { name, length, value, valueEnd, valueFlags in
+            switch length {
+            case 19 where matches(p + name, "workoutActivityType"): activity = (value, valueEnd - value)
+            case 10 where matches(p + name, "sourceName"), 6 where matches(p + name, "source"):
+                source = (value, valueEnd - value); sources += 1
+            case 9 where matches(p + name, "startDate"): begins = (value, valueEnd - value)
+            case 7 where matches(p + name, "endDate"): ends = (value, valueEnd - value)
+            default: return
+            }
+            flags |= valueFlags
+        }
+        switch result {
+        case .incomplete: return .incomplete
+        case .unexpected:
+            // Not one to drop; passed on as any other element is, for libxml2 to judge.
+            switch scanTag(p, start, n, strict: false) {
+            case .incomplete: return .incomplete
+            case .unexpected: return .unexpected
+            case .tag(let end, let selfClosing): return .tag(end: end, selfClosing: selfClosing, known: false)
+            }
+        case .tag(let end, let selfClosing):
+            func span(_ value: (Int, Int)) -> ByteSpan { ByteSpan(start: p + value.0, count: value.1) }
+            guard activity.1 >= 0, sources == 1, begins.1 >= 0, ends.1 >= 0, flags & (Self.amp | Self.lineBreak | Self.tab) == 0,
+                  !repairableInLastScan, let startDate = DateParser.parse(span(begins))?.timestamp,
+                  let endDate = DateParser.parse(span(ends))?.timestamp else {
+                return .tag(end: end, selfClosing: selfClosing, known: false)
+            }
+            let id = ExportWorkout.storeID(activityType: span(activity).string, sourceName: span(source).string,
+                                           start: startDate, end: endDate)
+            return .tag(end: end, selfClosing: selfClosing, known: known.prefilter.knowsWorkout(id))
+        }
+    }
+
     /// The start tag read against the layout of the last one the strict scan accepted: its
     /// separators compared byte for byte, its values scanned as the strict scan does. nil:
     /// the tag differs from the layout (or is cut by the chunk's end), read it whole.
@@ -603,7 +653,7 @@ final class KnownRecordSkipper {
         }
         let inStartTag = lineBreaksInLastScan
         lineBreaksInLastScan = false
-        let content = scanRecordContent(p, start, n)
+        let content = scanElementContent(p, start, n, closing: "Record")
         if case .tag(let end, _) = content, !repairableInLastScan {
             lastContent.capture(p, start: start, end: end, hasLineBreaks: lineBreaksInLastScan)
         }
@@ -611,9 +661,10 @@ final class KnownRecordSkipper {
         return content
     }
 
-    /// The content of a known record after its start tag, up to and including `</Record>`:
-    /// elements (strictly checked, properly nested) and white space only, else `.unexpected`.
-    private func scanRecordContent(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int) -> Tag {
+    /// The content of a known record or workout after its start tag, up to and including its
+    /// end tag (`</Record>`, `</Workout>`): elements (strictly checked, properly nested) and
+    /// white space only, else `.unexpected`.
+    private func scanElementContent(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ n: Int, closing: StaticString) -> Tag {
         var i = start
         var depth = 0
         while true {
@@ -638,7 +689,7 @@ final class KnownRecordSkipper {
                 if j == n { return .incomplete }
                 guard p[j] == UInt8(ascii: ">") else { return .unexpected }
                 if depth == 0 {
-                    guard length == 6, matches(p + nameStart, "Record") else { return .unexpected }
+                    guard length == closing.utf8CodeUnitCount, matches(p + nameStart, closing) else { return .unexpected }
                     return .tag(end: j + 1, selfClosing: false)
                 }
                 depth -= 1
@@ -872,7 +923,7 @@ extension KnownRecordSkipper {
     /// The piece's drops, moved to output offset `base` (their merge points no earlier than it).
     func takeDrops(at base: Int64) -> [SkipLog.Drop] {
         defer { drops.removeAll(keepingCapacity: true) }
-        return drops.map { SkipLog.Drop(bytes: $0.bytes, output: $0.output + base, mergeAfter: $0.mergeAfter + base) }
+        return drops.map { SkipLog.Drop(bytes: $0.bytes, output: $0.output + base, mergeAfter: $0.mergeAfter + base, isRecord: $0.isRecord) }
     }
 }
 

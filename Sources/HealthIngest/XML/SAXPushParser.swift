@@ -142,15 +142,18 @@ final class SAXPushParser {
     private func sanitizerInput(ofParsed parsed: Int64) -> Int64 { parsed + sanitizer.droppedBefore(output: parsed) }
 
     /// What the skipper dropped before the parser's position (all of it once the parse ended).
-    private func skippedBeforeHere() -> (bytes: Int64, records: Int) {
-        guard let skipped else { return (0, 0) }
-        return finished ? (skipped.totalBytes, skipped.totalRecords)
-            : skipped.before(sanitizerInput(ofParsed: parsedBytes))
+    private func skippedBeforeHere() -> SkipLog.Dropped {
+        guard let skipped else { return SkipLog.Dropped() }
+        return finished ? skipped.total : skipped.before(sanitizerInput(ofParsed: parsedBytes))
     }
 
     /// Top-level records the skipper removed before the parser's position: the handler never
-    /// sees them, but counts them (element ordinals, records skipped by the prefilter).
+    /// sees them, but counts them (records skipped by the prefilter).
     var recordsSkippedBeforeHere: Int { skippedBeforeHere().records }
+
+    /// Top-level elements the skipper removed before the parser's position (the records and
+    /// the known workouts): counted in the element ordinals as if seen.
+    var elementsSkippedBeforeHere: Int { skippedBeforeHere().elements }
 
     /// The ingest state right here (call from a callback at the end of a top-level element,
     /// or after `finish` with `xmlComplete`). Parser offset → sanitizer input, i.e. skipper

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// Input bytes and records `KnownRecordSkipper` dropped, by output offset. An entry at output
+/// Input bytes, records and other top-level elements (known workouts) `KnownRecordSkipper`
+/// dropped, by output offset. An entry at output
 /// `o` counts for a parser offset strictly after `o` (the parser at `o` has not gone past the
 /// dropped element).
 ///
@@ -10,17 +11,28 @@ import Synchronization
 /// depend on whether two entries were merged.
 final class SkipLog: Sendable {
     private struct Entries {
-        var list: [(output: Int64, bytes: Int64, records: Int)] = []
+        var list: [(output: Int64, bytes: Int64, records: Int, elements: Int)] = []
         var head = 0
-        var settled: (bytes: Int64, records: Int) = (0, 0)
+        var settled = Dropped()
         var totalBytes: Int64 = 0
         var totalRecords = 0
+        var totalElements = 0
+    }
+
+    /// What was dropped before a point: bytes, records, and top-level elements (the records
+    /// and the known workouts).
+    struct Dropped: Equatable {
+        var bytes: Int64 = 0
+        var records = 0
+        var elements = 0
     }
     private let entries = Mutex(Entries())
 
     /// Records and bytes dropped so far.
     var totalRecords: Int { entries.withLock { $0.totalRecords } }
     var totalBytes: Int64 { entries.withLock { $0.totalBytes } }
+    /// Everything dropped so far.
+    var total: Dropped { entries.withLock { Dropped(bytes: $0.totalBytes, records: $0.totalRecords, elements: $0.totalElements) } }
 
     /// A dropped element: its bytes, its output offset, and the last output offset the parser
     /// may ask about before it (`mergeAfter`: if the entry before is at or after it, no
@@ -29,6 +41,8 @@ final class SkipLog: Sendable {
         var bytes: Int
         var output: Int64
         var mergeAfter: Int64
+        /// A record (false: another element, a known workout).
+        var isRecord = true
     }
 
     /// The drops of one filtered piece, in order (one lock for all of them).
@@ -37,21 +51,24 @@ final class SkipLog: Sendable {
         entries.withLock { e in
             for drop in drops {
                 e.totalBytes += Int64(drop.bytes)
-                e.totalRecords += 1
+                if drop.isRecord { e.totalRecords += 1 }
+                e.totalElements += 1
+                let entry = (drop.output, e.totalBytes, e.totalRecords, e.totalElements)
                 if e.head < e.list.count, e.list[e.list.count - 1].output >= drop.mergeAfter {
-                    e.list[e.list.count - 1] = (drop.output, e.totalBytes, e.totalRecords)
+                    e.list[e.list.count - 1] = entry
                 } else {
-                    e.list.append((drop.output, e.totalBytes, e.totalRecords))
+                    e.list.append(entry)
                 }
             }
         }
     }
 
-    /// Bytes and records dropped before output offset `offset` (offsets asked for only grow).
-    func before(_ offset: Int64) -> (bytes: Int64, records: Int) {
+    /// What was dropped before output offset `offset` (offsets asked for only grow).
+    func before(_ offset: Int64) -> Dropped {
         entries.withLock { e in
             while e.head < e.list.count, e.list[e.head].output < offset {
-                e.settled = (e.list[e.head].bytes, e.list[e.head].records)
+                let entry = e.list[e.head]
+                e.settled = Dropped(bytes: entry.bytes, records: entry.records, elements: entry.elements)
                 e.head += 1
             }
             if e.head == e.list.count {

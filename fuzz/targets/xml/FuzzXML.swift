@@ -15,17 +15,18 @@ import HealthCore
 // - plain mode: in the chunks the input chose, and whole: chunk boundaries must not matter,
 //   not even to the resume points (the sanitizer maps parser offsets back to the file);
 // - skipper mode (mode bit 0): chunked with the byte-level skipper (on two threads, as an
-//   import runs it) dropping records older than a cutoff, and whole with the SAX handler
-//   dropping them instead (what KnownRecordSkipperTests checks on real exports).
+//   import runs it) dropping records older than a cutoff and known workouts, and whole with
+//   the SAX handler dropping them instead (what KnownRecordSkipperTests checks on real exports).
 // Mode bits 1–2 pick the batch size (1, 2, 7 or 4096 items): small batches ask for a resume
 // point after nearly every element.
 
 /// Records of every type whose name has an even length (so that some types are skipped and
-/// some are not) created before 2016 are "known".
+/// some are not) created before 2016 are "known", and so are workouts with an even id.
 struct FuzzPrefilter: RecordPrefilter {
     func cutoff(type: String, source: String) -> Int64? {
         type.utf8.count % 2 == 0 ? 1_451_606_400_000_000 : nil
     }
+    func knowsWorkout(_ id: Int64) -> Bool { id % 2 == 0 }
 }
 
 /// What a read produced, as text to compare: items, skipped counts and resume points.
