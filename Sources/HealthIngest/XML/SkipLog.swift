@@ -1,24 +1,14 @@
 import Synchronization
 
 /// Input bytes, records and other top-level elements (known workouts) `KnownRecordSkipper`
-/// dropped, by output offset. An entry at output
-/// `o` counts for a parser offset strictly after `o` (the parser at `o` has not gone past the
-/// dropped element).
+/// dropped, by output offset. An entry at output `o` counts for a parser offset strictly
+/// after `o` (the parser at `o` has not gone past the dropped element).
 ///
 /// The skipper notes on the read thread while the parser asks on the parse thread: the
 /// parser only asks about bytes it has been handed, and those were filtered, and their drops
 /// noted, before they were handed over. Entries hold running totals, so an answer does not
 /// depend on whether two entries were merged.
 final class SkipLog: Sendable {
-    private struct Entries {
-        var list: [(output: Int64, bytes: Int64, records: Int, elements: Int)] = []
-        var head = 0
-        var settled = Dropped()
-        var totalBytes: Int64 = 0
-        var totalRecords = 0
-        var totalElements = 0
-    }
-
     /// What was dropped before a point: bytes, records, and top-level elements (the records
     /// and the known workouts).
     struct Dropped: Equatable {
@@ -26,13 +16,20 @@ final class SkipLog: Sendable {
         var records = 0
         var elements = 0
     }
+
+    private struct Entries {
+        /// Running totals by output offset.
+        var list: [(output: Int64, dropped: Dropped)] = []
+        var head = 0
+        var settled = Dropped()
+        var total = Dropped()
+    }
     private let entries = Mutex(Entries())
 
-    /// Records and bytes dropped so far.
-    var totalRecords: Int { entries.withLock { $0.totalRecords } }
-    var totalBytes: Int64 { entries.withLock { $0.totalBytes } }
     /// Everything dropped so far.
-    var total: Dropped { entries.withLock { Dropped(bytes: $0.totalBytes, records: $0.totalRecords, elements: $0.totalElements) } }
+    var total: Dropped { entries.withLock { $0.total } }
+    var totalRecords: Int { total.records }
+    var totalBytes: Int64 { total.bytes }
 
     /// A dropped element: its bytes, its output offset, and the last output offset the parser
     /// may ask about before it (`mergeAfter`: if the entry before is at or after it, no
@@ -50,10 +47,10 @@ final class SkipLog: Sendable {
         guard !drops.isEmpty else { return }
         entries.withLock { e in
             for drop in drops {
-                e.totalBytes += Int64(drop.bytes)
-                if drop.isRecord { e.totalRecords += 1 }
-                e.totalElements += 1
-                let entry = (drop.output, e.totalBytes, e.totalRecords, e.totalElements)
+                e.total.bytes += Int64(drop.bytes)
+                if drop.isRecord { e.total.records += 1 }
+                e.total.elements += 1
+                let entry = (drop.output, e.total)
                 if e.head < e.list.count, e.list[e.list.count - 1].output >= drop.mergeAfter {
                     e.list[e.list.count - 1] = entry
                 } else {
@@ -67,8 +64,7 @@ final class SkipLog: Sendable {
     func before(_ offset: Int64) -> Dropped {
         entries.withLock { e in
             while e.head < e.list.count, e.list[e.head].output < offset {
-                let entry = e.list[e.head]
-                e.settled = Dropped(bytes: entry.bytes, records: entry.records, elements: entry.elements)
+                e.settled = e.list[e.head].dropped
                 e.head += 1
             }
             if e.head == e.list.count {
