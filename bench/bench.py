@@ -44,6 +44,7 @@ TARGET_IMPORT_FLOOR_RATIO = 0.8     # import MB/s ≥ 80% of the floor's
 TARGET_PEAK_RSS_MB = 150.0          # full import and nightly, both sizes
 TARGET_NIGHTLY_FLOOR_RATIO = 0.25   # nightly seconds ≤ 0.25 × floor seconds
 TARGET_PEER_RATIO = 10.0            # peer seconds ≥ 10 × import seconds
+TARGET_FLAT_RSS_RATIO = 1.10        # the 4-year import's peak RSS ≤ 1.10 × the 1-year one's
 
 
 def log(msg: str) -> None:
@@ -397,6 +398,20 @@ def cohort_bench(bins: Path, bench_dir: Path) -> dict | None:
             "sequential_per_minute": n / sequential * 60, "spark_per_minute": n / spark["seconds"] * 60}
 
 
+def add_flatness_target(sizes: list) -> None:
+    """Issue 35's flat memory, when both sizes ran: the 4-year import's peak RSS within 10% of
+    the 1-year import's (a target of the 4-year size)."""
+    by_size = {r["size"]: r for r in sizes}
+    if "1y" not in by_size or "4y" not in by_size:
+        return
+    year, four = (by_size[s]["stages"][1]["peak_rss_mb"] for s in ("1y", "4y"))
+    ratio = four / year
+    by_size["4y"]["ratios"]["import_peak_rss_over_1y"] = round(ratio, 3)
+    by_size["4y"]["targets"].append({
+        "target": f"peak RSS flat: ≤ {TARGET_FLAT_RSS_RATIO:.2f}× the 1-year import's",
+        "value": f"{ratio:.3f}× ({four:.0f} / {year:.0f} MB)", "pass": ratio <= TARGET_FLAT_RSS_RATIO})
+
+
 def markdown(results: dict) -> str:
     m = results["machine"]
     lines = [f"# HealthETL bench — {results['date']}, commit {results['commit']}", "",
@@ -466,6 +481,7 @@ def main() -> int:
                "peer": f"{PEER_PACKAGE} {peer_version(peer)}" if peer else None, "sizes": []}
     for s in sizes:
         results["sizes"].append(run_size(s, args, bins, peer, bench_dir))
+    add_flatness_target(results["sizes"])
     if not args.no_cohort:
         results["cohort"] = cohort_bench(bins, bench_dir)
     md = markdown(results)
