@@ -305,9 +305,9 @@ public struct ExportVisionPrescription: Sendable {
 extension ExportWorkout {
     /// The id the store keeps a workout by: positive, from what identifies it in every export
     /// of the same phone. 49 bits (15 decimal digits), so that a spreadsheet shows it exactly
-    /// instead of `2.79E+18`. The normalizer makes it from the parsed workout, and an incremental
-    /// run's skipper (from a start tag's bytes) and SAX handler (from its attributes) to drop
-    /// a workout the store holds: all through here.
+    /// instead of `2.79E+18`. The normalizer makes it, and an incremental run's SAX handler (from the
+    /// same parsed workout) and skipper (from a start tag's bytes) to drop a workout the store
+    /// holds: all through here.
     public static func storeID(activityType: String, sourceName: String, start: Timestamp?, end: Timestamp?) -> Int64 {
         var h = StableHasher()
         h.combine(activityType)

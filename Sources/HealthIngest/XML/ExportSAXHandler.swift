@@ -190,15 +190,19 @@ final class ExportSAXHandler: SAXHandler {
             skippedByPrefilter += 1
             return .skipped   // its children are skipped unread too
         }
-        if name.equals("Workout"), let known, known.prefilter.knowsWorkout(workoutID(attributes)) {
-            return .skipped   // the store holds it: the merge would keep the store's
-        }
         let line = currentLine
         if name.equals("Record") {
             record = parseRecord(attributes, line: line)
             return .record
         }
-        if name.equals("Workout") { workout = parseWorkout(attributes, line: line); return .workout }
+        if name.equals("Workout") {
+            let parsed = parseWorkout(attributes, line: line)
+            // The store holds it (by the id the normalizer gives the same parsed workout): the
+            // merge would keep the store's, so it and its children are skipped unread.
+            if let known, known.prefilter.knowsWorkout(parsed.storeID) { return .skipped }
+            workout = parsed
+            return .workout
+        }
         if name.equals("ActivitySummary") { batch.activitySummaries.append(activitySummary(attributes, line: line)); return .leaf }
         if name.equals("Correlation") {
             let (source, dates) = sourceAndDates(attributes)
@@ -242,17 +246,6 @@ final class ExportSAXHandler: SAXHandler {
     }
 
     // MARK: Records
-
-    /// The store id of a workout from its start tag (`ExportWorkout.storeID`), as the
-    /// normalizer makes it from the parsed workout.
-    private func workoutID(_ attributes: SAXAttributes) -> Int64 {
-        var activityType = ""
-        for i in 0..<attributes.count where attributes.name(i).equals("workoutActivityType") {
-            activityType = text.interned(attributes.value(i))
-        }
-        let (source, dates) = sourceAndDates(attributes)
-        return ExportWorkout.storeID(activityType: activityType, sourceName: source.name, start: dates.start, end: dates.end)
-    }
 
     /// Asks the prefilter with the three attributes it needs, parsing nothing else.
     private func isKnown(_ attributes: SAXAttributes) -> Bool {

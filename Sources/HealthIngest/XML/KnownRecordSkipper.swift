@@ -923,7 +923,12 @@ extension KnownRecordSkipper {
     /// The piece's drops, moved to output offset `base` (their merge points no earlier than it).
     func takeDrops(at base: Int64) -> [SkipLog.Drop] {
         defer { drops.removeAll(keepingCapacity: true) }
-        return drops.map { SkipLog.Drop(bytes: $0.bytes, output: $0.output + base, mergeAfter: $0.mergeAfter + base, isRecord: $0.isRecord) }
+        return drops.map { drop in
+            var moved = drop
+            moved.output += base
+            moved.mergeAfter += base
+            return moved
+        }
     }
 }
 
