@@ -48,7 +48,9 @@ final class BoundedIdentitySetTests: XCTestCase {
     /// identity to the disk; instead a new one twice the size takes over, so new identities
     /// still rarely need a read.
     func testNewIdentitiesRarelyReadTheDiskWhenTheEstimateWasFarTooLow() throws {
-        var generator = SystemRandomNumberGenerator()
+        // Seeded: with the system's generator the lookups ran 1,020–1,170 in 40 runs against
+        // the bound of 1,200, and one CI rehearsal under ASan drew 1,216.
+        var generator = SplitMix64(seed: 35)
         var set = BoundedIdentitySet(expected: 1_000, folder: try folder(), recentLimit: 1_000)
         var newOnes = 0
         for _ in 0..<60_000 {
@@ -119,5 +121,19 @@ final class BoundedIdentitySetTests: XCTestCase {
         XCTAssertEqual(counts.samplesWritten, 303)
         XCTAssertEqual(counts.duplicatesDropped, 300)
         XCTAssertEqual(try sink.database.scalar("SELECT count(*) FROM sample_data").int, 303)
+    }
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014): a small seeded generator, so that a test of
+/// rates drawn from random identities gives the same figures on every run.
+private struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
