@@ -86,6 +86,7 @@ extension ExportSAXHandler {
                 route?.points.append(RoutePoint(time: time, latitude: lat, longitude: lon, altitude: values[2],
                                                        horizontalAccuracy: values[3], verticalAccuracy: values[4],
                                                        course: values[5], speed: values[6]))
+                nestedItems += 1
             }
             return .leaf
         }

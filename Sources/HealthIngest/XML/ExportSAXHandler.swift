@@ -25,6 +25,10 @@ final class ExportSAXHandler: SAXHandler {
     /// Set with a prefilter: recognises records already imported.
     private var known: KnownRecordCheck?
     private var skippedByPrefilter = 0
+    /// Route points and heartbeats in the batch, counted as items: a workout or an HRV record
+    /// is one item but may hold hundreds of them, and a batch of a four-year export's 872
+    /// workouts held 30 k route points at once (issue 35: memory flat).
+    var nestedItems = 0
 
     // Values under construction.
     var record: ExportRecord?
@@ -68,6 +72,7 @@ final class ExportSAXHandler: SAXHandler {
         batch.skippedByAnchorSoFar = skippedByPrefilter + skippedEarly
         try emit(batch)
         batch = Self.emptyBatch(batchSize)
+        nestedItems = 0
     }
 
     /// Room for a full batch of records up front: growing by doubling copied every record
@@ -79,7 +84,7 @@ final class ExportSAXHandler: SAXHandler {
     }
 
     private func flushIfFull() {
-        guard batch.itemCount >= batchSize else { return }
+        guard batch.itemCount + nestedItems >= batchSize else { return }
         do { try flush() } catch { abort(error) }
     }
 
@@ -108,7 +113,7 @@ final class ExportSAXHandler: SAXHandler {
         case .heartbeatList:
             if name.equals("InstantaneousBeatsPerMinute") {
                 let beat = heartbeat(attributes)
-                record?.heartbeats.append(beat); context = .leaf
+                record?.heartbeats.append(beat); nestedItems += 1; context = .leaf
             } else { context = unknown(name, in: "HeartRateVariabilityMetadataList") }
         case .correlation:
             if name.equals("MetadataEntry") {
