@@ -77,10 +77,9 @@ public struct ExportReader: Sendable {
         } else {
             // Known records are dropped from the file's bytes before the sanitizer and libxml2
             // see them (`KnownRecordSkipper`), logged for the parser's offsets.
-            let skipping = skipsKnownRecordsBeforeParsing ? prefilter : nil
-            let skipped = skipping.map { _ in SkipLog() }
+            let skipping = (skipsKnownRecordsBeforeParsing ? prefilter : nil).map { (prefilter: $0, log: SkipLog()) }
             let parser = try SAXPushParser(handler: handler, fileName: source.displayName, resumingAt: resume,
-                                           skipped: skipped)
+                                           skipped: skipping?.log)
             handler.parser = parser
             do {
                 let (source, offset, chunkSize) = (source, resume?.xmlOffset ?? 0, chunkSize)
@@ -90,7 +89,7 @@ public struct ExportReader: Sendable {
                 if let file = try source.xmlFile(from: offset, direct: skipping == nil) {
                     // Skipping on the read thread and on this one, which has little else to do.
                     let filter = skipping.map {
-                        SkippingOnTwoThreads(prefilter: $0, startingInBody: resume != nil, log: skipped!)
+                        SkippingOnTwoThreads(prefilter: $0.prefilter, startingInBody: resume != nil, log: $0.log)
                     }
                     let reader = UncheckedFileReader(file: file)   // used by the read thread alone
                     try ReadAhead.stream(chunkSize: chunkSize, filter: filter, fill: { buffer in
@@ -100,7 +99,7 @@ public struct ExportReader: Sendable {
                     // A zip: inflating keeps the read thread busier than skipping would keep
                     // this one, so the skipper runs here.
                     let skipper = skipping.map {
-                        KnownRecordSkipper(prefilter: $0, startingInBody: resume != nil, log: skipped!)
+                        KnownRecordSkipper(prefilter: $0.prefilter, startingInBody: resume != nil, log: $0.log)
                     }
                     try ReadAhead.stream(chunkSize: chunkSize, produce: { progress, body in
                         try source.readXML(from: offset, chunkSize: chunkSize, progress: progress, body)
