@@ -545,13 +545,18 @@ final class KnownRecordSkipper {
     @inline(__always)
     private func recordTag(_ p: UnsafeMutablePointer<UInt8>, end: Int, selfClosing: Bool, type: (Int, Int),
                            source: (Int, Int), created: (Int, Int), flags: UInt8) -> RecordTag {
-        // Values libxml2 hands over byte for byte only: no reference, no tab or line break
-        // (attribute value normalization turns those into spaces).
-        guard type.1 >= 0, source.1 >= 0, created.1 >= 0, flags & (Self.amp | Self.lineBreak | Self.tab) == 0,
-              !repairableInLastScan else {
+        guard type.1 >= 0, source.1 >= 0, created.1 >= 0, reachHandlerAsRead(flags) else {
             return .tag(end: end, selfClosing: selfClosing, known: false)
         }
         return .tag(end: end, selfClosing: selfClosing, known: isKnown(p, type, source, created))
+    }
+
+    /// Whether the values the last start tag's scan read (their `flags`) are what libxml2
+    /// hands the SAX handler, byte for byte: no reference, no tab or line break (attribute
+    /// value normalization turns those into spaces), nothing the sanitizer repairs. Only such
+    /// values may decide that an element is known.
+    private func reachHandlerAsRead(_ flags: UInt8) -> Bool {
+        flags & (Self.amp | Self.lineBreak | Self.tab) == 0 && !repairableInLastScan
     }
 
     /// The start tag of a top-level `Workout` from just after its name: its end, and whether
@@ -587,8 +592,8 @@ final class KnownRecordSkipper {
             }
         case .tag(let end, let selfClosing):
             func span(_ value: (Int, Int)) -> ByteSpan { ByteSpan(start: p + value.0, count: value.1) }
-            guard activity.1 >= 0, sources == 1, begins.1 >= 0, ends.1 >= 0, flags & (Self.amp | Self.lineBreak | Self.tab) == 0,
-                  !repairableInLastScan, let startDate = DateParser.parse(span(begins))?.timestamp,
+            guard activity.1 >= 0, sources == 1, begins.1 >= 0, ends.1 >= 0, reachHandlerAsRead(flags),
+                  let startDate = DateParser.parse(span(begins))?.timestamp,
                   let endDate = DateParser.parse(span(ends))?.timestamp else {
                 return .tag(end: end, selfClosing: selfClosing, known: false)
             }
