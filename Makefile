@@ -7,11 +7,33 @@ OUT ?= out
 PIPELINE ?= pipelines/default.json
 VENV ?= .venv
 BIN = .build/release/healthetl
+# What `healthetl --version` and the run log say was built (Package.swift hands them to the
+# BuildStamp C file only): the commit, `-dirty` for uncommitted changes, and the UTC day.
+export HEALTHETL_COMMIT ?= $(shell git describe --always --dirty --abbrev=12 --match=NONE 2>/dev/null)
+export HEALTHETL_BUILD_DATE ?= $(shell date -u +%Y-%m-%d)
+VERSION := $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/HealthPipeline/Release.swift)
+RELEASE = dist/healthetl-$(VERSION)-linux-$(shell uname -m)
+PREFIX ?= /usr/local
+DESTDIR ?=
 
-.PHONY: build import nightly test check test-asan test-tsan venv bench clean cohort fuzz
+.PHONY: build import nightly test check test-asan test-tsan venv bench clean cohort fuzz dist install uninstall
 
 build:
 	$(SWIFT) build -c release --product healthetl
+
+# The release (issue 43): $(RELEASE).tar.gz and dist/SHA256SUMS, a binary that needs no Swift
+# toolchain and no -dev package (scripts/dist.sh: relinked statically from make build's objects),
+# its man page, completions, pipelines, LICENSE and README. docs/RELEASING.md.
+dist: build
+	scripts/dist.sh
+
+# Installs the release folder that make dist builds (the tarball's own Makefile does the work,
+# so installing from source and from the tarball are one thing); uninstall removes exactly that.
+install: dist
+	$(MAKE) -C $(RELEASE) install PREFIX="$(abspath $(PREFIX))" DESTDIR="$(DESTDIR)"
+
+uninstall:
+	$(MAKE) -C packaging uninstall PREFIX="$(abspath $(PREFIX))" DESTDIR="$(DESTDIR)"
 
 import: build
 	$(BIN) import "$(EXPORT)" --out "$(OUT)" --pipeline "$(PIPELINE)"

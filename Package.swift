@@ -3,7 +3,18 @@
 // Which target depends on which, and why: docs/ARCHITECTURE.md, whose drawing of the graph
 // scripts/check-module-graph.py checks against this file (make test, make check).
 
+import Foundation
 import PackageDescription
+
+// What `healthetl --version` and the run log say the binary was built from: the Makefile sets
+// HEALTHETL_COMMIT and HEALTHETL_BUILD_DATE (docs/RELEASING.md). Only the BuildStamp C file
+// sees them, so a new commit recompiles that one file and relinks. Kept to safe characters: they
+// become C tokens.
+func stamp(_ name: String) -> CSetting? {
+    guard let value = ProcessInfo.processInfo.environment[name],
+          !value.isEmpty, value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }) else { return nil }
+    return .define(name, to: value)
+}
 
 // Release builds: cross-module optimization specializes the stages' generic types
 // (PriorityMerger<Tag>, DaySplitter<Tag>) where the pipeline uses them, instead of looking up
@@ -52,6 +63,9 @@ let package = Package(
         // An Office Open XML (.xlsx) writer: sheets streamed into a zip, frozen header, autofilter, formats.
         .target(name: "Spreadsheet", dependencies: ["PrivateFiles", "Archive"], swiftSettings: strict),
 
+        // The build's commit and date (C: defines from the environment, see `stamp` above).
+        .target(name: "BuildStamp", cSettings: [stamp("HEALTHETL_COMMIT"), stamp("HEALTHETL_BUILD_DATE")].compactMap { $0 }),
+
         // Core: the typed model, the channel, shared utilities. No C libraries.
         .target(name: "HealthCore", swiftSettings: strict),
         // Stages.
@@ -73,7 +87,7 @@ let package = Package(
         // Wiring, checkpoints, lock, progress.
         .target(name: "HealthPipeline",
                 dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate",
-                               "HealthAnalytics", "HealthStore", "HealthEmit", "SQLite", "CSV", "PrivateFiles"],
+                               "HealthAnalytics", "HealthStore", "HealthEmit", "SQLite", "CSV", "PrivateFiles", "BuildStamp"],
                 swiftSettings: strict),
         // The output registry: every format the pipeline's `outputs` can name (above the
         // pipeline, which knows none of them).

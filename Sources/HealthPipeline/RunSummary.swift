@@ -7,6 +7,8 @@ import SQLite
 
 /// What a run did: printed with `--json`, stored in the `runs` table.
 public struct RunSummary: Codable, Sendable {
+    /// Which healthetl ran (`Release.description`): release, commit, build date.
+    public var healthetl = Release.description
     public var status: String
     public var input: String
     public var inputKind: String
@@ -128,7 +130,7 @@ public struct RunSummary: Codable, Sendable {
     /// The run log's line for a run that failed.
     static func failureJSON(_ error: Error, input: String) -> String {
         let message = (error as? any SysexitsError)?.description ?? "\(error)"
-        let fields = ["status": "failed", "input": input, "error": message,
+        let fields = ["status": "failed", "input": input, "error": message, "healthetl": Release.description,
                       "finished_utc": Timestamp(secondsSince1970: Date().timeIntervalSince1970).iso8601]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

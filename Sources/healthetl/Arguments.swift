@@ -17,6 +17,27 @@ struct Option: Sendable {
     var isFlag: Bool { value == nil }
     /// `--out DIR`, `--full`.
     var synopsis: String { "--\(name)" + (value.map { " " + $0 } ?? "") }
+    /// What its value is, for the shell completions (nil for a flag).
+    var kind: ValueKind? { value.map(ValueKind.init(placeholder:)) }
+}
+
+/// What an argument's value is, so the completions can offer it: a path, a folder, an IANA
+/// zone, a person of the output folder, one of a few words, or free text (nothing to offer).
+/// Read from the placeholder a declaration already has (`DIR`, `ZONE`, `metric|imperial`).
+enum ValueKind: Equatable, Sendable {
+    case path, folder, zone, person, text
+    case words([String])
+
+    init(placeholder: String) {
+        switch placeholder {
+        case "FILE", "EXPORT": self = .path
+        case "DIR": self = .folder
+        case "ZONE": self = .zone
+        case "ID": self = .person
+        case _ where placeholder.contains("|"): self = .words(placeholder.split(separator: "|").map(String.init))
+        default: self = .text
+        }
+    }
 }
 
 /// A positional argument, with its help text.
@@ -25,6 +46,13 @@ struct Positional: Sendable {
     let help: String
     /// May be left out (`people [ACTION] [ID]`).
     var optional = false
+    /// What it is, for the completions: by default read from its name (`EXPORT`, `DIR`, `ID`).
+    var kind: ValueKind
+
+    init(name: String, help: String, optional: Bool = false, kind: ValueKind? = nil) {
+        self.name = name; self.help = help; self.optional = optional
+        self.kind = kind ?? ValueKind(placeholder: name)
+    }
 }
 
 /// What a command accepts.

@@ -14,6 +14,15 @@ protocol Command {
     static func run(_ args: ParsedArguments) throws
 }
 
+/// Every command, in the order `healthetl help` lists them (the help, the man page and the
+/// completions are generated from this list).
+enum Commands {
+    static var all: [any Command.Type] {
+        [ImportCommand.self, ImportAllCommand.self, PeopleCommand.self, ReportCommand.self, QueryCommand.self,
+         ReplCommand.self, MCPCommand.self, StatusCommand.self, ResetCommand.self, CompletionsCommand.self]
+    }
+}
+
 extension Command {
     static var discussion: String { "" }
     static var usage: String { Help.usageLine(name, spec) }

@@ -1,3 +1,5 @@
+import HealthPipeline
+
 /// The help texts, generated from each command's declarations (`Command`, `ArgumentSpec`).
 enum Help {
     /// `healthetl import EXPORT [--out DIR] [--full] …`
@@ -24,17 +26,12 @@ enum Help {
     /// `healthetl`, `healthetl --help`, `healthetl help`.
     static func overview(_ commands: [any Command.Type]) -> String {
         let width = commands.map { $0.name.count }.max()! + 2
-        var lines = ["healthetl \(Version.current): Apple Health exports into a SQLite store, CSV, Parquet, a workbook and a report",
+        var lines = ["healthetl \(Release.version): Apple Health exports into a SQLite store, CSV, Parquet, a workbook and a report",
                      "", "usage: healthetl COMMAND [ARGUMENTS] [OPTIONS]", "", "commands:"]
         lines += commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + $0.abstract }
         lines += ["  help" + String(repeating: " ", count: max(1, width - 4)) + "show a command's arguments and options (healthetl help COMMAND)",
-                  "", "options:", "  --version   print the version", "  -h, --help  show this help", "",
-                  "healthetl help COMMAND (or healthetl COMMAND --help) shows what a command takes."]
+                  "", "options:", "  --version   print the version, the commit it was built from and its C libraries (--json: as JSON)", "  -h, --help  show this help", "",
+                  "healthetl help COMMAND (or healthetl COMMAND --help) shows what a command takes; healthetl help --man prints the manual page."]
         return lines.joined(separator: "\n")
     }
-}
-
-enum Version {
-    /// The release this binary is (raised with each CHANGELOG entry).
-    static let current = "0.30.0"
 }

@@ -18,7 +18,8 @@ enum PeopleCommand: Command {
           remove ID       erase the person, their files and dataset partitions (with --yes)
         """
     static let spec = ArgumentSpec(
-        positionals: [Positional(name: "ACTION", help: "list, show, set or remove", optional: true),
+        positionals: [Positional(name: "ACTION", help: "list, show, set or remove", optional: true,
+                                 kind: .words(["list", "show", "set", "remove"])),
                       Positional(name: "ID", help: "the person (show, set, remove)", optional: true)],
         options: [.out, .json,
                   Option("name", value: "NAME", help: "set: their name"),

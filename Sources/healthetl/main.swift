@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthPipeline
 
 // Health data is private: every file this process creates is 0600, every folder 0700.
 umask(0o077)
@@ -18,9 +19,6 @@ let arenaMax: Int32 = -8, mmapThreshold: Int32 = -3   // M_ARENA_MAX, M_MMAP_THR
 _ = mallopt(arenaMax, 2)
 _ = mallopt(mmapThreshold, 4 << 20)
 #endif
-
-let commands: [any Command.Type] = [ImportCommand.self, ImportAllCommand.self, PeopleCommand.self, ReportCommand.self, QueryCommand.self,
-                                     ReplCommand.self, MCPCommand.self, StatusCommand.self, ResetCommand.self]
 
 /// Parses the command line, runs the command, and exits with its sysexits code.
 enum Main {
@@ -49,9 +47,15 @@ enum Main {
         if arguments.isEmpty { fail("missing command\n\n" + Help.overview(commands)) }
         let first = arguments[0]
         if first == "-h" || first == "--help" { printHelp(nil, commands) }
+        if first == "help" && arguments.dropFirst().first == "--man" {
+            print(ManPage.roff(commands), terminator: "")
+            exit(0)
+        }
         if first == "help" { printHelp(arguments.dropFirst().first, commands) }
         if first == "--version" || first == "version" {
-            print("healthetl \(Version.current)")
+            let rest = arguments.dropFirst()
+            guard rest.isEmpty || Array(rest) == ["--json"] else { fail("--version takes only --json") }
+            print(rest.isEmpty ? VersionText.text : VersionText.json)
             exit(0)
         }
         let found = commands.first { $0.name == first }
@@ -76,4 +80,4 @@ enum Main {
     }
 }
 
-Main.run(Array(CommandLine.arguments.dropFirst()), commands)
+Main.run(Array(CommandLine.arguments.dropFirst()), Commands.all)
