@@ -61,11 +61,13 @@ $(VENV)/.ready: Makefile
 
 # Cohorts (issue 24): every export in EXPORTS (NAME.zip, NAME.xml or NAME/) as person NAME, with
 # Apache Spark in local mode (SPARK_MASTER to change it): OUT/dataset, OUT/status, OUT/cohort.
-cohort: build venv
-	$(VENV)/bin/python spark/cohort_job.py --exports "$(EXPORTS)" --out "$(OUT)" --healthetl $(BIN)
+# The executors get the release tarball (make dist) through spark.archives: no Swift on them.
+cohort: dist venv
+	$(VENV)/bin/python spark/cohort_job.py --exports "$(EXPORTS)" --out "$(OUT)" --release $(RELEASE).tar.gz
 
 # XCTest only (no Swift Testing suites), so the run closes on XCTest's own summary line.
-test: venv
+# The release tarball first: ReleaseTarballTests and the Spark cohort test run it.
+test: venv dist
 	python3 scripts/check-module-graph.py
 	python3 scripts/check-install-line.py
 	$(SWIFT) build --build-tests
@@ -77,7 +79,7 @@ test: venv
 INTEGRATION_TESTS = AnalyticsEndToEndTests BadInputTests CohortJobTests CommandLineTests FaultInjectionTests \
   FilesAndStateTests GeneratedExportTests HostileFilesTests IncrementalRunTests KilledRunTests KilledNightlyRunTests \
   NightlyDefectsTests OutputFilesTests PeopleTests RealExportsTests ReportTests ResumeAfterKillTests UnchangedExportTests NothingNewTests \
-  DuplicatesDroppedTests WorkbookTests ParseFloorTests \
+  DuplicatesDroppedTests WorkbookTests ParseFloorTests ReleaseTarballTests \
   HealthQLTests.EndToEndTests REPLTests ECGTests/test(ZipImport|APersonsRecordings|StoreOfSchema3|FolderImport)
 empty :=
 space := $(empty) $(empty)

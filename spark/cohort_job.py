@@ -3,11 +3,17 @@
 dataset, with Apache Spark. PySpark only drives: every byte of health data is parsed, counted
 and aggregated by `healthetl`, which the executors run, one task per export.
 
-    python spark/cohort_job.py --exports DIR_OR_LIST --out OUT [--healthetl PATH] [--force]
+    python spark/cohort_job.py --exports DIR_OR_LIST --out OUT [--release TARBALL | --healthetl PATH] [--force]
+
+--release ships a release tarball (`make dist`: dist/healthetl-VERSION-linux-ARCH.tar.gz) to the
+executors through `spark.archives`; each unpacks it in its working folder and runs the binary
+inside, so a cluster needs neither a Swift toolchain nor an installed healthetl. --healthetl
+names a binary every executor already has (default: `healthetl` on PATH).
 
 OUT/dataset/   the dataset (see docs/PEOPLE.md): <table>/person=ID/part-0.parquet, samples by year
 OUT/status/    one row per person and run: person, export, exit_code, message, samples, days,
-               seconds, size, mtime, sha256, status (ok, failed, skipped)
+               seconds, size, mtime, sha256, status (ok, failed, skipped), healthetl (the release,
+               commit and build date of the binary that ran)
 OUT/cohort/    cohort tables computed with Spark SQL (person_percentiles, cohort_weekly,
                days_with_data: valid days and the yield per person, data_quality)
 
@@ -18,6 +24,7 @@ A re-run skips a person whose export is unchanged (size, modification time and S
 recorded) unless --force; one broken export is a failed row, never a failed job.
 """
 import argparse
+import glob
 import hashlib
 import json
 import os
@@ -39,7 +46,9 @@ def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--exports", required=True, help="a folder of exports or a list file")
     p.add_argument("--out", required=True, help="output folder (local path)")
-    p.add_argument("--healthetl", default=os.environ.get("HEALTHETL", "healthetl"), help="the healthetl binary")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--release", default=None, help="a release tarball (make dist) shipped to the executors")
+    which.add_argument("--healthetl", default=os.environ.get("HEALTHETL", "healthetl"), help="the healthetl binary")
     p.add_argument("--scratch", default=None, help="executor-local scratch folder (default: OUT/.scratch)")
     p.add_argument("--pipeline", default=None, help="pipeline file passed to healthetl import")
     p.add_argument("--master", default=None, help="Spark master (default: from spark-submit, else local[2])")
@@ -124,13 +133,30 @@ def publish_person(local_dataset, shared_dataset, person):
     shutil.rmtree(staging, ignore_errors=True)
 
 
+RELEASE_ALIAS = "healthetl-release"
+
+
+def executor_binary(settings):
+    """The binary this executor runs: the one inside the release tarball Spark unpacked into
+    its working folder (under RELEASE_ALIAS), or the path the job was given."""
+    if not settings["release"]:
+        return settings["healthetl"]
+    from pyspark import SparkFiles
+    unpacked = SparkFiles.get(RELEASE_ALIAS)
+    found = glob.glob(os.path.join(unpacked, "healthetl-*", "bin", "healthetl"))
+    if len(found) != 1:
+        raise RuntimeError("the release unpacked in %s holds %d healthetl binaries, not one" % (unpacked, len(found)))
+    return found[0]
+
+
 def run_one(item, settings):
     """One executor task: import one export with healthetl, publish the person's partitions."""
     person, path = item
     started = time.time()
     row = {"person": person, "export": path, "exit_code": None, "message": "", "samples": None, "days": None,
-           "seconds": 0.0, "size": None, "mtime": None, "sha256": None, "status": "failed"}
+           "seconds": 0.0, "size": None, "mtime": None, "sha256": None, "status": "failed", "healthetl": None}
     try:
+        healthetl = executor_binary(settings)
         if not ID_PATTERN.match(person):
             raise ValueError("'%s' is not a person id (letters, digits, '-' and '_', at most 64)" % person)
         local = path
@@ -144,10 +170,10 @@ def run_one(item, settings):
                 and (previous["size"], previous["mtime"], previous["sha256"]) == (row["size"], row["mtime"], row["sha256"])
                 and all(os.path.isdir(os.path.join(settings["dataset"], t, "person=" + person)) for t in DATASET_TABLES)):
             row.update(status="skipped", exit_code=0, message="export unchanged",
-                       samples=previous["samples"], days=previous["days"])
+                       samples=previous["samples"], days=previous["days"], healthetl=previous.get("healthetl"))
             return row
         root = os.path.join(settings["scratch"], "people")
-        command = [settings["healthetl"], "import", local, "--out", root, "--person", person, "--quiet", "--json"]
+        command = [healthetl, "import", local, "--out", root, "--person", person, "--quiet", "--json"]
         if settings["pipeline"]:
             command += ["--pipeline", settings["pipeline"]]
         result = subprocess.run(command, capture_output=True, text=True)
@@ -157,9 +183,10 @@ def run_one(item, settings):
             return row
         summary = json.loads(result.stdout)
         row["samples"] = summary.get("samples")
+        row["healthetl"] = summary.get("healthetl")
         publish_person(os.path.join(root, "dataset"), settings["dataset"], person)
         # The days the person has (an incremental run's summary counts the days it recomputed).
-        facts = subprocess.run([settings["healthetl"], "people", "show", person, "--out", root, "--json"],
+        facts = subprocess.run([healthetl, "people", "show", person, "--out", root, "--json"],
                                capture_output=True, text=True, check=True)
         row["days"] = json.loads(facts.stdout)["days"]
         row.update(status="ok", message=summary.get("mode", ""))
@@ -230,6 +257,9 @@ def main(argv):
     builder = SparkSession.builder.appName("healthetl cohort")
     if args.master or not os.environ.get("SPARK_HOME_SUBMIT"):
         builder = builder.master(args.master or os.environ.get("SPARK_MASTER", "local[2]"))
+    if args.release:
+        # Unpacked by Spark in every executor's working folder (and the driver's, in local mode).
+        builder = builder.config("spark.archives", "%s#%s" % (os.path.abspath(args.release), RELEASE_ALIAS))
     spark = builder.config("spark.ui.enabled", "false").config("spark.sql.session.timeZone", "UTC").getOrCreate()
     out = os.path.abspath(args.out)
     dataset, status_path = os.path.join(out, "dataset"), os.path.join(out, "status")
@@ -244,7 +274,7 @@ def main(argv):
     settings = {"healthetl": os.path.abspath(args.healthetl) if os.path.exists(args.healthetl) else args.healthetl,
                 "scratch": os.path.abspath(args.scratch or os.path.join(out, ".scratch")),
                 "dataset": dataset, "pipeline": args.pipeline and os.path.abspath(args.pipeline),
-                "force": args.force, "previous": previous_status(spark, status_path)}
+                "force": args.force, "previous": previous_status(spark, status_path), "release": bool(args.release)}
     # One task per export, one partition each: a 4 GB export never waits behind ten others.
     rows = (spark.sparkContext.parallelize(exports, len(exports))
             .map(lambda item: run_one(item, settings)).collect())
@@ -254,7 +284,7 @@ def main(argv):
                          StructField("samples", LongType()), StructField("days", LongType()),
                          StructField("seconds", DoubleType()), StructField("size", LongType()),
                          StructField("mtime", DoubleType()), StructField("sha256", StringType()),
-                         StructField("status", StringType())])
+                         StructField("status", StringType()), StructField("healthetl", StringType())])
     status_rows = [tuple(r[f.name] for f in schema.fields) for r in rows]
     tmp_status = os.path.join(out, ".status-" + uuid.uuid4().hex)
     spark.createDataFrame(status_rows, schema).coalesce(1).write.parquet(tmp_status)

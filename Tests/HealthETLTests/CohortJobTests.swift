@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Issue 24: the Spark cohort job in local mode, checked end to end by
+/// Issue 24: the Spark cohort job in local mode (issue 43: from the release tarball), checked end to end by
 /// `Scripts/check_cohort.py` (tooling: it generates the exports, runs `spark/cohort_job.py`,
 /// and compares what Spark wrote with plain imports and with DuckDB). Needs Java and pyspark
 /// (`make venv` installs pyspark; CI installs Debian's `openjdk-17-jre-headless`).
@@ -16,7 +16,10 @@ final class CohortJobTests: XCTestCase {
         }
         let work = try temporaryFolder(self).path
         let script = TestPaths.packageRoot.appendingPathComponent("Tests/HealthETLTests/Scripts/check_cohort.py").path
-        let r = try runProcess(python, [script, TestPaths.binary, TestPaths.packageRoot.path, work], timeout: 600)
+        // Issue 43: the executors run the release tarball's binary (spark.archives), with no
+        // toolchain and no healthetl on PATH.
+        let r = try runProcess(python, [script, TestPaths.binary, TestPaths.packageRoot.path, work, try ReleaseTarballTests.tarball()],
+                               timeout: 600)
         XCTAssertEqual(r.status, 0, r.stdout + r.stderr.suffix(3000))
         XCTAssertTrue(r.stdout.contains("cohort checks passed"), r.stdout)
     }

@@ -11,12 +11,22 @@ row that changes nothing else; a re-run skips unchanged exports and --force repl
 instead of appending; a job killed half-way and run again leaves every person whole.
 Prints one line per check and exits non-zero on the first failure.
 """
-import glob, math, os, shutil, signal, subprocess, sys, time
+import glob, json, math, os, shutil, signal, subprocess, sys, time
 
 import duckdb
 import pyarrow.parquet as pq
 
 healthetl, repo, work = sys.argv[1], sys.argv[2], sys.argv[3]
+# Issue 43: with a release tarball, the job ships it to the executors (--release) and runs with no
+# Swift toolchain and no healthetl on PATH, so every import is the tarball's binary.
+release = sys.argv[4] if len(sys.argv) > 4 else None
+if release:
+    binary_args = ["--release", release]
+    job_env = dict(os.environ, PATH=os.pathsep.join(d for d in os.environ["PATH"].split(os.pathsep)
+                                                   if d and not os.path.exists(os.path.join(d, "swift"))
+                                                   and not os.path.exists(os.path.join(d, "healthetl"))))
+else:
+    binary_args, job_env = ["--healthetl", healthetl], None
 python = sys.executable
 job = os.path.join(repo, "spark", "cohort_job.py")
 generator = os.path.join(repo, "tools", "generate_export.py")
@@ -40,8 +50,8 @@ def check(condition, message):
 
 
 def run_job(*extra):
-    r = subprocess.run([python, job, "--exports", exports, "--out", out, "--healthetl", healthetl, "--master", "local[2]"]
-                       + list(extra), capture_output=True, text=True)
+    r = subprocess.run([python, job, "--exports", exports, "--out", out, "--master", "local[2]"] + binary_args
+                       + list(extra), capture_output=True, text=True, env=job_env)
     if r.returncode != 0:
         fail("the job exited %d: %s" % (r.returncode, r.stderr[-3000:]))
     return {row["person"]: row for row in pq.read_table(os.path.join(out, "status")).to_pylist()}
@@ -65,6 +75,10 @@ with open(os.path.join(exports, "broken.xml"), "w") as f:
 status = run_job()
 check(sorted(status) == sorted(list(PEOPLE) + ["broken"]), "a status row per export")
 check(all(status[p]["status"] == "ok" and status[p]["exit_code"] == 0 for p in PEOPLE), "four people imported")
+ran = subprocess.run([healthetl, "--version", "--json"], capture_output=True, text=True, check=True).stdout
+expected = "%(version)s (commit %(commit)s, built %(build_date)s)" % json.loads(ran)
+check(all(status[p]["healthetl"] == expected for p in PEOPLE),
+      "the status names the healthetl that ran: %s (%s)" % (status["anna"]["healthetl"], "the release tarball" if release else healthetl))
 check(status["broken"]["status"] == "failed" and status["broken"]["exit_code"] == 65 and "broken.xml" in status["broken"]["message"],
       "the broken export is a failed row naming the file: " + status["broken"]["message"])
 check(not glob.glob(os.path.join(out, "dataset", "*", "person=broken")), "the broken export wrote no partition")
@@ -138,8 +152,8 @@ check(all(counts[p] == pq.read_metadata(os.path.join(plain, p, "parquet", "daily
 
 # A job killed half-way, then run again: every person whole.
 shutil.rmtree(os.path.join(out, "dataset"))
-proc = subprocess.Popen([python, job, "--exports", exports, "--out", out, "--healthetl", healthetl, "--master", "local[2]",
-                         "--force"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+proc = subprocess.Popen([python, job, "--exports", exports, "--out", out, "--master", "local[2]", "--force"] + binary_args,
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=job_env)
 deadline = time.time() + 120
 while time.time() < deadline and not glob.glob(os.path.join(out, "dataset", "daily", "person=*")):
     time.sleep(0.05)
