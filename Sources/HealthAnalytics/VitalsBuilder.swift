@@ -1,5 +1,6 @@
 import HealthAggregate
 import HealthCore
+import HealthDedupe
 import HealthStore
 
 /// Computes the vitals tables (docs/vitals-hrv-workouts.md) from a loaded store, after the
@@ -9,9 +10,11 @@ public struct VitalsBuilder {
     public var calendar: LocalCalendar
     /// The pipeline's or person's `maxHeartRate`; nil: from the profile's birth date.
     public var maxHeartRate: Double?
+    /// Which of two copies of one workout is counted (`WorkoutCopies`).
+    public var sourcePriority: SourcePriority
 
-    public init(calendar: LocalCalendar, maxHeartRate: Double?) {
-        self.calendar = calendar; self.maxHeartRate = maxHeartRate
+    public init(calendar: LocalCalendar, maxHeartRate: Double?, sourcePriority: SourcePriority = SourcePriority()) {
+        self.calendar = calendar; self.maxHeartRate = maxHeartRate; self.sourcePriority = sourcePriority
     }
 
     public struct Result: Sendable, Equatable { public var measurements = 0, workouts = 0, days = 0, notes = 0 }
@@ -106,8 +109,18 @@ public struct VitalsBuilder {
         var calendar = self.calendar
         var rows: [VitalsStore.WorkoutRow] = []
         let routePoints = try store.routePointReader()
-        for w in try store.workouts(days: days) {
+        let workouts = try store.workouts(days: days)
+        // Copies are found among the workouts of the same days: a copy starts when its original does.
+        let copies = WorkoutCopies.find(workouts.compactMap { w in
+            guard let start = w.start, let end = w.end else { return nil }
+            return .init(id: w.id, activity: w.activityType,
+                         source: .init(name: w.sourceName, deviceModel: w.deviceModel, userEntered: false),
+                         start: start.microseconds, end: end.microseconds)
+        }, priority: sourcePriority)
+        let sources = Dictionary(workouts.map { ($0.id, $0.sourceName) }, uniquingKeysWith: { a, _ in a })
+        for w in workouts {
             var row = VitalsStore.WorkoutRow(workout: w)
+            row.duplicateOf = copies[w.id]
             guard let start = w.start, let end = w.end, end.microseconds >= start.microseconds else {
                 row.note = "no start or end time"; rows.append(row); continue
             }
@@ -135,6 +148,9 @@ public struct VitalsBuilder {
                 row.routeDistance = route.distance
                 row.elevationGain = route.gain
                 if let minutes = w.durationMinutes, route.distance > 0 { row.pace = minutes / (route.distance / 1000) }
+            }
+            if let original = row.duplicateOf {
+                notes.insert("a copy of workout \(original) (\(sources[original] ?? "")), counted there", at: 0)
             }
             row.note = notes.isEmpty ? nil : notes.joined(separator: "; ")
             rows.append(row)

@@ -2,9 +2,13 @@
 ///
 /// The order is a setting, not part of the export: `sourcePriority` lists patterns, best
 /// first, each matched case-insensitively against the source name and the device model
-/// (`*` is a wildcard; without one a pattern matches as a substring). The word `manual`
-/// stands for data the user typed in: source "Health" or `HKWasUserEntered=1`. Sources that
-/// match no pattern (third-party apps and devices) come last.
+/// (`*` is a wildcard; without one a pattern matches as a substring), with Unicode spaces and
+/// apostrophes folded: Apple names a Watch "윤창희의 Apple\u{A0}Watch" (a no-break space) and a
+/// phone "Sam’s iPhone" (a curly apostrophe), which the patterns "Apple Watch" and "Sam's iPhone"
+/// must match. The word `manual` stands for data the user typed in, as its
+/// `HKWasUserEntered=1` metadata says; not the Health app's source name, which is localized
+/// ("Health", "건강", "Salud", "Santé" …). Sources that match no pattern (third-party apps and
+/// devices) come last.
 ///
 /// Like the Health app's list, every source gets a place of its own: two third-party apps
 /// never count in the same slice. Within a class a source matched by name (`Alex’s iPhone`)
@@ -41,7 +45,7 @@ public struct SourcePriority: Sendable, Equatable {
     func key(for c: Candidate) -> Key {
         for (index, pattern) in patterns.enumerated() {
             if pattern.lowercased() == "manual" {
-                if c.userEntered || c.name == "Health" { return Key(patternIndex: index, byDeviceOnly: false, name: c.name) }
+                if c.userEntered { return Key(patternIndex: index, byDeviceOnly: false, name: c.name) }
                 continue
             }
             if Self.matches(pattern, c.name) { return Key(patternIndex: index, byDeviceOnly: false, name: c.name) }
@@ -62,7 +66,7 @@ public struct SourcePriority: Sendable, Equatable {
     }
 
     static func matches(_ pattern: String, _ text: String) -> Bool {
-        let p = pattern.lowercased(), t = text.lowercased()
+        let p = folded(pattern), t = folded(text)
         guard p.contains("*") else { return t.contains(p) }
         return glob(Array(p.unicodeScalars), Array(t.unicodeScalars))
     }
@@ -70,7 +74,22 @@ public struct SourcePriority: Sendable, Equatable {
     /// A device model (`Watch`, `iPhone`) matches a pattern that names it (`Apple Watch`).
     static func matchesDevice(_ pattern: String, _ model: String) -> Bool {
         guard !model.isEmpty else { return false }
-        return matches(pattern, model) || pattern.lowercased().contains(model.lowercased())
+        return matches(pattern, model) || folded(pattern).contains(folded(model))
+    }
+
+    /// Lowercased, every Unicode space (no-break, narrow no-break, thin …) a plain space, and
+    /// every apostrophe-like mark (’ ‘ ʼ ′ ＇) a plain apostrophe: the forms a name is typed in
+    /// and the forms a device writes it in compare equal.
+    static func folded(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.lowercased().unicodeScalars {
+            switch scalar.value {
+            case 0x2018, 0x2019, 0x201B, 0x02BC, 0x2032, 0xFF07: scalars.append("'")
+            case _ where scalar.properties.generalCategory == .spaceSeparator: scalars.append(" ")
+            default: scalars.append(scalar)
+            }
+        }
+        return String(scalars)
     }
 
     private static func glob(_ p: [Unicode.Scalar], _ t: [Unicode.Scalar]) -> Bool {

@@ -60,7 +60,8 @@ struct AnalyticsUpdate {
             let periods = PeriodRollup.periods(kind, of: periodDays, weekStart: settings.weekStart)
             try writer.replacePeriods(kind, starts: starts, with: periods, recordedAt: recordedAt)
         }
-        var vitals = VitalsBuilder(calendar: LocalCalendar(timeZone: settings.timeZone), maxHeartRate: settings.maxHeartRate)
+        var vitals = VitalsBuilder(calendar: LocalCalendar(timeZone: settings.timeZone), maxHeartRate: settings.maxHeartRate,
+                                   sourcePriority: settings.priority)
         _ = try vitals.update(VitalsStore(database: database), days: days, heartRates: tallies?.workouts)
         try progress.phase(.analytics, "finish", within: 1)
         return Result(days: content.days.count, nights: content.nights.count)

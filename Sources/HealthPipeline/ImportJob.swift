@@ -85,6 +85,12 @@ public struct ImportJob: Sendable {
             summary.seconds = Date().timeIntervalSince(started)
             return summary
         }
+        // Another person's export is refused before anything is read or written (issue 44). A
+        // store that cannot be read is left to the checks below, which name its damage.
+        let storedProfile = options.full || !FileManager.default.fileExists(atPath: folder.databasePath) ? nil
+            : (try? HealthStore(path: folder.databasePath).profile()) ?? nil
+        let personNotes = try SamePerson.check(export: storedProfile == nil ? nil : try ExportPerson.read(source),
+                                               store: storedProfile, input: options.export, out: options.out)
         let progress = ProgressReporter(totalBytes: source.totalBytes, handler: options.progress, isCancelled: options.isCancelled)
 
         let workingCopy = (folder.stateFolder as NSString).appendingPathComponent("next-store-\(getpid()).sqlite")
@@ -106,7 +112,7 @@ public struct ImportJob: Sendable {
         let checkpoints = CheckpointFiles(folder: folder, incremental: previous != nil)
         let job = "\(previous.map { "incremental after run \($0.nextRunID - 1)" } ?? "full");\(settings.fingerprint)"
         let input = exportSeen.input
-        var notes: [String] = []
+        var notes = personNotes
         if previous == nil, !options.full, let why = RebuildReason.explain(publishedStore: folder.databasePath, settings: settings) {
             notes.append(why)
         }

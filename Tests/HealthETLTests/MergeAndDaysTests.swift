@@ -306,13 +306,40 @@ final class MergeAndDaysTests: XCTestCase {
         let r = p.ranks(of: c)
         func rank(_ i: Int) -> Int { r[c[i]]! }
         XCTAssertLessThan(rank(5), rank(3))   // typed-in Garmin data is manual entry
-        XCTAssertLessThan(rank(4), rank(3))   // source Health is manual entry
+        XCTAssertGreaterThan(rank(4), rank(2)) // "Health" without HKWasUserEntered is no manual entry (issue 44)
         XCTAssertLessThan(rank(3), rank(7))   // named watch before a device-only match
         XCTAssertLessThan(rank(7), rank(1))
         XCTAssertLessThan(rank(1), rank(2))   // the iPhone itself before an app on it
         XCTAssertLessThan(rank(2), rank(0))
         XCTAssertLessThan(rank(0), rank(6))   // third parties each get a place (by name)
         XCTAssertEqual(Set(r.values).count, c.count)
+    }
+
+    /// Issue 44, item 3: Apple's own source names. A Watch named with a no-break space and no
+    /// `device` ranks where the same Watch with a device does; curly apostrophes match straight
+    /// ones; the Health app's localized names are manual entry only by their metadata.
+    func testAppleSourceNamesMatchWithSpacesAndApostrophesFolded() {
+        let p = SourcePriority(patterns: ["manual", "Apple Watch", "Sam's iPhone", "iPhone"])
+        let watchNoDevice = SourcePriority.Candidate(name: "윤창희의 Apple\u{A0}Watch", deviceModel: nil, userEntered: false)
+        let watchNarrow = SourcePriority.Candidate(name: "Sam’s Apple\u{202F}Watch", deviceModel: nil, userEntered: false)
+        let samsPhone = SourcePriority.Candidate(name: "Sam’s iPhone", deviceModel: nil, userEntered: false)
+        let otherPhone = SourcePriority.Candidate(name: "Kim’s iPhone", deviceModel: nil, userEntered: false)
+        let app = SourcePriority.Candidate(name: "Pedometer", deviceModel: nil, userEntered: false)
+        let r = p.ranks(of: [watchNoDevice, watchNarrow, samsPhone, otherPhone, app])
+        for watch in [watchNoDevice, watchNarrow] {
+            XCTAssertEqual(p.key(for: watch).patternIndex, 1, "\(watch.name) is an Apple Watch by its name")
+            XCTAssertFalse(p.key(for: watch).byDeviceOnly)
+            XCTAssertLessThan(r[watch]!, r[samsPhone]!)
+        }
+        XCTAssertEqual(p.key(for: samsPhone).patternIndex, 2, "Sam’s (curly) matches Sam's (straight)")
+        XCTAssertEqual(p.key(for: otherPhone).patternIndex, 3)
+        XCTAssertEqual(p.key(for: app).patternIndex, 4)
+        for health in ["Health", "건강", "Salud", "Santé"] {
+            XCTAssertEqual(p.key(for: .init(name: health, deviceModel: nil, userEntered: true)).patternIndex, 0, health)
+            XCTAssertEqual(p.key(for: .init(name: health, deviceModel: nil, userEntered: false)).patternIndex, 4,
+                           "\(health) without HKWasUserEntered is a source like any other")
+        }
+        XCTAssertEqual(SourcePriority.folded("Alex\u{2019}s\u{A0}APPLE\u{2009}Watch"), "alex's apple watch")
     }
 
     func testCustomPriorityPatterns() {

@@ -140,7 +140,7 @@ enum SourceCatalog {
         case .workouts:
             return make([Field("date", .date, "t.local_date"),
                          Field("type", .label, "t.activity_type",
-                               storedValuesSQL: "SELECT DISTINCT activity_type FROM workouts"),
+                               storedValuesSQL: "SELECT DISTINCT activity_type FROM counted_workouts"),
                          Field("duration", .number, "t.duration_min"), Field("distance", .number, "t.distance_m"),
                          Field("calories", .number, "t.energy_kcal"),
                          Field("avg_heart_rate", .number, "t.avg_heart_rate", natural: false),
@@ -149,7 +149,8 @@ enum SourceCatalog {
                          Field("source", .text, "t.source_name"), Field("device", .text, "t.device_model", natural: false),
                          Field("start", .instant, "t.start_us", natural: false), Field("end", .instant, "t.end_us", natural: false),
                          Field("value", .number, "t.duration_min", natural: false)],
-                        "workouts t", day: "t.local_date", hour: "ql_hour(t.start_us)", "the workouts")
+                        "counted_workouts t", day: "t.local_date", hour: "ql_hour(t.start_us)",
+                        "the workouts, each once (a copy recorded by a second app is left out)")
         case .activity:
             return make([Field("date", .date, "t.date"), Field("active_energy", .number, "t.active_energy_kcal"),
                          Field("active_energy_goal", .number, "t.active_energy_goal_kcal"),

@@ -101,11 +101,15 @@ extension OutputTable {
                   Column("duration_min", .real(places: 2)), Column("distance_m", .real(places: 1)),
                   Column("energy_kcal", .real(places: 1)), Column("avg_heart_rate", .real(places: 1)),
                   Column("min_heart_rate", .real(places: 1)), Column("max_heart_rate", .real(places: 1)),
-                  Column("swimming_strokes", .real(places: 0)), Column("flights_climbed", .real(places: 0))],
+                  Column("swimming_strokes", .real(places: 0)), Column("flights_climbed", .real(places: 0)),
+                  // The workout this row copies (the same activity recorded by a source of lower
+                  // priority): listed as the Health app lists it, counted once, there.
+                  Column("duplicate_of", .integer)],
         sql: """
-            SELECT id, activity_type, source_name, device_model, start_us, end_us, local_date, duration_min, distance_m,
-                   energy_kcal, avg_heart_rate, min_heart_rate, max_heart_rate, swimming_strokes, flights_climbed
-            FROM workouts ORDER BY start_us, id
+            SELECT w.id, w.activity_type, w.source_name, w.device_model, w.start_us, w.end_us, w.local_date, w.duration_min,
+                   w.distance_m, w.energy_kcal, w.avg_heart_rate, w.min_heart_rate, w.max_heart_rate, w.swimming_strokes,
+                   w.flights_climbed, d.duplicate_of
+            FROM workouts w LEFT JOIN workout_details d ON d.workout_id = w.id ORDER BY w.start_us, w.id
             """)
 
     public static let sleep = OutputTable(

@@ -47,10 +47,11 @@ extension HealthStore {
         try sleepNights("ORDER BY night_date")
     }
 
-    /// Workouts with a local day, in the order they started.
+    /// Workouts with a local day, in the order they started; a copy of a workout recorded by two
+    /// apps (`workout_details.duplicate_of`) once, as the original.
     public func allWorkouts() throws -> [StoredWorkout] {
         try database.rows("""
-            SELECT local_date, activity_type, duration_min, distance_m, energy_kcal FROM workouts
+            SELECT local_date, activity_type, duration_min, distance_m, energy_kcal FROM counted_workouts
             WHERE local_date IS NOT NULL ORDER BY start_us
             """).compactMap { r in
             guard let date = r[0].string.flatMap({ CivilDate(iso: $0) }) else { return nil }

@@ -45,12 +45,12 @@ extension OutputTable {
             + (1...5).map { Column("zone\($0)_seconds", .real(places: 0)) }
             + [Column("zone_max_heart_rate", .real(places: 1)), Column("route_distance_m", .real(places: 1)),
                Column("elevation_gain_m", .real(places: 1)), Column("pace_min_per_km", .real(places: 2)),
-               Column("note", .text(dictionary: true))],
+               Column("note", .text(dictionary: true)), Column("duplicate_of", .integer)],
         sql: """
             SELECT d.workout_id, d.local_date, d.activity, d.local_start, d.local_end, d.duration_min, d.distance_m,
                    d.energy_kcal, d.avg_heart_rate, d.max_heart_rate, d.heart_rate_samples, d.zone1_seconds, d.zone2_seconds,
                    d.zone3_seconds, d.zone4_seconds, d.zone5_seconds, d.zone_max_heart_rate, d.route_distance_m,
-                   d.elevation_gain_m, d.pace_min_per_km, d.note
+                   d.elevation_gain_m, d.pace_min_per_km, d.note, d.duplicate_of
             FROM workout_details d LEFT JOIN workouts w ON w.id = d.workout_id ORDER BY w.start_us, d.workout_id
             """)
 }

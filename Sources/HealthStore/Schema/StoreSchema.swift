@@ -10,7 +10,9 @@ public enum StoreSchema {
     /// upgraded in place (`upgrade`). 6: the vitals tables (`vitalsTables`, VitalsSchema.swift) and the
     /// data-quality tables (`qualityTables`, QualitySchema.swift). 7: the exact copies dropped at
     /// load (`duplicateTables`, DuplicateSchema.swift) and `reconciliation.duplicates_dropped`.
-    public static let version = 7
+    /// 8: `workout_details.duplicate_of` and the `counted_workouts` view (a workout recorded by
+    /// two apps counted once, issue 44).
+    public static let version = 8
     /// The last version that changed what the analytics are: a store's analytics (and so an
     /// incremental run on it) stay valid across later versions that only add tables.
     /// 5: sleep nights by wake-up day, so a store of an earlier version is re-analysed (which

@@ -6,7 +6,8 @@ import SQLite
 /// are the same step, and running it twice is harmless.
 extension StoreSchema {
     /// The version whose tables these are.
-    public static let vitalsVersion = 6
+    /// 7 (issue 44): `workout_details.duplicate_of`, the `counted_workouts` view.
+    public static let vitalsVersion = 7
 
     public static let vitalsTables = """
     CREATE TABLE IF NOT EXISTS daily_vitals (
@@ -26,12 +27,19 @@ extension StoreSchema {
         duration_min REAL, distance_m REAL, energy_kcal REAL, avg_heart_rate REAL, max_heart_rate REAL,
         heart_rate_samples INTEGER NOT NULL, zone1_seconds REAL, zone2_seconds REAL, zone3_seconds REAL,
         zone4_seconds REAL, zone5_seconds REAL, zone_max_heart_rate REAL, route_distance_m REAL,
-        elevation_gain_m REAL, pace_min_per_km REAL, note TEXT);
+        elevation_gain_m REAL, pace_min_per_km REAL, note TEXT, duplicate_of INTEGER);
     CREATE INDEX IF NOT EXISTS workout_detail_date ON workout_details (local_date);
+    CREATE VIEW IF NOT EXISTS counted_workouts AS
+        SELECT w.* FROM workouts w WHERE NOT EXISTS
+          (SELECT 1 FROM workout_details d WHERE d.workout_id = w.id AND d.duplicate_of IS NOT NULL);
     """
 
     /// Creates the vitals tables in a store that lacks them (an upgrade from version 5).
     static func addVitalsTables(_ database: Database) throws {
+        let existing = try database.rows("SELECT name FROM pragma_table_info('workout_details')").compactMap { $0.first?.string }
+        if !existing.isEmpty && !existing.contains("duplicate_of") {
+            try database.execute("ALTER TABLE workout_details ADD COLUMN duplicate_of INTEGER")
+        }
         try database.execute(vitalsTables)
     }
 }

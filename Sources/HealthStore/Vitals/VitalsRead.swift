@@ -45,14 +45,15 @@ extension VitalsStore {
         public var routeDistance: Double?, elevationGain: Double?, pace: Double?
     }
 
-    /// The latest `limit` workouts, newest first.
+    /// The latest `limit` workouts, newest first (a copy of another, `duplicate_of`, left out).
     public func latestWorkouts(limit: Int) throws -> [WorkoutDetail] {
         guard try database.hasTable("workout_details") else { return [] }
         return try database.rows("""
             SELECT d.activity, d.local_start, d.duration_min, d.distance_m, d.energy_kcal, d.avg_heart_rate, d.max_heart_rate,
                    d.zone1_seconds, d.zone2_seconds, d.zone3_seconds, d.zone4_seconds, d.zone5_seconds,
                    d.route_distance_m, d.elevation_gain_m, d.pace_min_per_km
-            FROM workout_details d JOIN workouts w ON w.id = d.workout_id ORDER BY w.start_us DESC, d.workout_id DESC LIMIT ?
+            FROM workout_details d JOIN workouts w ON w.id = d.workout_id WHERE d.duplicate_of IS NULL
+            ORDER BY w.start_us DESC, d.workout_id DESC LIMIT ?
             """, [.integer(Int64(limit))]).map { r in
             let zones = (7...11).map { r[$0].double }
             return WorkoutDetail(activity: r[0].string ?? "", localStart: r[1].string, minutes: r[2].double, distance: r[3].double,

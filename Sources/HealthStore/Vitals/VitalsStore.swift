@@ -76,13 +76,15 @@ public struct VitalsStore {
         public var localDate: CivilDate?
         public var start: Timestamp?, end: Timestamp?
         public var durationMinutes: Double?, distance: Double?, energy: Double?
+        public var sourceName = "", deviceModel: String?
     }
 
     /// The workouts of `days` (by their local date; nil: all), and those without a date.
     public func workouts(days: Set<CivilDate>?) throws -> [Workout] {
         var result: [Workout] = []
         let stmt = try database.prepare("""
-            SELECT id, activity_type, local_date, start_us, end_us, duration_min, distance_m, energy_kcal FROM workouts ORDER BY id
+            SELECT id, activity_type, local_date, start_us, end_us, duration_min, distance_m, energy_kcal, source_name, device_model
+            FROM workouts ORDER BY id
             """)
         while try stmt.step() {
             let date = stmt.text(2).flatMap { CivilDate(iso: $0) }
@@ -92,7 +94,8 @@ public struct VitalsStore {
             result.append(Workout(id: stmt.int64(0), activityType: stmt.text(1) ?? "", localDate: date,
                                   start: stmt.isNull(3) ? nil : Timestamp(microseconds: stmt.int64(3)),
                                   end: stmt.isNull(4) ? nil : Timestamp(microseconds: stmt.int64(4)),
-                                  durationMinutes: stmt.real(5), distance: stmt.real(6), energy: stmt.real(7)))
+                                  durationMinutes: stmt.real(5), distance: stmt.real(6), energy: stmt.real(7),
+                                  sourceName: stmt.text(8) ?? "", deviceModel: stmt.text(9)))
         }
         return result
     }
@@ -138,6 +141,9 @@ public struct VitalsStore {
         public var zoneSeconds: [Double]?
         public var zoneMaximum: Double?
         public var routeDistance: Double?, elevationGain: Double?, pace: Double?
+        /// The workout this one is a copy of (the same activity at the same time, recorded by a
+        /// source of lower priority): listed, but counted there, not here.
+        public var duplicateOf: Int64?
         public var note: String?
         public init(workout: Workout) { self.workout = workout; heartRateSamples = 0 }
     }

@@ -39,7 +39,7 @@ extension VitalsStore {
             INSERT OR REPLACE INTO workout_details (workout_id, local_date, activity, local_start, local_end, duration_min,
               distance_m, energy_kcal, avg_heart_rate, max_heart_rate, heart_rate_samples, zone1_seconds, zone2_seconds,
               zone3_seconds, zone4_seconds, zone5_seconds, zone_max_heart_rate, route_distance_m, elevation_gain_m,
-              pace_min_per_km, note) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+              pace_min_per_km, note, duplicate_of) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             """)
         for r in rows {
             let w = r.workout
@@ -49,7 +49,7 @@ extension VitalsStore {
             stmt.bind(11, Int64(r.heartRateSamples))
             for z in 0..<5 { stmt.bind(Int32(12 + z), r.zoneSeconds?[z]) }
             stmt.bind(17, r.zoneMaximum); stmt.bind(18, r.routeDistance); stmt.bind(19, r.elevationGain)
-            stmt.bind(20, r.pace); stmt.bind(21, r.note)
+            stmt.bind(20, r.pace); stmt.bind(21, r.note); stmt.bind(22, r.duplicateOf)
             try stmt.run()
         }
     }

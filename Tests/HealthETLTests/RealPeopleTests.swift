@@ -1,0 +1,181 @@
+import Foundation
+import XCTest
+
+/// Issue 44: what real people's exports hold around the headline numbers. Each test builds the
+/// small export it needs: a ride stored by the Watch and by Strava, two people's exports, a Watch
+/// named with a no-break space and no `device`.
+final class RealPeopleTests: XCTestCase {
+    private let watchDevice = "&lt;&lt;HKDevice: 0x283fb5e00&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1, software:10.0&gt;"
+
+    private func export(_ elements: [String], me: String = "", exportDate: String = "2024-03-30 09:00:00 +0100") -> String {
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n<ExportDate value=\"\(exportDate)\"/>\n"
+            + (me.isEmpty ? "" : me + "\n") + elements.joined(separator: "\n") + "\n</HealthData>\n"
+    }
+
+    private func workout(_ activity: String, source: String, device: String? = nil, start: String, end: String,
+                         km: Double, kcal: Double) -> String {
+        let deviceAttribute = device.map { " device=\"\($0)\"" } ?? ""
+        return #"<Workout workoutActivityType="HKWorkoutActivityType\#(activity)" duration="60" durationUnit="min" totalDistance="\#(km)" totalDistanceUnit="km" totalEnergyBurned="\#(kcal)" totalEnergyBurnedUnit="kcal" sourceName="\#(source)" sourceVersion="1"\#(deviceAttribute) creationDate="\#(end)" startDate="\#(start)" endDate="\#(end)"/>"#
+    }
+
+    private func run(_ arguments: [String]) throws -> ProcessResult {
+        try healthetl(arguments + ["--timezone", "Europe/Berlin"])
+    }
+
+    // MARK: 1. a workout recorded by two apps
+
+    func testAWorkoutRecordedByTwoAppsIsListedTwiceAndCountedOnceEverywhere() throws {
+        let dir = try temporaryFolder(self)
+        let watchRide = workout("Cycling", source: "Alex’s Apple Watch", device: watchDevice,
+                                start: "2024-03-24 10:00:00 +0100", end: "2024-03-24 11:00:00 +0100", km: 27.1, kcal: 610)
+        // Strava's copy of the same ride: a minute later to a minute later, as apps round.
+        let stravaRide = workout("Cycling", source: "Strava", start: "2024-03-24 10:01:00 +0100",
+                                 end: "2024-03-24 11:01:00 +0100", km: 27.2, kcal: 623)
+        let watchRun = workout("Running", source: "Alex’s Apple Watch", device: watchDevice,
+                               start: "2024-03-25 18:00:00 +0100", end: "2024-03-25 18:40:00 +0100", km: 7, kcal: 420)
+        // A Strava run on another morning is a workout of its own.
+        let stravaRun = workout("Running", source: "Strava", start: "2024-03-26 07:00:00 +0100",
+                                end: "2024-03-26 07:30:00 +0100", km: 5, kcal: 300)
+        let first = try write(export([watchRide, watchRun], exportDate: "2024-03-25 20:00:00 +0100"), to: "first.xml", in: dir)
+        let full = try write(export([watchRide, stravaRide, watchRun, stravaRun]), to: "export.xml", in: dir)
+
+        let out = dir.appendingPathComponent("out").path
+        XCTAssertEqual(try run(["import", full, "--out", out, "--quiet"]).status, 0)
+        let db = out + "/health.sqlite"
+        XCTAssertEqual(try query(db, "SELECT count(*) FROM workouts"), ["4"], "every row kept, as the Health app lists both")
+        let copies = try query(db, """
+            SELECT c.source_name || ' ' || c.activity_type || ' → ' || o.source_name
+            FROM workout_details d JOIN workouts c ON c.id = d.workout_id JOIN workouts o ON o.id = d.duplicate_of
+            """)
+        XCTAssertEqual(copies, ["Strava HKWorkoutActivityTypeCycling → Alex’s Apple Watch"])
+        XCTAssertEqual(try query(db, "SELECT note FROM workout_details WHERE duplicate_of IS NOT NULL").first?
+                        .hasPrefix("a copy of workout"), true)
+
+        // HealthQL (and so the MCP server, which answers with it): one ride, two runs.
+        let ql = try healthetl(["query", "SELECT type, count(*) AS n, sum(distance) AS m FROM workouts GROUP BY type ORDER BY type",
+                                "--out", out, "--format", "csv"])
+        XCTAssertEqual(ql.status, 0, ql.stderr)
+        XCTAssertEqual(ql.stdout.split(whereSeparator: \.isNewline).map(String.init), ["type,n,m", "cycling,1,27100", "running,2,12000"])
+
+        // The CSV lists all four and names the copy; the report counts the ride once.
+        let csv = try String(contentsOfFile: out + "/csv/workouts.csv", encoding: .utf8).split(whereSeparator: \.isNewline)
+        XCTAssertTrue(csv[0].hasSuffix(",duplicate_of"), String(csv[0]))
+        XCTAssertEqual(csv.count, 5)
+        XCTAssertEqual(csv.filter { $0.contains("Strava") && $0.contains("Cycling") && !$0.hasSuffix(",") }.count, 1)
+
+        // Incremental (the Watch's ride first, then the export with Strava's copy) equals full.
+        let incremental = dir.appendingPathComponent("incremental").path
+        XCTAssertEqual(try run(["import", first, "--out", incremental, "--quiet"]).status, 0)
+        XCTAssertEqual(try run(["import", full, "--out", incremental, "--quiet"]).status, 0)
+        for sql in ["SELECT * FROM workout_details ORDER BY workout_id", "SELECT * FROM workouts ORDER BY id"] {
+            XCTAssertEqual(try queryRows(incremental + "/health.sqlite", sql).map { "\($0)" }, try queryRows(db, sql).map { "\($0)" }, sql)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: incremental + "/csv/workouts.csv")),
+                       try Data(contentsOf: URL(fileURLWithPath: out + "/csv/workouts.csv")))
+    }
+
+    /// The sample's ride of 2024-03-24, stored by the Watch and by Strava: four rides, not five,
+    /// and its week's row in the report counts one.
+    func testTheSamplesRideStoredByTheWatchAndStravaCountsOnce() throws {
+        let out = try temporaryFolder(self).appendingPathComponent("out").path
+        let sample = TestPaths.packageRoot.appendingPathComponent("sample-data/export.xml").path
+        XCTAssertEqual(try run(["import", sample, "--out", out, "--quiet"]).status, 0)
+        let db = out + "/health.sqlite"
+        XCTAssertEqual(try query(db, "SELECT count(*) FROM workouts WHERE activity_type LIKE '%Cycling'"), ["5"])
+        XCTAssertEqual(try query(db, "SELECT count(*) FROM counted_workouts WHERE activity_type LIKE '%Cycling'"), ["4"])
+        let ql = try healthetl(["query", "SELECT count(*) AS rides FROM workouts WHERE type = 'cycling'", "--out", out, "--format", "csv"])
+        XCTAssertEqual(ql.stdout.split(whereSeparator: \.isNewline).last, "4", ql.stderr)
+        let report = try String(contentsOfFile: out + "/report/index.html", encoding: .utf8)
+        XCTAssertFalse(report.contains("<td>Cycling</td><td class=num>2</td>"), "no week counts the ride twice")
+        XCTAssertTrue(report.contains("<td>Cycling</td><td class=num>1</td><td class=num>69</td><td class=num>27.2</td>"))
+    }
+
+    // MARK: 2. another person's export
+
+    private let alex = #"<Me HKCharacteristicTypeIdentifierDateOfBirth="1988-04-02" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexMale" HKCharacteristicTypeIdentifierBloodType="HKBloodTypeONegative"/>"#
+    private let sam = #"<Me HKCharacteristicTypeIdentifierDateOfBirth="1988-06-14" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale" HKCharacteristicTypeIdentifierBloodType="HKBloodTypeAPositive"/>"#
+
+    private func steps(_ source: String, _ day: String, _ value: Int) -> String {
+        #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="\#(source)" sourceVersion="1" unit="count" creationDate="\#(day) 12:10:00 +0100" startDate="\#(day) 12:00:00 +0100" endDate="\#(day) 12:10:00 +0100" value="\#(value)"/>"#
+    }
+
+    /// Every file of a folder, with its bytes (the run log and the lock left out: a refused run
+    /// is logged, and took the lock).
+    private func snapshot(_ folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        while let path = enumerator?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder), !isFolder.boolValue,
+                  !path.hasSuffix("runs.log"), !path.hasSuffix(".healthetl/lock") else { continue }
+            files[path] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + path))
+        }
+        return files
+    }
+
+    func testAnotherPersonsExportIsRefusedAndChangesNothing() throws {
+        let dir = try temporaryFolder(self)
+        let his = try write(export([steps("Alex’s iPhone", "2024-03-21", 12978)], me: alex), to: "alex.xml", in: dir)
+        let hers = try write(export([steps("Sam’s iPhone", "2024-03-21", 9000)], me: sam), to: "sam.xml", in: dir)
+        let out = dir.appendingPathComponent("out").path
+        XCTAssertEqual(try run(["import", his, "--out", out, "--quiet"]).status, 0)
+        let before = try snapshot(out)
+
+        let refused = try run(["import", hers, "--out", out])
+        XCTAssertEqual(refused.status, 65, refused.stderr)
+        for said in ["another person's export", "date of birth 1988-06-14", "sex female", "blood type A+",
+                     "date of birth 1988-04-02", "sex male", "--person ID", "--out", "--full", "Nothing was changed"] {
+            XCTAssertTrue(refused.stderr.contains(said), "the refusal says \(said): \(refused.stderr)")
+        }
+        XCTAssertEqual(try snapshot(out), before, "nothing in the folder changed")
+        XCTAssertEqual(try query(out + "/health.sqlite", "SELECT steps FROM daily_analytics WHERE date = '2024-03-21'"), ["12978"])
+
+        // What the message offers works: her own folder, or --full to replace.
+        XCTAssertEqual(try run(["import", hers, "--out", out, "--person", "sam", "--quiet"]).status, 0)
+        XCTAssertEqual(try run(["import", hers, "--out", out, "--full", "--quiet"]).status, 0)
+        XCTAssertEqual(try query(out + "/health.sqlite", "SELECT steps FROM daily_analytics WHERE date = '2024-03-21'"), ["9000"])
+    }
+
+    func testAFactSetLaterIsTheSamePersonAndIsSaid() throws {
+        let dir = try temporaryFolder(self)
+        let unset = #"<Me HKCharacteristicTypeIdentifierDateOfBirth="" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexMale" HKCharacteristicTypeIdentifierBloodType="HKBloodTypeNotSet"/>"#
+        let early = try write(export([steps("Alex’s iPhone", "2024-03-21", 100)], me: unset, exportDate: "2024-03-22 09:00:00 +0100"),
+                              to: "early.xml", in: dir)
+        let later = try write(export([steps("Alex’s iPhone", "2024-03-21", 100), steps("Alex’s iPhone", "2024-03-23", 200)], me: alex),
+                              to: "later.xml", in: dir)
+        let out = dir.appendingPathComponent("out").path
+        XCTAssertEqual(try run(["import", early, "--out", out, "--quiet"]).status, 0)
+        let added = try run(["import", later, "--out", out])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertTrue(added.stderr.contains("date of birth set since the last import (1988-04-02)"), added.stderr)
+        XCTAssertTrue(added.stderr.contains("blood type set since the last import (O-)"), added.stderr)
+        XCTAssertEqual(try query(out + "/health.sqlite", "SELECT date_of_birth FROM profile"), ["1988-04-02"])
+    }
+
+    // MARK: 3. Apple's source names
+
+    func testAWatchNamedWithANoBreakSpaceAndNoDeviceRanksAsTheWatch() throws {
+        let dir = try temporaryFolder(self)
+        let watch = "윤창희의 Apple\u{A0}Watch", phone = "윤창희의 iPhone"
+        func record(_ source: String, device: Bool, hour: Int, value: Int) -> String {
+            let s = "2024-03-21 \(String(format: "%02d", hour)):00:00 +0900", e = "2024-03-21 \(String(format: "%02d", hour)):10:00 +0900"
+            let model = source == watch ? watchDevice
+                : "&lt;&lt;HKDevice: 0x1&gt;, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone14,2, software:17.0&gt;"
+            return #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="\#(source)" sourceVersion="9"\#(device ? " device=\"\(model)\"" : "") unit="count" creationDate="\#(e)" startDate="\#(s)" endDate="\#(e)" value="\#(value)"/>"#
+        }
+        // Hour 10: the Watch with a device; hour 11: the same Watch without one. The phone
+        // counted the same walks, a little differently.
+        let xml = export([record(watch, device: true, hour: 10, value: 500), record(watch, device: false, hour: 11, value: 600),
+                          record(phone, device: true, hour: 10, value: 550), record(phone, device: true, hour: 11, value: 650)],
+                         exportDate: "2024-03-22 09:00:00 +0900")
+        let path = try write(xml, to: "export.xml", in: dir)
+        let out = dir.appendingPathComponent("out").path
+        XCTAssertEqual(try healthetl(["import", path, "--out", out, "--timezone", "Asia/Seoul", "--quiet"]).status, 0)
+        let db = out + "/health.sqlite"
+        XCTAssertEqual(try query(db, "SELECT steps FROM daily_analytics WHERE date = '2024-03-21'"), ["1100"], "the Watch wins both hours")
+        let priorities = try query(db, "SELECT DISTINCT priority FROM source_inventory WHERE source_name = '\(watch)'")
+        XCTAssertEqual(priorities.count, 1, "one Watch, one priority, with and without a device: \(priorities)")
+        let phonePriority = try query(db, "SELECT DISTINCT priority FROM source_inventory WHERE source_name = '\(phone)'")
+        XCTAssertLessThan(Int(priorities[0])!, Int(phonePriority[0])!)
+    }
+}
