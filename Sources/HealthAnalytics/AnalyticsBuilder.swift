@@ -103,7 +103,8 @@ public struct AnalyticsBuilder: Sendable {
                 try source.forEachBatch(typeID: typeID, starting: span, batchSize: 8192) { rows in
                     try tap?(identifier, rows)
                     for r in rows {
-                        statistics.add(localDay: r.localDay, start: r.start, end: r.end, value: r.value, unit: r.unit)
+                        statistics.add(localDay: r.localDay, start: r.start, end: r.end, value: r.value, unit: r.unit,
+                                       categoryValue: r.categoryValue)
                     }
                     try body(rows)
                 }

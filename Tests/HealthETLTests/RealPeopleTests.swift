@@ -178,4 +178,29 @@ final class RealPeopleTests: XCTestCase {
         let phonePriority = try query(db, "SELECT DISTINCT priority FROM source_inventory WHERE source_name = '\(phone)'")
         XCTAssertLessThan(Int(priorities[0])!, Int(phonePriority[0])!)
     }
+
+    // MARK: 6. daily_metrics of category types
+
+    /// An idle stand hour is an hour not stood; sleep records overlap (in bed, each stage), so
+    /// their day has a count and no sum of minutes.
+    func testIdleStandHoursCountNoMinutesAndSleepRecordsAreNotAddedUp() throws {
+        let dir = try temporaryFolder(self)
+        func category(_ type: String, _ value: String, _ start: String, _ end: String) -> String {
+            #"<Record type="HKCategoryTypeIdentifier\#(type)" sourceName="Alex’s Apple Watch" sourceVersion="1" creationDate="\#(end)" startDate="\#(start)" endDate="\#(end)" value="HKCategoryValue\#(value)"/>"#
+        }
+        let xml = export([
+            category("AppleStandHour", "AppleStandHourIdle", "2024-03-21 12:00:00 +0100", "2024-03-21 13:00:00 +0100"),
+            category("AppleStandHour", "AppleStandHourStood", "2024-03-21 13:00:00 +0100", "2024-03-21 14:00:00 +0100"),
+            category("AppleStandHour", "AppleStandHourStood", "2024-03-21 14:00:00 +0100", "2024-03-21 15:00:00 +0100"),
+            category("SleepAnalysis", "SleepAnalysisInBed", "2024-03-20 23:00:00 +0100", "2024-03-21 07:00:00 +0100"),
+            category("SleepAnalysis", "SleepAnalysisAsleepCore", "2024-03-20 23:10:00 +0100", "2024-03-21 06:50:00 +0100"),
+        ])
+        let out = dir.appendingPathComponent("out").path
+        XCTAssertEqual(try run(["import", try write(xml, to: "export.xml", in: dir), "--out", out, "--quiet"]).status, 0)
+        let db = out + "/health.sqlite"
+        XCTAssertEqual(try query(db, "SELECT sum || ' ' || count FROM daily_metrics WHERE type LIKE '%AppleStandHour'"), ["120.0 3"])
+        XCTAssertEqual(try query(db, "SELECT ifnull(sum, 'none') || ' ' || count FROM daily_metrics WHERE type LIKE '%SleepAnalysis'"),
+                       ["none 2"])
+        XCTAssertEqual(try query(db, "SELECT asleep_minutes FROM sleep_sessions"), ["460.0"], "the night's own figure")
+    }
 }

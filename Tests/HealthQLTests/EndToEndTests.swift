@@ -108,15 +108,16 @@ final class EndToEndTests: XCTestCase {
 
     func testWorkoutsByType() throws {
         let result = try engine.run("SELECT type, count(*), sum(distance) FROM workouts GROUP BY type ORDER BY type")
-        let plain = try store.sql("SELECT activity_type, count(*), sum(distance_m) FROM workouts GROUP BY 1 ORDER BY 1")
+        // Each workout once: a copy recorded by a second app (Strava's of a Watch ride) is left out (issue 44).
+        let plain = try store.sql("SELECT activity_type, count(*), sum(distance_m) FROM counted_workouts GROUP BY 1 ORDER BY 1")
         XCTAssertEqual(result.rows.map { $0[0].string ?? "" },
                        plain.map { ValueLabels.label($0[0].string ?? "") })
         XCTAssertEqual(result.rows.map { $0[1] }, plain.map { $0[1] })
         // The truth's kinds, by their short names.
-        let byType = try XCTUnwrap(store.truth()["workouts_by_type"] as? [String: Int])
+        let byType = try XCTUnwrap(store.truth()["workouts_counted_by_type"] as? [String: Int])
         let counts = Dictionary(uniqueKeysWithValues: result.rows.map { ($0[0].string ?? "", Int($0[1].int ?? 0)) })
         for (kind, name) in [("run", "running"), ("cycle", "cycling"), ("swim", "swimming")] where byType[kind] != nil {
-            XCTAssertGreaterThanOrEqual(counts[name] ?? 0, byType[kind]!, name)
+            XCTAssertEqual(counts[name] ?? 0, byType[kind]!, name)
         }
         let running = try engine.run("SELECT count(*) FROM workouts WHERE type = 'running' AND duration > 10min").rows[0][0].int
         XCTAssertEqual(running, try store.sql("""

@@ -93,7 +93,7 @@ final class REPLTests: XCTestCase {
         XCTAssertFalse(run.stdout.contains("error"), run.stdout)
         let types = try store.sql("SELECT count(DISTINCT activity_type) FROM workouts")[0][0].int ?? -1
         XCTAssertTrue(run.stdout.contains("\(types) row\(types == 1 ? "" : "s") ("), "the grouped statement ran whole: " + run.stdout)
-        let workouts = try store.sql("SELECT count(*) FROM workouts")[0][0].int ?? -1
+        let workouts = try store.sql("SELECT count(*) FROM counted_workouts")[0][0].int ?? -1
         XCTAssertTrue(run.stdout.contains("\(workouts)\n1 row ("), "the blank line ended the second: " + run.stdout)
         XCTAssertTrue(run.stdout.contains(Repl.continuation), run.stdout)
         XCTAssertTrue(run.stdout.contains("  type "), run.stdout)

@@ -62,6 +62,8 @@ def main(argv=None):
         "duplicates": gen.n_duplicates,
         "workouts": len(gen.workout_xml),
         "workouts_by_type": {k: gen.workout_kinds.count(k) for k in ("run", "cycle", "swim")},
+        # Workouts counted once (issue 44): a Strava copy of a Watch ride is the same ride.
+        "workouts_counted_by_type": {k: gen.workout_kinds.count(k) - gen.workout_copies.count(k) for k in ("run", "cycle", "swim")},
         "workouts_strava": sum(1 for w in gen.workouts if w.strava),
         "route_points": inline + (gpx_pts if args.layout != "xml" else 0),
         "route_points_inline": inline,

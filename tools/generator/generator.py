@@ -72,6 +72,7 @@ class Generator(PlanMixin, ActivityMixin, SleepMixin, HeartMixin, DiscreteMixin,
         self.workouts = []
         self.workout_xml = []     # (key, xml)
         self.workout_kinds = []   # kind of each Workout element (run/cycle/swim)
+        self.workout_copies = []  # kind of each Workout element that copies another (Strava's of a Watch ride)
         self.summaries = []
         self.misc = []
         self.gpx_files = {}       # name -> text

@@ -77,6 +77,8 @@ class WorkoutsMixin:
                      f'  <MetadataEntry key="HKWorkoutBrandName" value="{brand}"/>\n </Workout>\n')
                 self.workout_xml.append((a, x))
                 self.workout_kinds.append("cycle")
+                if wk.src is not self.strava:
+                    self.workout_copies.append("cycle")   # the same ride as the Watch's: counted once
             if wk.src is self.strava:
                 continue
             sa = self.watch.attrs(k, self.rnd)

@@ -57,7 +57,7 @@ DATE_NAMES = {"date", "week_start", "week_end", "start_date", "end_date", "night
 
 WORKOUT_COLUMNS = ["id", "activity_type", "source_name", "device_model", "start_utc", "end_utc", "local_date",
                    "duration_min", "distance_m", "energy_kcal", "avg_heart_rate", "min_heart_rate",
-                   "max_heart_rate", "swimming_strokes", "flights_climbed"]
+                   "max_heart_rate", "swimming_strokes", "flights_climbed", "duplicate_of"]
 
 SAMPLE_COLUMNS = [("type", STR), ("source_name", STR), ("source_version", STR), ("device_model", STR),
                   ("start_utc", TS), ("end_utc", TS), ("creation_utc", TS), ("local_date", DATE),
@@ -82,7 +82,8 @@ SPECS = [
     Spec("weekly", "weekly_analytics", key=("week_start",), drop=("id", "recorded_at")),
     Spec("monthly", "monthly_analytics", key=("year", "month"), drop=("id", "recorded_at")),
     Spec("yearly", "yearly_analytics", key=("year",), drop=("id", "recorded_at")),
-    Spec("workouts", "workouts", key=("id",), only=WORKOUT_COLUMNS, order=("start_utc", "id")),
+    # Every workout row with the one it copies, if any (issue 44): a view of this checker's own.
+    Spec("workouts", "listed_workouts", key=("id",), only=WORKOUT_COLUMNS, order=("start_utc", "id")),
     Spec("sleep", "sleep_sessions", key=("night_date",), drop=("id",)),
     Spec("activity_summaries", "activity_summaries", key=("date",)),
     Spec("ecg_recordings", "ecg_recordings", key=("id",), order=("recorded_utc", "id")),
@@ -255,6 +256,8 @@ class Checker:
             sys.exit(2)
         self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         self.db.text_factory = str
+        self.db.execute("CREATE TEMP VIEW listed_workouts AS SELECT w.*, d.duplicate_of FROM workouts w "
+                        "LEFT JOIN workout_details d ON d.workout_id = w.id")
         for spec in SPECS:
             if spec.name == "samples":
                 spec.columns = list(SAMPLE_COLUMNS)
