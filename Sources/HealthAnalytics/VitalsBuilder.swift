@@ -129,8 +129,23 @@ public struct VitalsBuilder {
             let rates = try heartRates?.rates[w.id] ?? store.heartRates(from: start, to: end)
             row.heartRateSamples = rates.count
             var notes: [String] = []
-            if rates.isEmpty {
-                notes.append("no heart-rate samples")
+            let minutes = Double(end.microseconds - start.microseconds) / 60_000_000
+            if !WorkoutFigures.enoughForZones(samples: rates.count, minutes: minutes) {
+                // Too few samples to say what the heart did: Apple's own statistics where the export
+                // has them (and no zones), else the samples there are, said to be few.
+                let few = rates.isEmpty ? "no heart-rate samples"
+                    : "\(rates.count) heart-rate sample\(rates.count == 1 ? "" : "s") in \(Int(minutes.rounded())) min"
+                if let average = w.appleAverageHeartRate {
+                    row.averageHeartRate = average
+                    row.maximumHeartRate = w.appleMaximumHeartRate
+                    notes.append("heart rate from Apple's workout statistics (\(few): too few for zones)")
+                } else if rates.isEmpty {
+                    notes.append(few)
+                } else {
+                    row.averageHeartRate = rates.reduce(0) { $0 + $1.bpm } / Double(rates.count)
+                    row.maximumHeartRate = rates.map(\.bpm).max()
+                    notes.append("\(few): too few for zones")
+                }
             } else {
                 row.averageHeartRate = rates.reduce(0) { $0 + $1.bpm } / Double(rates.count)
                 row.maximumHeartRate = rates.map(\.bpm).max()
@@ -143,11 +158,21 @@ public struct VitalsBuilder {
                 }
             }
             let points = try routePoints(w.id)
+            var routeUsable = false
             if points.count >= 2 {
                 let route = RouteFigures.measure(points)
                 row.routeDistance = route.distance
                 row.elevationGain = route.gain
-                if let minutes = w.durationMinutes, route.distance > 0 { row.pace = minutes / (route.distance / 1000) }
+                if let speed = WorkoutFigures.impossibleSpeed(activity: w.activityType, meters: route.distance, minutes: minutes) {
+                    notes.append("the route's GPS speed (\(Int(speed.rounded())) km/h) is impossible for \(WorkoutDisplay.name(w.activityType).lowercased()): its distance is not used")
+                } else {
+                    routeUsable = true
+                }
+            }
+            // One distance per row: the pace is of the distance shown (Apple's), else the route's.
+            let paceDistance = w.distance.flatMap { $0 > 0 ? $0 : nil } ?? (routeUsable ? row.routeDistance : nil)
+            if let meters = paceDistance, meters > 0, let duration = w.durationMinutes, duration > 0 {
+                row.pace = duration / (meters / 1000)
             }
             if let original = row.duplicateOf {
                 notes.insert("a copy of workout \(original) (\(sources[original] ?? "")), counted there", at: 0)

@@ -3,6 +3,13 @@ import HealthCore
 
 /// How numbers and dates read on the page: `12,345`, `+12%`, `4 Mar 2024`, `March 2024`.
 enum Format {
+    /// A pace in minutes as a runner reads it: `5:23` (minutes and seconds).
+    static func pace(_ minutes: Double) -> String {
+        guard minutes.isFinite, minutes > 0 else { return "–" }
+        let seconds = Int((minutes * 60).rounded())
+        return "\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"
+    }
+
     static func count(_ v: Double) -> String {
         let n = Int((v.isFinite ? v : 0).rounded())
         let digits = String(abs(n))

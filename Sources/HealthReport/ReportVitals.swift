@@ -82,10 +82,10 @@ struct ReportVitalsSection {
             s += "</tbody></table></div>"
         }
         if !vitals.workouts.isEmpty {
-            let distance = units.show("distance_m", spreadsheet: true)
+            let distance = units.show("distance_m", spreadsheet: true), pace = units.show("pace_min_per_km", spreadsheet: true)
             s += #"<div class="card wide"><h3>The last \#(vitals.workouts.count) workouts, minutes in each heart-rate zone</h3>"#
                 + Format.tableStart(["Start", "Workout", "Minutes", distance.title, "Avg / max bpm", "Z1", "Z2", "Z3", "Z4", "Z5",
-                                     "Pace (min/km)"])
+                                     pace.title.replacingOccurrences(of: "(min/", with: "(m:ss/")])
             for w in vitals.workouts {
                 let zones = (0..<5).map { i in w.zoneSeconds.map { Format.count($0[i] / 60) } ?? "–" }
                 let heart = w.averageHeartRate.map { "\(Format.count($0)) / \(Format.count(w.maximumHeartRate ?? $0))" } ?? "–"
@@ -93,7 +93,7 @@ struct ReportVitalsSection {
                     + "<td>\(Format.html(w.activity))</td><td>\(w.minutes.map { Format.count($0) } ?? "–")</td>"
                     + "<td>\(w.distance.map { Format.number(distance.convert($0), places: 2) } ?? "–")</td><td>\(heart)</td>"
                     + zones.map { "<td>\($0)</td>" }.joined()
-                    + "<td>\(w.pace.map { Format.number($0, places: 2) } ?? "–")</td></tr>"
+                    + "<td>\(w.pace.map { Format.pace(pace.convert($0)) } ?? "–")</td></tr>"
             }
             s += "</tbody></table></div>"
         }

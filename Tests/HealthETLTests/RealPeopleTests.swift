@@ -88,6 +88,13 @@ final class RealPeopleTests: XCTestCase {
         let report = try String(contentsOfFile: out + "/report/index.html", encoding: .utf8)
         XCTAssertFalse(report.contains("<td>Cycling</td><td class=num>2</td>"), "no week counts the ride twice")
         XCTAssertTrue(report.contains("<td>Cycling</td><td class=num>1</td><td class=num>69</td><td class=num>27.2</td>"))
+        // Item 4: the run of 2024-04-17 holds one heart-rate sample (75 bpm): the report shows
+        // Apple's own statistics (as workouts.csv does), and the pace as minutes and seconds.
+        XCTAssertTrue(report.contains("<td>2024-04-17 19:08</td><td>Running</td><td>31</td><td>5.40</td><td>120 / 120</td>"
+            + "<td>–</td><td>–</td><td>–</td><td>–</td><td>–</td><td>5:41</td>"), "the run of 2024-04-17 in the report")
+        XCTAssertTrue(report.contains("Pace (m:ss/km)"))
+        XCTAssertEqual(try query(db, "SELECT d.avg_heart_rate || ' ' || w.avg_heart_rate FROM workout_details d JOIN workouts w "
+                                     + "ON w.id = d.workout_id WHERE d.local_date = '2024-04-17'"), ["120.0 120.0"])
     }
 
     // MARK: 2. another person's export
@@ -177,6 +184,52 @@ final class RealPeopleTests: XCTestCase {
         XCTAssertEqual(priorities.count, 1, "one Watch, one priority, with and without a device: \(priorities)")
         let phonePriority = try query(db, "SELECT DISTINCT priority FROM source_inventory WHERE source_name = '\(phone)'")
         XCTAssertLessThan(Int(priorities[0])!, Int(phonePriority[0])!)
+    }
+
+    // MARK: 4. workout figures that agree
+
+    /// Apple's statistics where the samples are too few; one distance per row for the pace; a
+    /// route faster than the activity can be is flagged and its distance not used.
+    func testWorkoutFiguresFallBackToApplesStatisticsAndRoutesMustBePossible() throws {
+        let dir = try temporaryFolder(self)
+        func run(_ start: String, _ end: String, distance: String = "", inside: String = "") -> String {
+            #"<Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min"\#(distance) sourceName="Alex’s Apple Watch" sourceVersion="1" device="\#(watchDevice)" creationDate="\#(end)" startDate="\#(start)" endDate="\#(end)">"#
+                + inside + "</Workout>"
+        }
+        func route(_ start: String, _ end: String, toLatitude: Double) -> String {
+            #"<WorkoutRoute sourceName="Alex’s Apple Watch" sourceVersion="1" creationDate="\#(end)" startDate="\#(start)" endDate="\#(end)">"#
+                + #"<Location date="\#(start)" latitude="52.5" longitude="13.4" altitude="40" horizontalAccuracy="2" verticalAccuracy="2" course="0" speed="3"/>"#
+                + #"<Location date="\#(end)" latitude="\#(toLatitude)" longitude="13.4" altitude="40" horizontalAccuracy="2" verticalAccuracy="2" course="0" speed="3"/>"#
+                + "</WorkoutRoute>"
+        }
+        let statistics = #"<WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="2024-03-21 07:00:00 +0100" endDate="2024-03-21 07:30:00 +0100" average="150" minimum="120" maximum="170" unit="count/min"/>"#
+        let xml = export([
+            // Apple's distance and heart rate, no samples inside.
+            run("2024-03-21 07:00:00 +0100", "2024-03-21 07:30:00 +0100",
+                distance: #" totalDistance="5" totalDistanceUnit="km""#, inside: statistics),
+            // A route of about 50 km in 30 minutes: 100 km/h is no run.
+            run("2024-03-22 07:00:00 +0100", "2024-03-22 07:30:00 +0100",
+                inside: route("2024-03-22 07:00:00 +0100", "2024-03-22 07:30:00 +0100", toLatitude: 52.95)),
+            // A route of about 5 km and no distance of Apple's: the route's pace.
+            run("2024-03-23 07:00:00 +0100", "2024-03-23 07:30:00 +0100",
+                inside: route("2024-03-23 07:00:00 +0100", "2024-03-23 07:30:00 +0100", toLatitude: 52.545)),
+        ])
+        let out = dir.appendingPathComponent("out").path
+        XCTAssertEqual(try self.run(["import", try write(xml, to: "export.xml", in: dir), "--out", out, "--quiet"]).status, 0)
+        let rows = try queryRows(out + "/health.sqlite", """
+            SELECT local_date, avg_heart_rate, max_heart_rate, zone1_seconds, pace_min_per_km, route_distance_m, note
+            FROM workout_details ORDER BY local_date
+            """)
+        XCTAssertEqual(rows.count, 3)
+        XCTAssertEqual(rows[0][1].double, 150); XCTAssertEqual(rows[0][2].double, 170)
+        XCTAssertNil(rows[0][3].double, "no zones from no samples")
+        XCTAssertEqual(rows[0][4].double ?? 0, 6.0, accuracy: 1e-9, "30 min over Apple's 5 km")
+        XCTAssertEqual(rows[0][6].string, "heart rate from Apple's workout statistics (no heart-rate samples: too few for zones)")
+        XCTAssertNil(rows[1][4].double, "no pace from an impossible route")
+        XCTAssertTrue(rows[1][6].string?.contains("GPS speed (100 km/h) is impossible for running") == true, "\(rows[1][6])")
+        let routeMeters = try XCTUnwrap(rows[2][5].double)
+        XCTAssertEqual(routeMeters, 5004, accuracy: 10)
+        XCTAssertEqual(rows[2][4].double ?? 0, 30 / (routeMeters / 1000), accuracy: 1e-9)
     }
 
     // MARK: 6. daily_metrics of category types

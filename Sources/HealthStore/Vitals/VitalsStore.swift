@@ -77,13 +77,16 @@ public struct VitalsStore {
         public var start: Timestamp?, end: Timestamp?
         public var durationMinutes: Double?, distance: Double?, energy: Double?
         public var sourceName = "", deviceModel: String?
+        /// Apple's own statistics of the workout (`WorkoutStatistics` of HeartRate), if the export has them.
+        public var appleAverageHeartRate: Double?, appleMaximumHeartRate: Double?
     }
 
     /// The workouts of `days` (by their local date; nil: all), and those without a date.
     public func workouts(days: Set<CivilDate>?) throws -> [Workout] {
         var result: [Workout] = []
         let stmt = try database.prepare("""
-            SELECT id, activity_type, local_date, start_us, end_us, duration_min, distance_m, energy_kcal, source_name, device_model
+            SELECT id, activity_type, local_date, start_us, end_us, duration_min, distance_m, energy_kcal, source_name, device_model,
+                   avg_heart_rate, max_heart_rate
             FROM workouts ORDER BY id
             """)
         while try stmt.step() {
@@ -95,7 +98,8 @@ public struct VitalsStore {
                                   start: stmt.isNull(3) ? nil : Timestamp(microseconds: stmt.int64(3)),
                                   end: stmt.isNull(4) ? nil : Timestamp(microseconds: stmt.int64(4)),
                                   durationMinutes: stmt.real(5), distance: stmt.real(6), energy: stmt.real(7),
-                                  sourceName: stmt.text(8) ?? "", deviceModel: stmt.text(9)))
+                                  sourceName: stmt.text(8) ?? "", deviceModel: stmt.text(9),
+                                  appleAverageHeartRate: stmt.real(10), appleMaximumHeartRate: stmt.real(11)))
         }
         return result
     }
