@@ -7,6 +7,17 @@ import SQLite
 public enum ReportMetric: String, CaseIterable, Sendable {
     case steps, activeEnergy = "energy", exercise, stand, sleep
 
+    /// The goal's name in running text (`move`, as the ring is called).
+    public var goalName: String {
+        switch self {
+        case .steps: "steps"
+        case .activeEnergy: "move"
+        case .exercise: "exercise"
+        case .stand: "stand"
+        case .sleep: "sleep"
+        }
+    }
+
     public var title: String {
         switch self {
         case .steps: "Steps"
@@ -55,6 +66,8 @@ public struct ReportDay: Sendable, Equatable {
     public var ringEnergyGoal: Double?
     public var ringExerciseGoal: Double?
     public var ringStandGoal: Double?
+    /// The sleep goal (hours) the person had set in the Health app that day, if the export has one.
+    public var exportSleepGoal: Double?
     /// A day known to be incomplete (`daily_analytics.partial_day`: the first day of data, the
     /// export's own day): shown, never counted (docs/days-and-averages.md).
     public var partial = false
@@ -81,16 +94,27 @@ public struct ReportDay: Sendable, Equatable {
         metric == .sleep ? sleepMinutes.map { $0 / 60 } : value(metric)
     }
 
-    /// The goal of `metric` on this day, in the unit shown.
-    public func goal(_ metric: ReportMetric, _ goals: ReportGoals) -> Double {
-        let g = goals.resolved
+    /// The goal of `metric` on this day, in the unit shown, and where it comes from.
+    public func goal(_ metric: ReportMetric, _ goals: ReportGoals) -> Double { goalAndOrigin(metric, goals).goal }
+
+    /// Where a day's goal comes from (issue 44), first that has one: the person's settings or
+    /// the pipeline (`goals`, set), then the export (that day's Activity ring goals, the sleep goal
+    /// set in the Health app), then the defaults.
+    public enum GoalOrigin: String, Sendable { case settings, export, defaults }
+
+    public func goalAndOrigin(_ metric: ReportMetric, _ goals: ReportGoals) -> (goal: Double, origin: GoalOrigin) {
+        let (set, exported, fallback): (Double?, Double?, Double)
+        let d = ReportGoals.defaults
         switch metric {
-        case .steps: return g.steps ?? 10_000
-        case .activeEnergy: return positive(ringEnergyGoal) ?? g.activeEnergyKcal ?? 500
-        case .exercise: return positive(ringExerciseGoal) ?? g.exerciseMinutes ?? 30
-        case .stand: return positive(ringStandGoal) ?? g.standHours ?? 12
-        case .sleep: return g.sleepHours ?? 7
+        case .steps: (set, exported, fallback) = (goals.steps, nil, d.steps!)
+        case .activeEnergy: (set, exported, fallback) = (goals.activeEnergyKcal, positive(ringEnergyGoal), d.activeEnergyKcal!)
+        case .exercise: (set, exported, fallback) = (goals.exerciseMinutes, positive(ringExerciseGoal), d.exerciseMinutes!)
+        case .stand: (set, exported, fallback) = (goals.standHours, positive(ringStandGoal), d.standHours!)
+        case .sleep: (set, exported, fallback) = (goals.sleepHours, positive(exportSleepGoal), d.sleepHours!)
         }
+        if let set { return (set, .settings) }
+        if let exported { return (exported, .export) }
+        return (fallback, .defaults)
     }
 
     /// The fraction of the goal reached (nil without a value).
@@ -233,6 +257,14 @@ public struct ReportData: Sendable {
             day.standHours = r.standHours
             day.ringEnergyGoal = r.activeEnergyGoal; day.ringExerciseGoal = r.exerciseGoal; day.ringStandGoal = r.standHoursGoal
             byDate[r.date] = day
+        }
+        // The sleep goal in force on each day: the last one set before the day ended.
+        let sleepGoals = try store.sleepGoals()
+        if !sleepGoals.isEmpty {
+            for date in byDate.keys {
+                let end = calendar.startOfDay(date.adding(days: 1)).microseconds
+                if let goal = sleepGoals.last(where: { $0.start.microseconds < end }) { byDate[date]!.exportSleepGoal = goal.minutes / 60 }
+            }
         }
         let nights = try store.allSleepNights().map { night -> ReportNight in
             let midnight = calendar.startOfDay(night.date)

@@ -45,6 +45,25 @@ public struct ReportPage: Sendable {
 
     // MARK: dashboard
 
+    /// Which goal came from where on the day shown (issue 44): "Goals: move, exercise and stand from
+    /// your Activity rings that day; sleep from your sleep goal in Health; steps: the default."
+    static func goalOrigins(_ day: ReportDay, _ goals: ReportGoals) -> String {
+        var by: [ReportDay.GoalOrigin: [String]] = [:]
+        for metric in ReportMetric.allCases { by[day.goalAndOrigin(metric, goals).origin, default: []].append(metric.goalName) }
+        func list(_ names: [String]) -> String {
+            names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        }
+        var parts: [String] = []
+        if let names = by[.export] {
+            let rings = names.filter { $0 != ReportMetric.sleep.goalName }, sleep = names.contains(ReportMetric.sleep.goalName)
+            if !rings.isEmpty { parts.append(list(rings) + " from your Activity ring goals that day") }
+            if sleep { parts.append("sleep from the sleep goal set in Health") }
+        }
+        if let names = by[.settings] { parts.append(list(names) + " as the settings set (person or pipeline)") }
+        if let names = by[.defaults] { parts.append(list(names) + ": the defaults") }
+        return #"<p class="note" data-goals>Goals: \#(parts.joined(separator: "; ")).</p>"#
+    }
+
     private func dashboard(_ latest: ReportDay) -> String {
         var s = #"<section id="dashboard"><h2>\#(Format.day(latest.date))</h2><div class="cards">"#
         let ringParts: [(ReportMetric, String)] = [(.activeEnergy, "move"), (.exercise, "exercise"), (.stand, "stand")]
@@ -62,7 +81,8 @@ public struct ReportPage: Sendable {
                 + #"<small> / \#(SVGCharts.number(goal, places)) \#(metric.unit)</small></b><meter min="0" max="1" value="\#(min(percent.map { Double($0) / 100 } ?? 0, 1))"></meter>"#
                 + #"<em>\#(percent.map { "\($0)%" } ?? Self.noValue(metric, latest))</em></li>"#
         }
-        s += "</ul>" + #"<p class="note">Rings: move is the day's active energy and exercise its exercise minutes, each summed from the samples, against the Watch's ring goal; stand hours are the Watch's Activity ring. Steps and sleep are summed from the samples.</p></div>"#
+        s += "</ul>" + #"<p class="note">Rings: move is the day's active energy and exercise its exercise minutes, each summed from the samples, against the Watch's ring goal; stand hours are the Watch's Activity ring. Steps and sleep are summed from the samples.</p>"#
+            + Self.goalOrigins(latest, goals) + "</div>"
         s += soFar
         let week = (0..<7).map { latest.date.adding(days: $0 - 6) }
         let stepGoal = latest.goal(.steps, goals)

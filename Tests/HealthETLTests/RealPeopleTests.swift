@@ -1,4 +1,7 @@
 import Foundation
+import HealthReport
+import HealthStore
+import SQLite
 import XCTest
 
 /// Issue 44: what real people's exports hold around the headline numbers. Each test builds the
@@ -230,6 +233,52 @@ final class RealPeopleTests: XCTestCase {
         let routeMeters = try XCTUnwrap(rows[2][5].double)
         XCTAssertEqual(routeMeters, 5004, accuracy: 10)
         XCTAssertEqual(rows[2][4].double ?? 0, 30 / (routeMeters / 1000), accuracy: 1e-9)
+    }
+
+    // MARK: 5. goals from the export
+
+    /// The export's own goals, day by day: ring goals from each day's ActivitySummary (changed
+    /// mid-export) and the sleep goal set in Health (7 h, then 5 h); a goal the pipeline sets wins.
+    func testTheExportsGoalsHoldDayByDayUnlessTheSettingsSetOne() throws {
+        let dir = try temporaryFolder(self)
+        func summary(_ day: String, move: Int) -> String {
+            #"<ActivitySummary dateComponents="\#(day)" activeEnergyBurned="300" activeEnergyBurnedGoal="\#(move)" activeEnergyBurnedUnit="kcal" appleMoveTime="0" appleMoveTimeGoal="0" appleExerciseTime="20" appleExerciseTimeGoal="25" appleStandHours="10" appleStandHoursGoal="10"/>"#
+        }
+        func sleepGoal(_ day: String, hours: Int) -> String {
+            #"<Record type="HKDataTypeSleepDurationGoal" sourceName="Health" sourceVersion="17.0" unit="hr" creationDate="\#(day) 21:00:00 +0100" startDate="\#(day) 21:00:00 +0100" endDate="\#(day) 21:00:00 +0100" value="\#(hours)"/>"#
+        }
+        var elements = [sleepGoal("2024-03-18", hours: 7), sleepGoal("2024-03-21", hours: 5)]
+        for day in 18...24 {
+            let date = "2024-03-\(day)"
+            elements += [steps("Alex’s iPhone", date, 8000), summary(date, move: day < 21 ? 400 : 600)]
+        }
+        let path = try write(export(elements, me: alex), to: "export.xml", in: dir)
+        let out = dir.appendingPathComponent("out").path
+        XCTAssertEqual(try run(["import", path, "--out", out, "--quiet"]).status, 0)
+        let data = try ReportData.load(from: Database(path: out + "/health.sqlite", mode: .readOnly))
+        let days = Dictionary(uniqueKeysWithValues: data.days.map { ($0.date.iso8601, $0) })
+        let unset = ReportGoals()
+        XCTAssertEqual(days["2024-03-19"]?.goal(.sleep, unset), 7)
+        XCTAssertEqual(days["2024-03-20"]?.goal(.sleep, unset), 7)
+        XCTAssertEqual(days["2024-03-21"]?.goal(.sleep, unset), 5, "the goal set that evening holds for its day")
+        XCTAssertEqual(days["2024-03-23"]?.goal(.sleep, unset), 5)
+        XCTAssertEqual(days["2024-03-20"]?.goal(.activeEnergy, unset), 400)
+        XCTAssertEqual(days["2024-03-22"]?.goal(.activeEnergy, unset), 600)
+        XCTAssertEqual(days["2024-03-22"]?.goalAndOrigin(.exercise, unset).origin, .export)
+        XCTAssertEqual(days["2024-03-22"]?.goalAndOrigin(.steps, unset).origin, .defaults)
+        // A goal set in the pipeline (or a person's settings) wins over the export's.
+        let set = ReportGoals(activeEnergyKcal: 550, sleepHours: 8)
+        XCTAssertEqual(days["2024-03-22"]?.goal(.activeEnergy, set), 550)
+        XCTAssertEqual(days["2024-03-22"]?.goal(.sleep, set), 8)
+        // The report says where the goals of the day it shows came from.
+        let report = try String(contentsOfFile: out + "/report/index.html", encoding: .utf8)
+        XCTAssertTrue(report.contains("Goals: move, exercise and stand from your Activity ring goals that day; "
+                                      + "sleep from the sleep goal set in Health; steps: the defaults."), report)
+        let pipeline = try write(#"{"goals": {"sleepHours": 8}}"#, to: "goals.json", in: dir)
+        XCTAssertEqual(try healthetl(["report", "--out", out, "--pipeline", pipeline]).status, 0)
+        let again = try String(contentsOfFile: out + "/report/index.html", encoding: .utf8)
+        XCTAssertTrue(again.contains("sleep as the settings set (person or pipeline)"), again)
+        XCTAssertTrue(again.contains("/ 8.0 h"), "the sleep goal of the pipeline")
     }
 
     // MARK: 6. daily_metrics of category types

@@ -60,6 +60,18 @@ extension HealthStore {
         }
     }
 
+    /// The person's sleep goals from the Health app (`HKDataTypeSleepDurationGoal`: each in force
+    /// from its start until the next), oldest first, in minutes.
+    public func sleepGoals() throws -> [(start: Timestamp, minutes: Double)] {
+        try database.rows("""
+            SELECT s.start_us, s.value FROM sample_data s JOIN types t ON t.id = s.type_id
+            WHERE t.identifier = 'HKDataTypeSleepDurationGoal' AND s.value > 0 ORDER BY s.start_us, s.id
+            """).compactMap { r in
+            guard let start = r[0].int, let minutes = r[1].double else { return nil }
+            return (Timestamp(microseconds: start), minutes)
+        }
+    }
+
     /// The daily average of a discrete type (`daily_metrics`), oldest first, days with one only.
     public func dailyAverages(of type: String) throws -> [(CivilDate, Double)] {
         try database.rows("SELECT date, average FROM daily_metrics WHERE type = ? AND average IS NOT NULL ORDER BY date",
