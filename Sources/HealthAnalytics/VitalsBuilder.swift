@@ -92,10 +92,10 @@ public struct VitalsBuilder {
             }
         }
         let rmssd = try store.storedDailyMeans(
-            "SELECT local_date, avg(rmssd_ms) FROM hrv_measurements WHERE rmssd_ms IS NOT NULL GROUP BY local_date", days: days)
+            "SELECT local_date, rmssd_ms FROM hrv_measurements WHERE rmssd_ms IS NOT NULL", days: days)
         set("hrv_rmssd_ms", rmssd.compactMapValues { $0[0] })
         let pressure = try store.storedDailyMeans(
-            "SELECT local_date, avg(systolic_mmhg), avg(diastolic_mmhg) FROM blood_pressure GROUP BY local_date", days: days)
+            "SELECT local_date, systolic_mmhg, diastolic_mmhg FROM blood_pressure", days: days)
         set("systolic_mmhg", pressure.compactMapValues { $0[0] })
         set("diastolic_mmhg", pressure.compactMapValues { $0[1] })
         return rows

@@ -305,4 +305,36 @@ final class RealPeopleTests: XCTestCase {
                        ["none 2"])
         XCTAssertEqual(try query(db, "SELECT asleep_minutes FROM sleep_sessions"), ["460.0"], "the night's own figure")
     }
+
+    /// Item 6: a month of nightly runs ends with the vitals of a full import, to the last bit
+    /// (each day's mean of several HRV measurements was summed in the store's row order, which
+    /// differs between an incremental store and a full one).
+    func testAMonthOfNightlyRunsEndsWithTheVitalsOfAFullImport() throws {
+        let dir = try temporaryFolder(self)
+        let full = dir.appendingPathComponent("full.xml").path
+        try generateExport(["--out", full, "--days", "30", "--start", "2024-10-01", "--seed", "44", "--scale", "2"])
+        let nightly = dir.appendingPathComponent("nightly").path
+        for day in [6, 12, 18, 24] {
+            let cut = dir.appendingPathComponent("cut-\(day).xml").path, unused = dir.appendingPathComponent("unused.xml").path
+            let split = try runProcess("/usr/bin/env", ["python3", TestPaths.packageRoot.path + "/Tests/HealthETLTests/Scripts/split_export.py",
+                                                        full, "2024-10-\(String(format: "%02d", day)) 13:00:00 +0200", cut, unused])
+            XCTAssertEqual(split.status, 0, split.stderr)
+            XCTAssertEqual(try run(["import", cut, "--out", nightly, "--quiet"]).status, 0)
+        }
+        XCTAssertEqual(try run(["import", full, "--out", nightly, "--quiet"]).status, 0)
+        let fresh = dir.appendingPathComponent("fresh").path
+        XCTAssertEqual(try run(["import", full, "--out", fresh, "--full", "--quiet"]).status, 0)
+        // Doubles compared by their bits, not their rounded text.
+        let sql = "SELECT date, hrv_rmssd_ms, hrv_sdnn_ms, resting_heart_rate, spo2_percent, respiratory_rate FROM daily_vitals ORDER BY date"
+        func bits(_ store: String) throws -> [String] {
+            try queryRows(store + "/health.sqlite", sql).map { row in
+                row.map { $0.double.map { String($0.bitPattern, radix: 16) } ?? ($0.string ?? "null") }.joined(separator: " ")
+            }
+        }
+        let incremental = try bits(nightly), rebuilt = try bits(fresh)
+        XCTAssertGreaterThan(rebuilt.count, 20)
+        XCTAssertGreaterThan(try query(fresh + "/health.sqlite", "SELECT count(*) FROM hrv_measurements").first.flatMap { Int($0) } ?? 0, 20)
+        XCTAssertEqual(incremental.count, rebuilt.count)
+        for (a, b) in zip(incremental, rebuilt) where a != b { XCTFail("incremental \(a)\n      full \(b)") }
+    }
 }

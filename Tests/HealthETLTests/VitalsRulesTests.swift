@@ -41,6 +41,27 @@ final class VitalsRulesTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(f.meanNN), (800.0 + 800 + 820 + 790) / 4, accuracy: 1e-9)
     }
 
+    /// Issue 44: pNN50 on a list with a gap, by hand. Differences only within runs of kept
+    /// intervals, divided by the kept (NN) intervals: the Task Force's NN50 / N. neurokit2 given
+    /// the same list differences across the gap (its intervals are consecutive by definition):
+    /// given only the kept intervals it counts the jump 1000 → 900 across the gap as well (4 of
+    /// 5, 80 %), given every interval it differences 1000 → 2500 → 900 (docs/vitals-hrv-workouts.md).
+    func testPNN50OnAListWithAGapCountsNoDifferenceAcrossIt() throws {
+        // Intervals 1000, 1100, 1000, then 2500 (a missed beat: bpm 60 says 1000), then 900, 960.
+        var list = Self.beats([0, 1000, 2100, 3100, 5600, 6500, 7460])
+        list[4].bpm = 60
+        let f = BeatIntervals(beats: list)
+        XCTAssertEqual(f.intervals, 5)
+        XCTAssertEqual(f.differences, 3)          // 1000→1100, 1100→1000, 900→960
+        // |100|, |100|, |60| exceed 50: 3 NN50 of 5 NN intervals.
+        XCTAssertEqual(try XCTUnwrap(f.pnn50), 60, accuracy: 1e-9)
+        // What differencing the kept intervals as if consecutive would say (neurokit2's way).
+        let kept = [1000.0, 1100, 1000, 900, 960]
+        let across = zip(kept, kept.dropFirst()).filter { abs($1 - $0) > 50 }.count
+        XCTAssertEqual(Double(across) / Double(kept.count) * 100, 80)
+        XCTAssertNotEqual(f.pnn50, 80)
+    }
+
     func testAnIntervalThatDisagreesWithItsBeatsBPMIsExcluded() throws {
         var list = Self.beats([0, 800, 1600, 2400, 3200])
         list[2].bpm = 100   // 600 ms expected, 800 measured: off by a third

@@ -219,14 +219,21 @@ public struct VitalsStore {
     }
 
     /// Stored means of this table's rows by day (HRV's RMSSD, blood pressure).
+    /// Each day's mean of every value column of the rows `sql` returns (`date, value, …`),
+    /// NULLs left out. The values are added in ascending order, not in the rows' order: an
+    /// incremental store holds a day's rows in another order than a full one, and a sum in row
+    /// order differed from a full import's in the last bits (issue 44).
     public func storedDailyMeans(_ sql: String, days: Set<CivilDate>?) throws -> [CivilDate: [Double?]] {
         let stmt = try database.prepare(sql)
-        var result: [CivilDate: [Double?]] = [:]
+        var values: [CivilDate: [[Double]]] = [:]
+        let columns = Int(stmt.columnCount) - 1
         while try stmt.step() {
             guard let d = stmt.text(0).flatMap({ CivilDate(iso: $0) }), days?.contains(d) ?? true else { continue }
-            result[d] = (1..<stmt.columnCount).map { stmt.real(Int32($0)) }
+            var day = values[d] ?? Array(repeating: [], count: columns)
+            for c in 0..<columns { if let v = stmt.real(Int32(c + 1)) { day[c].append(v) } }
+            values[d] = day
         }
-        return result
+        return values.mapValues { day in day.map { $0.isEmpty ? nil : $0.sorted().reduce(0, +) / Double($0.count) } }
     }
 
     public static let dailyVitalColumns = ["resting_heart_rate", "walking_heart_rate", "hrv_sdnn_ms", "hrv_rmssd_ms",
