@@ -56,6 +56,7 @@ public struct VitalsBuilder {
         let workouts = try workoutRows(store, days: days, heartRates: heartRates)
         result.notes += workouts.filter { $0.note != nil }.count
         try store.insert(workouts: workouts)
+        try store.insert(workoutCopies: copyTallies(workouts))
         result.workouts = workouts.count
 
         // Blood pressure: correlations are few, and the merge reports no days for them, so every
@@ -181,6 +182,25 @@ public struct VitalsBuilder {
             rows.append(row)
         }
         return rows
+    }
+
+    /// The days where a workout is a copy of another, each with its sources' workouts stored and
+    /// counted (the reconciliation of workouts, `VitalsStore.insert(workoutCopies:)`).
+    func copyTallies(_ rows: [VitalsStore.WorkoutRow]) -> [CivilDate: [VitalsStore.WorkoutSourceTally]] {
+        let days = Set(rows.compactMap { $0.duplicateOf == nil ? nil : $0.workout.localDate })
+        let candidate = { (w: VitalsStore.Workout) in SourcePriority.Candidate(name: w.sourceName, deviceModel: w.deviceModel, userEntered: false) }
+        let ranks = sourcePriority.ranks(of: rows.filter { $0.workout.localDate.map(days.contains) == true }.map { candidate($0.workout) })
+        var tallies: [CivilDate: [SourcePriority.Candidate: VitalsStore.WorkoutSourceTally]] = [:]
+        for row in rows {
+            guard let date = row.workout.localDate, days.contains(date) else { continue }
+            let key = candidate(row.workout)
+            var tally = tallies[date]?[key]
+                ?? .init(source: key.name, deviceModel: key.deviceModel, priority: (ranks[key] ?? 0) + 1)   // 1 = best, as in `sources`
+            tally.stored += 1
+            if row.duplicateOf == nil { tally.counted += 1 }
+            tallies[date, default: [:]][key] = tally
+        }
+        return tallies.mapValues { $0.values.sorted { ($0.priority, $0.source) < ($1.priority, $1.source) } }
     }
 
     /// `2024-01-10T07:30:00` on the local clock of the analytics' zone.

@@ -224,11 +224,16 @@ final class DataQualityTests: XCTestCase {
         let again = try importJSON(export, out)
         XCTAssertEqual(again["new_samples"] as? Int, 0)
         XCTAssertEqual(try query(out + "/health.sqlite", "PRAGMA user_version"), [String(StoreSchema.version)])
+        // The samples' metrics: the `workouts` metric (a workout stored twice, issue 44) is written
+        // by the vitals step with the workouts, which this store computed before; it has no count
+        // of exact copies (NULL).
+        let samples = "metric != 'workouts'"
         XCTAssertEqual(try query(out + "/health.sqlite", "SELECT count(*) FROM reconciliation WHERE duplicates_dropped IS NOT NULL"), ["0"])
-        XCTAssertEqual(try query(fresh + "/health.sqlite", "SELECT count(*) FROM reconciliation WHERE duplicates_dropped IS NULL"), ["0"])
+        XCTAssertEqual(try query(fresh + "/health.sqlite", "SELECT count(*) FROM reconciliation WHERE duplicates_dropped IS NULL AND \(samples)"), ["0"])
         let reconciliation = "date, metric, merged, all_sources_sum, overlap_removed, source_count, rings, rings_difference, rings_disagree"
         for table in ["reconciliation", "reconciliation_sources", "data_quality", "source_inventory"] {
-            let sql = "SELECT \(table == "reconciliation" ? reconciliation : "*") FROM \(table) ORDER BY 1, 2, 3"
+            let filter = table.hasPrefix("reconciliation") ? " WHERE \(samples)" : ""
+            let sql = "SELECT \(table == "reconciliation" ? reconciliation : "*") FROM \(table)\(filter) ORDER BY 1, 2, 3"
             XCTAssertEqual(try queryRows(out + "/health.sqlite", sql).map { "\($0)" },
                            try queryRows(fresh + "/health.sqlite", sql).map { "\($0)" }, table)
         }

@@ -53,6 +53,12 @@ final class RealPeopleTests: XCTestCase {
         XCTAssertEqual(copies, ["Strava HKWorkoutActivityTypeCycling → Alex’s Apple Watch"])
         XCTAssertEqual(try query(db, "SELECT note FROM workout_details WHERE duplicate_of IS NOT NULL").first?
                         .hasPrefix("a copy of workout"), true)
+        // The reconciliation names the copy: that day 2 workouts stored, 1 counted; Strava's counts 0.
+        XCTAssertEqual(try query(db, "SELECT date || ' ' || merged || ' ' || all_sources_sum || ' ' || overlap_removed "
+                                     + "FROM reconciliation WHERE metric = 'workouts'"), ["2024-03-24 1.0 2.0 1.0"])
+        XCTAssertEqual(try query(db, "SELECT source_name || ' ' || total || ' of ' || samples || ' #' || priority "
+                                     + "FROM reconciliation_sources WHERE metric = 'workouts' ORDER BY priority"),
+                       ["Alex’s Apple Watch 1.0 of 1 #1", "Strava 0.0 of 1 #2"])
 
         // HealthQL (and so the MCP server, which answers with it): one ride, two runs.
         let ql = try healthetl(["query", "SELECT type, count(*) AS n, sum(distance) AS m FROM workouts GROUP BY type ORDER BY type",
@@ -70,7 +76,8 @@ final class RealPeopleTests: XCTestCase {
         let incremental = dir.appendingPathComponent("incremental").path
         XCTAssertEqual(try run(["import", first, "--out", incremental, "--quiet"]).status, 0)
         XCTAssertEqual(try run(["import", full, "--out", incremental, "--quiet"]).status, 0)
-        for sql in ["SELECT * FROM workout_details ORDER BY workout_id", "SELECT * FROM workouts ORDER BY id"] {
+        for sql in ["SELECT * FROM workout_details ORDER BY workout_id", "SELECT * FROM workouts ORDER BY id",
+                    "SELECT * FROM reconciliation ORDER BY date, metric", "SELECT * FROM reconciliation_sources ORDER BY date, metric, source_name"] {
             XCTAssertEqual(try queryRows(incremental + "/health.sqlite", sql).map { "\($0)" }, try queryRows(db, sql).map { "\($0)" }, sql)
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: incremental + "/csv/workouts.csv")),

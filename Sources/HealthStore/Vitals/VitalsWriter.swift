@@ -8,16 +8,57 @@ extension VitalsStore {
     public func clear(days: Set<CivilDate>?) throws {
         let tables = [("daily_vitals", "date"), ("hrv_measurements", "local_date"), ("workout_details", "local_date"),
                       ("blood_pressure", "local_date")]
+        let copies = "metric = '\(Self.workoutsMetric)'"
         guard let days else {
             for (table, _) in tables { try database.execute("DELETE FROM \(table)") }
+            try database.execute("DELETE FROM reconciliation WHERE \(copies); DELETE FROM reconciliation_sources WHERE \(copies)")
             return
         }
         for (table, column) in tables {
             let stmt = try database.prepare("DELETE FROM \(table) WHERE \(column) = ?")
             for d in days { stmt.bind(1, d.iso8601); try stmt.run() }
         }
+        for table in ["reconciliation", "reconciliation_sources"] {
+            let stmt = try database.prepare("DELETE FROM \(table) WHERE date = ? AND \(copies)")
+            for d in days { stmt.bind(1, d.iso8601); try stmt.run() }
+        }
         // A workout without a local date belongs to no day: rewritten with every run.
         try database.execute("DELETE FROM workout_details WHERE local_date IS NULL")
+    }
+
+    /// The `reconciliation` metric of workouts stored twice (issue 44): on a day where a workout
+    /// is a copy of another, `merged` is the workouts counted, `all_sources_sum` every row,
+    /// `overlap_removed` the copies; `reconciliation_sources` gives each source's workouts counted
+    /// (`total`; a copy's source 0) and stored (`samples`), and its priority.
+    public static let workoutsMetric = "workouts"
+
+    public struct WorkoutSourceTally: Sendable {
+        public var source: String, deviceModel: String?
+        public var stored = 0, counted = 0
+        public var priority: Int
+        public init(source: String, deviceModel: String?, priority: Int) {
+            self.source = source; self.deviceModel = deviceModel; self.priority = priority
+        }
+    }
+
+    public func insert(workoutCopies days: [CivilDate: [WorkoutSourceTally]]) throws {
+        let day = try database.prepare("""
+            INSERT INTO reconciliation (date, metric, merged, all_sources_sum, overlap_removed, source_count) VALUES (?,?,?,?,?,?)
+            """)
+        let source = try database.prepare("""
+            INSERT INTO reconciliation_sources (date, metric, source_name, device_model, total, samples, priority) VALUES (?,?,?,?,?,?,?)
+            """)
+        for (date, tallies) in days.sorted(by: { $0.key < $1.key }) {
+            let counted = tallies.reduce(0) { $0 + $1.counted }, stored = tallies.reduce(0) { $0 + $1.stored }
+            day.bind(1, date.iso8601); day.bind(2, Self.workoutsMetric); day.bind(3, Double(counted)); day.bind(4, Double(stored))
+            day.bind(5, Double(stored - counted)); day.bind(6, Int64(tallies.count))
+            try day.run()
+            for t in tallies {
+                source.bind(1, date.iso8601); source.bind(2, Self.workoutsMetric); source.bind(3, t.source); source.bind(4, t.deviceModel)
+                source.bind(5, Double(t.counted)); source.bind(6, Int64(t.stored)); source.bind(7, Int64(t.priority))
+                try source.run()
+            }
+        }
     }
 
     public func insert(hrv rows: [HRVRow]) throws {
