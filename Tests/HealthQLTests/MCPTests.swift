@@ -51,7 +51,16 @@ final class MCPTests: XCTestCase {
         let days = try store.sql("SELECT count(*) FROM daily_metrics WHERE type = 'HKQuantityTypeIdentifierStepCount'")[0][0].int ?? -1
         XCTAssertEqual(Int64(rows.count), days)
 
-        // Relative periods count from the data's last complete day, and the answer says so.
+        // Issue 44: the MCP server counts each workout once, as the store's counted_workouts: the
+        // generated export's Strava copies of Watch rides are left out.
+        let workouts = try XCTUnwrap((report["workouts"] as? [String: Any])?["texts"] as? [String])
+        let byType = try XCTUnwrap(Self.json(workouts[0]) as? [[String: Any]])
+        let cycling = (byType.first { $0["type"] as? String == "cycling" }?["n"] as? NSNumber)?.int64Value
+        XCTAssertEqual(cycling, try store.sql("SELECT count(*) FROM counted_workouts WHERE activity_type = 'HKWorkoutActivityTypeCycling'")[0][0].int)
+        XCTAssertLessThan(cycling ?? 0, try store.sql("SELECT count(*) FROM workouts WHERE activity_type = 'HKWorkoutActivityTypeCycling'")[0][0].int ?? 0,
+                          "the store holds Strava's copies; the answer counts each ride once")
+
+                // Relative periods count from the data's last complete day, and the answer says so.
         let relative = try XCTUnwrap((report["relative"] as? [String: Any])?["texts"] as? [String])
         XCTAssertEqual(relative.first, try cli(store, "SELECT count(*) FROM daily WHERE date IN LAST 7 DAYS"))
         XCTAssertTrue(relative.dropFirst().contains { $0.hasPrefix("note: today() is ") }, "\(relative)")

@@ -51,6 +51,9 @@ async def sdk_session(binary, out, report):
             report["query"] = {"isError": field(rows, "is_error"), "texts": texts(rows)}
             relative = await session.call_tool("query", {"query": "SELECT count(*) FROM daily WHERE date IN LAST 7 DAYS"})
             report["relative"] = {"isError": field(relative, "is_error"), "texts": texts(relative)}
+            # Each workout once (issue 44): a ride stored by the Watch and by Strava counts one.
+            workouts = await session.call_tool("query", {"query": "SELECT type, count(*) AS n FROM workouts GROUP BY type ORDER BY type"})
+            report["workouts"] = {"isError": field(workouts, "is_error"), "texts": texts(workouts)}
             metrics = await session.call_tool("list_metrics", {})
             report["list_metrics"] = {"isError": field(metrics, "is_error"), "texts": texts(metrics)}
             person = await session.call_tool("describe_person", {})
