@@ -89,8 +89,8 @@ public struct ImportJob: Sendable {
         // store that cannot be read is left to the checks below, which name its damage.
         let storedProfile = options.full || !FileManager.default.fileExists(atPath: folder.databasePath) ? nil
             : (try? HealthStore(path: folder.databasePath).profile()) ?? nil
-        let personNotes = try SamePerson.check(export: storedProfile == nil ? nil : try ExportPerson.read(source),
-                                               store: storedProfile, input: options.export, out: options.out)
+        let person = try SamePerson.check(export: storedProfile == nil ? nil : try ExportPerson.read(source),
+                                          store: storedProfile, input: options.export, out: options.out)
         let progress = ProgressReporter(totalBytes: source.totalBytes, handler: options.progress, isCancelled: options.isCancelled)
 
         let workingCopy = (folder.stateFolder as NSString).appendingPathComponent("next-store-\(getpid()).sqlite")
@@ -112,7 +112,7 @@ public struct ImportJob: Sendable {
         let checkpoints = CheckpointFiles(folder: folder, incremental: previous != nil)
         let job = "\(previous.map { "incremental after run \($0.nextRunID - 1)" } ?? "full");\(settings.fingerprint)"
         let input = exportSeen.input
-        var notes = personNotes
+        var notes = person.notes
         if previous == nil, !options.full, let why = RebuildReason.explain(publishedStore: folder.databasePath, settings: settings) {
             notes.append(why)
         }
@@ -133,6 +133,17 @@ public struct ImportJob: Sendable {
             // A load that committed no checkpoint has nothing to resume: no staged store is left behind.
             if !FileManager.default.fileExists(atPath: checkpoints.copy) { checkpoints.discard() }
             throw error
+        }
+        if let previous, !person.decided, let delta = load.database {
+            do {
+                try SamePerson.checkDevices(stored: try HealthStore(database: previous.database).appleDeviceNames(),
+                                            exported: try HealthStore(database: delta).appleDeviceNames(),
+                                            input: options.export, out: options.out)
+            } catch let refusal as HealthETLError {
+                load.database = nil
+                checkpoints.discard()   // a refused export leaves nothing to resume
+                throw refusal
+            }
         }
         var summary = RunSummary(input: options.export, source: source, load: load, timeZone: zone.name,
                                  out: options.out)

@@ -15,9 +15,13 @@ enum SamePerson {
         var shown: (String?) -> String? = { $0 }
     }
 
-    /// The notes for the summary; throws when the export is someone else's.
-    static func check(export person: ExportPerson?, store profile: StoredProfile?, input: String, out: String) throws -> [String] {
-        guard let person, let profile else { return [] }
+    /// What the `Me` comparison found: notes for the summary, and whether any characteristic
+    /// was set on both sides (else the devices decide, `checkDevices`).
+    struct Outcome { var notes: [String] = []; var decided = false }
+
+    /// Throws when the export is someone else's.
+    static func check(export person: ExportPerson?, store profile: StoredProfile?, input: String, out: String) throws -> Outcome {
+        guard let person, let profile else { return Outcome() }
         let facts = [
             Fact(name: "date of birth", stored: ExportPerson.set(profile.dateOfBirth?.iso8601), exported: person.dateOfBirth),
             Fact(name: "sex", stored: ExportPerson.set(profile.biologicalSex), exported: person.biologicalSex,
@@ -35,13 +39,30 @@ enum SamePerson {
                 own) or into another --out; to replace this store with it, run again with --full.
                 """)
         }
-        return facts.compactMap { fact in
+        let notes = facts.compactMap { fact -> String? in
             switch (fact.stored, fact.exported) {
             case (nil, let now?): "\(fact.name) set since the last import (\(fact.shown(now)!)): the same person, a fact added"
             case (let was?, nil): "\(fact.name) no longer in the export (was \(fact.shown(was)!)): the same person, a fact cleared"
             default: nil
             }
         }
+        return Outcome(notes: notes, decided: facts.contains { $0.stored != nil && $0.exported != nil })
+    }
+
+    /// When `Me` says nothing on both sides: the person's own Apple devices. Exports are
+    /// cumulative, so a later export of the same person still holds the records of the devices
+    /// the store knows ("Alex’s iPhone"); an export whose records name Apple devices, none of
+    /// which the store knows, is another person's. Read from the loaded delta, before anything
+    /// is merged or published.
+    static func checkDevices(stored: Set<String>, exported: Set<String>, input: String, out: String) throws {
+        guard !stored.isEmpty, !exported.isEmpty, stored.isDisjoint(with: exported) else { return }
+        let list = { (names: Set<String>) in names.sorted().prefix(3).joined(separator: ", ") }
+        throw HealthETLError.dataUnusable("""
+            \(input) is another person's export: its records come from \(list(exported)), none of the devices of the \
+            store in \(out) (\(list(stored))), and neither export says a date of birth, sex or blood type to compare. \
+            Nothing was changed. To keep both, import it with --person ID (each person a folder of their own) or into \
+            another --out; to replace this store with it, run again with --full.
+            """)
     }
 
     /// `HKBloodTypeAPositive` → `A+`.

@@ -153,6 +153,35 @@ final class RealPeopleTests: XCTestCase {
         XCTAssertEqual(try query(out + "/health.sqlite", "SELECT steps FROM daily_analytics WHERE date = '2024-03-21'"), ["9000"])
     }
 
+    /// Neither export says who it is (`Me` unset, as for many people): the person's own Apple
+    /// devices decide. A later export of the same person still holds their devices' records.
+    func testWithoutMeAnExportOfOtherDevicesIsRefusedAndTheSamePersonsIsNot() throws {
+        let dir = try temporaryFolder(self)
+        let unset = #"<Me HKCharacteristicTypeIdentifierDateOfBirth="" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexNotSet" HKCharacteristicTypeIdentifierBloodType="HKBloodTypeNotSet"/>"#
+        func phoneSteps(_ owner: String, _ day: String, _ value: Int) -> String {
+            #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="\#(owner)’s iPhone" sourceVersion="17.0" device="&lt;&lt;HKDevice: 0x1&gt;, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone14,2, software:17.0&gt;" unit="count" creationDate="\#(day) 12:10:00 +0100" startDate="\#(day) 12:00:00 +0100" endDate="\#(day) 12:10:00 +0100" value="\#(value)"/>"#
+        }
+        let his = try write(export([phoneSteps("Alex", "2024-03-21", 12978)], me: unset, exportDate: "2024-03-22 09:00:00 +0100"),
+                            to: "alex.xml", in: dir)
+        let hisLater = try write(export([phoneSteps("Alex", "2024-03-21", 12978), phoneSteps("Alex", "2024-03-23", 5000)], me: unset),
+                                 to: "alex-later.xml", in: dir)
+        let hers = try write(export([phoneSteps("Sam", "2024-03-21", 9000), phoneSteps("Sam", "2024-03-23", 7000)], me: unset),
+                             to: "sam.xml", in: dir)
+        let out = dir.appendingPathComponent("out").path
+        XCTAssertEqual(try run(["import", his, "--out", out, "--quiet"]).status, 0)
+        let before = try snapshot(out)
+        let refused = try run(["import", hers, "--out", out])
+        XCTAssertEqual(refused.status, 65, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("another person's export: its records come from Sam’s iPhone, none of the devices "
+                                              + "of the store"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("(Alex’s iPhone)") && refused.stderr.contains("--person ID"), refused.stderr)
+        XCTAssertEqual(try snapshot(out), before, "nothing in the folder changed, no load left to resume")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/.healthetl/load.sqlite"))
+        // His own later export goes in.
+        XCTAssertEqual(try run(["import", hisLater, "--out", out, "--quiet"]).status, 0)
+        XCTAssertEqual(try query(out + "/health.sqlite", "SELECT steps FROM daily_analytics WHERE date = '2024-03-23'"), ["5000"])
+    }
+
     func testAFactSetLaterIsTheSamePersonAndIsSaid() throws {
         let dir = try temporaryFolder(self)
         let unset = #"<Me HKCharacteristicTypeIdentifierDateOfBirth="" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexMale" HKCharacteristicTypeIdentifierBloodType="HKBloodTypeNotSet"/>"#

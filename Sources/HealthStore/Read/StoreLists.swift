@@ -60,6 +60,12 @@ extension HealthStore {
         }
     }
 
+    /// The names of the person's own Apple devices in the store (sources whose records name an
+    /// iPhone or a Watch: "Alex’s iPhone"), which every later export of that person holds too.
+    public func appleDeviceNames() throws -> Set<String> {
+        Set(try database.rows("SELECT DISTINCT name FROM sources WHERE device_model IN ('iPhone', 'Watch')").compactMap { $0[0].string })
+    }
+
     /// The person's sleep goals from the Health app (`HKDataTypeSleepDurationGoal`: each in force
     /// from its start until the next), oldest first, in minutes.
     public func sleepGoals() throws -> [(start: Timestamp, minutes: Double)] {
