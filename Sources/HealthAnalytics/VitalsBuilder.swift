@@ -119,6 +119,7 @@ public struct VitalsBuilder {
                          start: start.microseconds, end: end.microseconds)
         }, priority: sourcePriority)
         let sources = Dictionary(workouts.map { ($0.id, $0.sourceName) }, uniquingKeysWith: { a, _ in a })
+        let sharedFiles = try store.sharedRouteFiles()
         for w in workouts {
             var row = VitalsStore.WorkoutRow(workout: w)
             row.duplicateOf = copies[w.id]
@@ -169,6 +170,12 @@ public struct VitalsBuilder {
                 } else {
                     routeUsable = true
                 }
+            }
+            if let shared = sharedFiles[w.id] {
+                let file = shared.file.split(separator: "/").last.map(String.init) ?? shared.file
+                notes.append(points.isEmpty
+                    ? "its route file \(file) is named by workout \(shared.other)'s route too (Apple reuses names; the export holds one file): its points went there"
+                    : "its route file \(file) is named by workout \(shared.other)'s route too (Apple reuses names): the points are this workout's, by their times")
             }
             // One distance per row: the pace is of the distance shown (Apple's), else the route's.
             let paceDistance = w.distance.flatMap { $0 > 0 ? $0 : nil } ?? (routeUsable ? row.routeDistance : nil)

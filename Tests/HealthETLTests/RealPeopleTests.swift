@@ -271,6 +271,38 @@ final class RealPeopleTests: XCTestCase {
         XCTAssertEqual(rows[2][4].double ?? 0, 30 / (routeMeters / 1000), accuracy: 1e-9)
     }
 
+    /// Apple reuses a GPX file's name: two routes name one file, and the export holds one. Its
+    /// points go to the route whose time holds them, and both workouts say so.
+    func testTwoRoutesNamingOneGPXFileAreReported() throws {
+        let folder = try temporaryFolder(self).appendingPathComponent("apple_health_export")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("workout-routes"), withIntermediateDirectories: true)
+        func run(_ start: String, _ end: String) -> String {
+            #"<Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" totalDistance="5" totalDistanceUnit="km" sourceName="Alex’s Apple Watch" sourceVersion="1" device="\#(watchDevice)" creationDate="\#(end)" startDate="\#(start)" endDate="\#(end)">"#
+                + #"<WorkoutRoute sourceName="Alex’s Apple Watch" sourceVersion="1" creationDate="\#(end)" startDate="\#(start)" endDate="\#(end)"><FileReference path="/workout-routes/route_2024-03-21_7.00am.gpx"/></WorkoutRoute></Workout>"#
+        }
+        let xml = export([run("2024-03-21 07:00:00 +0100", "2024-03-21 07:30:00 +0100"),
+                          run("2024-03-28 07:00:00 +0100", "2024-03-28 07:30:00 +0100")])
+        _ = try write(xml, to: "export.xml", in: folder)
+        // The file the zip kept: the first run's points (21 March, 06:00–06:08 UTC), though the
+        // second route names it last.
+        let points = (0..<5).map { i in
+            #"<trkpt lat="\#(52.5 + Double(i) * 0.01)" lon="13.4"><ele>40</ele><time>2024-03-21T06:0\#(i * 2):00Z</time></trkpt>"#
+        }.joined()
+        _ = try write(#"<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1" creator="Apple Health Export"><trk><trkseg>\#(points)</trkseg></trk></gpx>"#,
+                      to: "workout-routes/route_2024-03-21_7.00am.gpx", in: folder)
+        let out = folder.deletingLastPathComponent().appendingPathComponent("out").path
+        XCTAssertEqual(try self.run(["import", folder.path, "--out", out, "--quiet"]).status, 0)
+        let rows = try queryRows(out + "/health.sqlite", """
+            SELECT d.local_date, (SELECT count(*) FROM workout_route_points p JOIN workout_routes r ON r.id = p.route_id
+                                  WHERE r.workout_id = d.workout_id), d.note
+            FROM workout_details d ORDER BY d.local_date
+            """)
+        XCTAssertEqual(rows.map { $0[1].int }, [5, 0], "the points are the first run's, by their times")
+        XCTAssertTrue(rows[1][2].string?.contains("its route file route_2024-03-21_7.00am.gpx is named by workout") == true
+                      && rows[1][2].string?.contains("its points went there") == true, "\(rows[1][2])")
+        XCTAssertTrue(rows[0][2].string?.contains("the points are this workout's, by their times") == true, "\(rows[0][2])")
+    }
+
     // MARK: 5. goals from the export
 
     /// The export's own goals, day by day: ring goals from each day's ActivitySummary (changed

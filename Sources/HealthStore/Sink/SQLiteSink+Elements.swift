@@ -41,7 +41,7 @@ extension SQLiteSink {
                 """, [.integer(w.id), text(route.source.name), text(route.startDate?.iso8601),
                       text(route.endDate?.iso8601), text(route.filePath), text(JSONText.object(route.metadata))])
             let routeID = database.lastInsertRowID
-            if let path = route.filePath { noteRoute(path: path, id: routeID) }
+            if let path = route.filePath { noteRoute(path: path, id: routeID, start: route.startDate, end: route.endDate) }
             try writePoints(route.points, route: routeID)
         }
     }

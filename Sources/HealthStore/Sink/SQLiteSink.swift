@@ -76,7 +76,10 @@ public final class SQLiteSink {
     /// Anchors never move past this instant (µs): the export's `ExportDate` once it is read,
     /// now until then (see `AnchorCeiling`).
     private var anchorCeiling = AnchorCeiling.now
-    private var routeIDs: [String: Int64] = [:]
+    /// The routes that name each GPX file (Apple reuses a name: two routes, one file), and each
+    /// route's time span in µs, which decides whose the file's points are.
+    private var routeIDs: [String: [Int64]] = [:]
+    private var routeSpans: [Int64: ClosedRange<Int64>] = [:]
     private let runID: Int64
     private let insertSample, insertHeartbeat, insertType, insertSource, insertQuarantine: Statement
     /// `rowsPerInsert` sample rows in one statement: the per-statement work (step, cursor,
@@ -174,8 +177,10 @@ public final class SQLiteSink {
         let written = try StoredIdentities.read(from: database)
         seenWorkouts.formUnion(written.workouts)
         seenCorrelations.formUnion(written.correlations)
-        for row in try database.rows("SELECT file_path, id FROM workout_routes WHERE file_path IS NOT NULL ORDER BY id") {
-            if let path = row[0].string, let id = row[1].int { routeIDs[path] = id }
+        for row in try database.rows("SELECT file_path, id, start_utc, end_utc FROM workout_routes WHERE file_path IS NOT NULL ORDER BY id") {
+            guard let path = row[0].string, let id = row[1].int else { continue }
+            noteRoute(path: path, id: id, start: row[2].string.flatMap(Timestamp.init(iso8601:)),
+                      end: row[3].string.flatMap(Timestamp.init(iso8601:)))
         }
     }
 
@@ -450,10 +455,20 @@ public final class SQLiteSink {
             """)
     }
 
-    /// Route points from GPX files: attached to the route that references the file.
+    /// Route points from GPX files: attached to the route that references the file; a file two
+    /// routes name, to the one whose time span holds most of its points (the other route keeps
+    /// none, and `workout_details` says so).
     func writeRouteFile(_ file: RouteFile) throws {
-        guard let routeID = routeIDs[file.path] else { return }
-        try writePoints(file.points, route: routeID)
+        guard let routes = routeIDs[file.path], let first = routes.first else { return }
+        var owner = first, best = -1
+        if routes.count > 1 {
+            let times = file.points.compactMap { $0.time?.microseconds }
+            for route in routes {
+                let inside = routeSpans[route].map { span in times.filter(span.contains).count } ?? 0
+                if inside > best { (owner, best) = (route, inside) }
+            }
+        }
+        try writePoints(file.points, route: owner)
     }
 
     func writePoints(_ points: [RoutePoint], route routeID: Int64) throws {
@@ -467,7 +482,10 @@ public final class SQLiteSink {
         counts.routePoints += points.count
     }
 
-    func noteRoute(path: String, id: Int64) { routeIDs[path] = id }
+    func noteRoute(path: String, id: Int64, start: Timestamp?, end: Timestamp?) {
+        routeIDs[path, default: []].append(id)
+        if let start, let end, start.microseconds <= end.microseconds { routeSpans[id] = start.microseconds...end.microseconds }
+    }
     func firstTime(workout id: Int64) -> Bool { seenWorkouts.insert(id).inserted }
     func firstTime(correlation identity: UInt64) -> Bool { seenCorrelations.insert(identity).inserted }
     func countWorkout() { counts.workouts += 1 }

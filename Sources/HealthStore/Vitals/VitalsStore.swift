@@ -132,6 +132,21 @@ public struct VitalsStore {
         }
     }
 
+    /// Workouts whose route names a GPX file another workout's route names too (Apple reuses
+    /// names; the export holds one file): each such workout → the file and the other workout.
+    public func sharedRouteFiles() throws -> [Int64: (file: String, other: Int64)] {
+        var shared: [Int64: (file: String, other: Int64)] = [:]
+        for row in try database.rows("""
+            SELECT a.workout_id, a.file_path, b.workout_id FROM workout_routes a
+            JOIN workout_routes b ON b.file_path = a.file_path AND b.id != a.id AND b.workout_id != a.workout_id
+            ORDER BY a.workout_id, b.workout_id
+            """) {
+            guard let workout = row[0].int, let file = row[1].string, let other = row[2].int, shared[workout] == nil else { continue }
+            shared[workout] = (file, other)
+        }
+        return shared
+    }
+
     /// The birth date of the export's `Me` (nil: none, or not a day).
     public func birthDate() throws -> CivilDate? {
         try database.scalar("SELECT date_of_birth FROM profile WHERE id = 1").string.flatMap { CivilDate(iso: String($0.prefix(10))) }
