@@ -303,6 +303,25 @@ final class RealPeopleTests: XCTestCase {
         XCTAssertTrue(rows[0][2].string?.contains("the points are this workout's, by their times") == true, "\(rows[0][2])")
     }
 
+    /// Item 6: a workout's statistics are stored in their type's own unit, as its samples are:
+    /// ground-contact time in ms (it was the time dimension's minutes), energy in kcal.
+    func testWorkoutStatisticsKeepTheirTypesUnit() throws {
+        let dir = try temporaryFolder(self)
+        let statistic = { (type: String, values: String, unit: String) in
+            #"<WorkoutStatistics type="HKQuantityTypeIdentifier\#(type)" startDate="2024-03-21 07:00:00 +0100" endDate="2024-03-21 07:30:00 +0100" \#(values) unit="\#(unit)"/>"#
+        }
+        let workout = #"<Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Alex’s Apple Watch" sourceVersion="1" creationDate="2024-03-21 07:30:00 +0100" startDate="2024-03-21 07:00:00 +0100" endDate="2024-03-21 07:30:00 +0100">"#
+            + statistic("RunningGroundContactTime", #"average="251" minimum="230" maximum="270""#, "ms")
+            + statistic("ActiveEnergyBurned", #"sum="1200""#, "kJ") + "</Workout>"
+        let out = dir.appendingPathComponent("out").path
+        XCTAssertEqual(try run(["import", try write(export([workout]), to: "export.xml", in: dir), "--out", out, "--quiet"]).status, 0)
+        XCTAssertEqual(try query(out + "/health.sqlite", "SELECT average || ' ' || unit FROM workout_statistics WHERE type LIKE '%GroundContactTime'"),
+                       ["251.0 ms"])
+        let energy = try queryRows(out + "/health.sqlite", "SELECT sum, unit FROM workout_statistics WHERE type LIKE '%ActiveEnergyBurned'")
+        XCTAssertEqual(energy[0][0].double ?? 0, 1200 / 4.184, accuracy: 1e-9)
+        XCTAssertEqual(energy[0][1].string, "kcal")
+    }
+
     // MARK: 5. goals from the export
 
     /// The export's own goals, day by day: ring goals from each day's ActivitySummary (changed

@@ -57,13 +57,17 @@ extension SQLiteSink {
         }
         for s in statistics {
             let unit = s.unit ?? ""
-            func canonical(_ v: Double?) -> SQLValue { real(v.map { UnitConverter.convert($0, unit) }) }
+            // Into the type's own unit, as its samples are (ground-contact time in ms, not the
+            // time dimension's minutes).
+            let target = TypeRegistry.type(for: s.type).canonicalUnit
+            let conversion = UnitConverter.conversion(for: unit, to: target)
+            func canonical(_ v: Double?) -> SQLValue { real(v.map { conversion?.apply($0) ?? $0 }) }
             try database.rows("""
                 INSERT INTO workout_statistics (workout_id, activity_ordinal, type, start_utc, end_utc, sum, average,
                   minimum, maximum, unit, raw_unit) VALUES (?,?,?,?,?,?,?,?,?,?,?)
                 """, [.integer(workout), integer(activity), .text(s.type), text(s.startDate?.iso8601),
                       text(s.endDate?.iso8601), canonical(s.sum), canonical(s.average), canonical(s.minimum),
-                      canonical(s.maximum), text(UnitConverter.canonicalUnit(unit)), text(s.unit)])
+                      canonical(s.maximum), text(conversion?.canonicalUnit ?? unit), text(s.unit)])
         }
     }
 
