@@ -112,8 +112,8 @@ let package = Package(
         // The Model Context Protocol server (`healthetl mcp`, issue 34): JSON-RPC on stdio over HealthQL, read-only.
         .target(name: "HealthMCP", dependencies: ["HealthCore", "HealthQL", "HealthStore"], swiftSettings: strict),
         // Thin command line.
-        .executableTarget(name: "healthetl", dependencies: ["HealthPipeline", "HealthOutputs", "HealthPeople", "HealthReport", "HealthQL",
-                                                            "HealthMCP", "SQLite"],
+        .executableTarget(name: "healthetl", dependencies: ["HealthCore", "HealthStore", "HealthPipeline", "HealthOutputs", "HealthPeople",
+                                                            "HealthReport", "HealthQL", "HealthMCP", "SQLite"],
                           swiftSettings: strict),
         // The parse floor for `make bench`: libxml2 only.
         .executableTarget(name: "xmlfloor", dependencies: ["CLibXML2"], swiftSettings: strict),
@@ -133,7 +133,7 @@ let package = Package(
                           path: "fuzz/targets/gpx", swiftSettings: strict),
         .executableTarget(name: "fuzz-ecg", dependencies: ["FuzzHarness", "HealthIngest", "HealthCore"],
                           path: "fuzz/targets/ecg", swiftSettings: strict),
-        .executableTarget(name: "fuzz-healthql", dependencies: ["FuzzHarness", "HealthQL", "HealthStore", "SQLite"],
+        .executableTarget(name: "fuzz-healthql", dependencies: ["FuzzHarness", "HealthQL", "HealthStore", "HealthCore", "SQLite"],
                           path: "fuzz/targets/healthql", swiftSettings: strict),
 
         .testTarget(name: "HealthETLTests",

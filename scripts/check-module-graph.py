@@ -6,7 +6,9 @@
    the left of exactly one arrow, with exactly its direct target dependencies on the right,
    and nothing else is drawn. A drawing in Package.swift's own comments, if any, is checked
    the same way. So a target added, removed or rewired without its drawing fails here.
-2. The rules: the store, the emitters and the general libraries are targets of their own; the
+2. Every `import` of a package target is a declared direct dependency of the importing target
+   (the import lines of each target's Swift files against Package.swift).
+3. The rules: the store, the emitters and the general libraries are targets of their own; the
    general libraries know nothing of health (no Health* target, directly or through another);
    HealthQL reads a store without the emitters; a feature (report, workbook) is no appendix to
    the emitters or the pipeline; stages depend on the core only.
@@ -180,11 +182,53 @@ def rules(deps):
     return problems
 
 
+IMPORT = re.compile(r"^\s*(?:@[\w()\"., ]+\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?"
+                    r"import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)", re.M)
+
+
+def undeclared_imports(deps, files):
+    """Every `import M` of a package target M that the importing target does not declare:
+    SwiftPM lets such an import build when M is built anyway for another target, so a clean
+    build of the target alone fails (issue 45.7, 47.1). `files`: (target, path, text)."""
+    problems = []
+    for target, path, text in files:
+        for module in sorted(set(IMPORT.findall(text))):
+            if module in deps and module != target and module not in deps.get(target, ()):
+                problems.append(f"{path} imports {module}, which Package.swift does not declare for {target}")
+    return problems
+
+
+def target_files(described):
+    for t in described["targets"]:
+        for path in sorted((ROOT / t["path"]).rglob("*.swift")):
+            yield t["name"], path.relative_to(ROOT), path.read_text(encoding="utf-8")
+
+
+def self_test():
+    """The import check finds a planted undeclared import (and accepts declared ones, `@testable`
+    and attributes included): run by make check and make test before the real check."""
+    deps = {"A": {"B"}, "B": set(), "C": set()}
+    files = [("A", "a.swift", "import Foundation\n@testable import B\n"),
+             ("A", "b.swift", "@preconcurrency import C\n"),
+             ("B", "c.swift", "// import C in a comment is not an import\nlet x = 1\n"),
+             ("C", "d.swift", "public import struct B.Thing\n")]
+    found = undeclared_imports(deps, files)
+    expected = ["b.swift imports C, which Package.swift does not declare for A",
+                "d.swift imports B, which Package.swift does not declare for C"]
+    if found != expected:
+        print("module graph: the import check's self-test failed:", found, file=sys.stderr)
+        return 1
+    return 0
+
+
 def main():
+    if self_test():
+        return 1
     described = json.loads(subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=ROOT,
                                           check=True, capture_output=True, text=True).stdout)
     deps = {t["name"]: set(t.get("target_dependencies") or []) for t in described["targets"]}
     problems = rules(deps)
+    problems += undeclared_imports(deps, target_files(described))
     drawn, found = drawing_in_architecture()
     problems += found
     if drawn is not None:

@@ -1,6 +1,5 @@
 import Foundation
 import HealthStore
-import HealthReport
 import SQLite
 
 /// The settings that change how the outputs show the store without changing the store itself:

@@ -1,7 +1,6 @@
 import Foundation
 import HealthStore
 import HealthCore
-import HealthReport
 
 /// Reads a pipeline definition and says what is wrong with one in the file's own terms: the
 /// line and column of broken JSON, the name of an unknown key (a typo such as `timeZone`
