@@ -40,6 +40,16 @@ final class EndToEndTests: XCTestCase {
         XCTAssertGreaterThan(raw, got.values.reduce(0, +) * 1.05)
     }
 
+    /// Issue 45: the README documents `partial_day`; HealthQL (and so the MCP server) has it.
+    func testPartialDaysAreAFieldOfDaily() throws {
+        let result = try engine.run("SELECT date, partial_day FROM daily WHERE partial_day = 1 ORDER BY date")
+        let plain = try store.sql("SELECT date FROM daily_analytics WHERE partial_day = 1 ORDER BY date")
+        XCTAssertEqual(result.rows.map { $0[0].string ?? "" }, plain.map { $0[0].string ?? "" })
+        XCTAssertGreaterThanOrEqual(result.rows.count, 1, "the first day of data is partial")
+        let all = try engine.run("SELECT * FROM daily LIMIT 1")
+        XCTAssertTrue(all.columns.map(\.name).contains("partial_day"), "\(all.columns.map(\.name))")
+    }
+
     func testStepsByWeekMonthAndYearEqualThePeriodTables() throws {
         XCTAssertEqual(keyed(try engine.run("SELECT sum(value) FROM steps GROUP BY week").rows),
                        keyed(try store.sql("SELECT week_start, steps FROM weekly_analytics WHERE steps IS NOT NULL")))

@@ -224,7 +224,10 @@ enum SourceCatalog {
                          Field("value", .number, "t.records", natural: false)],
                         "source_inventory t", day: "t.first_seen", "every source and device (source_inventory)")
         case .daily:
-            return make([Field("date", .date, "t.date")] + metrics, "daily_analytics t", day: "t.date", "daily_analytics")
+            // `partial_day` (1: the first day of data, the export's own day): an assistant reading a
+            // day's figures must know a part-day from a whole one (issue 45).
+            return make([Field("date", .date, "t.date")] + metrics + [Field("partial_day", .number, "t.partial_day")],
+                        "daily_analytics t", day: "t.date", "daily_analytics")
         case .weekly:
             return make([Field("date", .date, "t.week_start", natural: false), Field("week_start", .date, "t.week_start"),
                          Field("week_end", .date, "t.week_end")] + metrics
