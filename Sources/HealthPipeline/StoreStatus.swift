@@ -15,7 +15,10 @@ public struct StoreStatus {
         }
         guard FileManager.default.fileExists(atPath: folder.databasePath) else {
             if let pending { return "Store: none published yet\n" + pending }
-            throw HealthETLError.inputMissing("\(folder.databasePath): no store yet (run healthetl import first)")
+            // A first import that failed published nothing, but the run log keeps what went wrong.
+            let failed = failedRuns(limit: 3)
+            throw HealthETLError.inputMissing("\(folder.databasePath): no store yet (run healthetl import first)"
+                + (failed.isEmpty ? "" : "; the run log (\(runLogPath)) holds failed imports:\n" + failed.joined(separator: "\n")))
         }
         let db = try Database(path: folder.databasePath, mode: .readOnly)
         if let problem = StoreCheck.problem(in: db) { throw StoreCheck.damaged(folder.databasePath, problem) }
@@ -25,6 +28,9 @@ public struct StoreStatus {
                 + "`healthetl import EXPORT --out \(folder.path) --full` replaces it")
         }
         var lines = ["Store: \(folder.databasePath)", "Last runs:"]
+        // Failed runs are in the run log only (the store records the runs it published).
+        let failed = failedRuns(limit: 3)
+        if !failed.isEmpty { lines.insert(contentsOf: ["Failed runs since (from \(runLogPath)):"] + failed, at: 1) }
         // A missing value shows as SQL's NULL, as the log holds it.
         func show<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "NULL" }
         for run in try store.recentRuns(limit: 5) {
@@ -57,8 +63,21 @@ public struct StoreStatus {
     /// built from (`UnchangedExport`), or another file of records it held (`NothingNew`). They
     /// leave the store untouched, so its history does not list them;
     /// and when the last of them ended (the log's modification time).
+    private var runLogPath: String { (folder.stateFolder as NSString).appendingPathComponent("runs.log") }
+
+    /// The failed runs at the end of the run log (after the last run that succeeded), newest
+    /// last, at most `limit`: `  2026-11-27T…Z failed export.xml: the file looks cut short …`.
+    private func failedRuns(limit: Int) -> [String] {
+        guard let text = try? String(contentsOfFile: runLogPath, encoding: .utf8) else { return [] }
+        let failures = text.split(separator: "\n").reversed().prefix { $0.contains("\"status\":\"failed\"") }
+        return failures.prefix(limit).reversed().map { line in
+            let entry = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+            return "  \(entry["finished_utc"] as? String ?? "?") failed \(entry["input"] as? String ?? "?"): \(entry["error"] as? String ?? "?")"
+        }
+    }
+
     private func unchangedRunsSinceLastRead() -> (Int, Timestamp)? {
-        let path = (folder.stateFolder as NSString).appendingPathComponent("runs.log")
+        let path = runLogPath
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
               let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return nil }
         let count = text.split(separator: "\n").reversed().prefix {

@@ -43,15 +43,32 @@ enum ReportCommand: Command {
         return "the timezone setting is \(configured) but the stored days are in \(stored); the next import rebuilds them"
     }
 
-    /// Opens the page with the desktop's browser, where there is one; the path is printed anyway.
+    /// Opens the page with the desktop's browser, where there is one; the path is printed anyway
+    /// (issue 45). Without a display there is no browser to open, and xdg-open would only print
+    /// its errors over the next prompt (or start a text browser in this terminal): it is not run.
+    /// The opener's own output is kept; one line says when it could not open the page.
     private static func open(_ path: String) {
-        for opener in ["/usr/bin/xdg-open", "/usr/bin/open"] where FileManager.default.isExecutableFile(atPath: opener) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: opener)
-            process.arguments = [path]
-            try? process.run()
-            return
+        let environment = ProcessInfo.processInfo.environment
+        func say(_ text: String) { FileHandle.standardError.write(Data("healthetl: \(text); open \(path) in a browser\n".utf8)) }
+        #if os(Linux)
+        guard environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false else {
+            return say("no browser to open here (no display)")
         }
-        FileHandle.standardError.write(Data("healthetl: no xdg-open or open here; open \(path) in a browser\n".utf8))
+        #endif
+        let folders = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        guard let opener = ["xdg-open", "open"].lazy.flatMap({ name in folders.map { $0 + "/" + name } })
+            .first(where: FileManager.default.isExecutableFile(atPath:)) else { return say("no xdg-open or open here") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: opener)
+        process.arguments = [path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return say("\(opener) did not start") }
+        // xdg-open hands the page to the browser and returns; a failure returns at once too.
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if !process.isRunning && process.terminationStatus != 0 {
+            say("no browser could open it (\((opener as NSString).lastPathComponent) exited \(process.terminationStatus))")
+        }
     }
 }

@@ -28,7 +28,7 @@ final class CommandLineTests: XCTestCase {
         let log = try String(contentsOfFile: out + "/.healthetl/runs.log", encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(log.count, 3)
         XCTAssertTrue(log[0].contains("\"mode\":\"full\"") && log[1].contains("\"mode\":\"nothing-new\""), "\(log)")
-        XCTAssertTrue(log[2].contains("\"status\":\"failed\"") && log[2].contains("not well-formed"), "\(log[2])")
+        XCTAssertTrue(log[2].contains("\"status\":\"failed\"") && log[2].contains("looks cut short"), "\(log[2])")
         // reset --keep-profile empties analytics and anchors, keeps samples and profile.
         let reset = try healthetl(["reset", "--out", out, "--keep-profile", "--yes"])
         XCTAssertEqual(reset.status, 0, reset.stderr)

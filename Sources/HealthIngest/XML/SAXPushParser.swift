@@ -56,6 +56,8 @@ final class SAXPushParser {
     private let skipped: SkipLog?
     /// The document ended (after `finish`): everything the skipper dropped is behind the parser.
     private var finished = false
+    /// The input has ended (`finish`): an error from here on means the document was cut short.
+    private var ending = false
     private var scratch: UnsafeMutablePointer<UInt8>
     private var scratchCapacity = 0
     /// File offset of the first byte fed, and the length of the synthetic start that a
@@ -189,6 +191,7 @@ final class SAXPushParser {
 
     /// Ends the document; throws if it is not complete and well-formed.
     func finish() throws {
+        ending = true
         var tail = sanitizer.finish()
         try tail.withUnsafeMutableBufferPointer { try push($0.baseAddress, $0.count, terminate: true) }
         finished = true
@@ -207,6 +210,15 @@ final class SAXPushParser {
         if let error = xmlCtxtGetLastError(context) {
             let message = error.pointee.message.map { String(cString: $0) }?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? "malformed XML"
+            // An error found only when the input ended (anything but junk after the root element)
+            // is a document cut short: an interrupted download or copy, as a truncated zip is.
+            if ending && error.pointee.code != Int32(XML_ERR_DOCUMENT_END.rawValue) {
+                throw HealthETLError.dataUnusable("""
+                    \(fileName): the file looks cut short: it ends inside the document, at line \(error.pointee.line), \
+                    column \(error.pointee.int2) (\(message)). An interrupted download or copy? Export again from the \
+                    Health app, or copy the export whole
+                    """)
+            }
             throw HealthETLError.dataUnusable(
                 "\(fileName): not well-formed XML at line \(error.pointee.line), column \(error.pointee.int2): \(message)")
         }
