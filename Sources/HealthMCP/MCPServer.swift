@@ -120,6 +120,7 @@ public final class MCPServer {
         if let engine = engines[path] { return engine }
         let engine = try QueryEngine(storePath: path)
         engine.timeLimit = configuration.timeLimit
+        engine.rowLimit = AnswerBounds.rows
         if let now = configuration.now { try engine.setNow(now) }
         engines[path] = engine
         return engine

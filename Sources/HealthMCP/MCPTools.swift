@@ -109,7 +109,7 @@ struct MCPTools {
     }
 
     static func failure(_ message: String) -> [String: Any] {
-        ["content": [["type": "text", "text": message]], "isError": true]
+        ["content": [["type": "text", "text": AnswerBounds.cut(message)]], "isError": true]
     }
 
     static func success(_ texts: [String]) -> [String: Any] {
@@ -125,7 +125,12 @@ struct MCPTools {
             return Self.failure("This server is read-only: HealthQL has SELECT only, and the store is opened read-only (\(first) refused)")
         }
         let result = try server.engine(person: person).run(text)
-        return Self.success([ResultFormatter.json(result)] + result.notes.map { "note: " + $0 })
+        let (json, shown) = AnswerBounds.json(result)
+        let total = result.totalRows ?? result.rows.count
+        let more = total > shown
+            ? ["note: \(total - shown) more rows not shown (\(total) in all): aggregate them (GROUP BY day, week or month) or add LIMIT"]
+            : []
+        return Self.success([json] + more + result.notes.map { "note: " + $0 })
     }
 
     private func dailySummary(from: String, to: String, person: String?) throws -> [String: Any] {

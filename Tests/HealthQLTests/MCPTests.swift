@@ -27,6 +27,22 @@ final class MCPTests: XCTestCase {
         return run.stdout.trimmingCharacters(in: .newlines)
     }
 
+    /// Two JSON answers hold the same rows: equal keys, equal text, numbers within 1e-9 relative.
+    private func assertSameRows(_ served: String, _ printed: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let a = try XCTUnwrap(Self.json(served) as? [[String: Any]]), b = try XCTUnwrap(Self.json(printed) as? [[String: Any]])
+        XCTAssertEqual(a.count, b.count, file: file, line: line)
+        for (x, y) in zip(a, b) {
+            XCTAssertEqual(Set(x.keys), Set(y.keys), file: file, line: line)
+            for (key, value) in x {
+                if let n = value as? NSNumber, let m = y[key] as? NSNumber {
+                    XCTAssertEqual(n.doubleValue, m.doubleValue, accuracy: abs(m.doubleValue) * 1e-9, key, file: file, line: line)
+                } else {
+                    XCTAssertEqual("\(value)", "\(y[key] ?? "missing")", key, file: file, line: line)
+                }
+            }
+        }
+    }
+
     func testTheSDKClientGetsTheRowsOfTheQueryCommandAndEveryFailureAsAnError() throws {
         let store = try SharedStore.get()
         let report = try Self.clientReport(store)
@@ -60,6 +76,29 @@ final class MCPTests: XCTestCase {
         XCTAssertLessThan(cycling ?? 0, try store.sql("SELECT count(*) FROM workouts WHERE activity_type = 'HKWorkoutActivityTypeCycling'")[0][0].int ?? 0,
                           "the store holds Strava's copies; the answer counts each ride once")
 
+                // Issue 45: an answer an assistant can hold. SELECT * FROM heart_rate: 500 rows at most, within
+        // 64 KiB, and a note with the rows left out and the total.
+        let unbounded = try XCTUnwrap(report["unbounded"] as? [String: Any])
+        let heartRates = try store.sql("SELECT count(*) FROM sample_data WHERE type_id = (SELECT id FROM types WHERE identifier = 'HKQuantityTypeIdentifierHeartRate')")[0][0].int ?? 0
+        XCTAssertGreaterThan(heartRates, 500, "the store holds more heart-rate samples than an answer")
+        let unboundedTexts = try XCTUnwrap(unbounded["texts"] as? [String])
+        let shownRows = try XCTUnwrap(Self.json(unboundedTexts[0]) as? [[String: Any]])
+        XCTAssertLessThanOrEqual(shownRows.count, 500)
+        XCTAssertLessThanOrEqual(unboundedTexts[0].utf8.count, 64 << 10)
+        XCTAssertTrue(unboundedTexts.contains("note: \(Int(heartRates) - shownRows.count) more rows not shown (\(heartRates) in all): "
+                                              + "aggregate them (GROUP BY day, week or month) or add LIMIT"), "\(unboundedTexts.dropFirst())")
+        // An error about a 200 KB query sends back 2,000 characters of it, not all.
+        let long = try XCTUnwrap(report["long_query"] as? [String: Any])
+        XCTAssertEqual(long["isError"] as? Bool, true)
+        XCTAssertLessThan(long["bytes"] as? Int ?? .max, 4_000)
+        // Numbers rounded for reading: ten significant digits at most, no float noise.
+        let rounded = try XCTUnwrap((report["rounded"] as? [String: Any])?["texts"] as? [String])
+        let mean = try XCTUnwrap((Self.json(rounded[0]) as? [[String: Any]])?.first?["mean"] as? NSNumber).doubleValue
+        let exact = try store.sql("SELECT avg(value) FROM sample_data WHERE type_id = (SELECT id FROM types WHERE identifier = 'HKQuantityTypeIdentifierHeartRate')")[0][0].double ?? 0
+        XCTAssertEqual(mean, exact, accuracy: abs(exact) * 1e-9)
+        let digits = rounded[0].filter(\.isNumber).count
+        XCTAssertLessThanOrEqual(digits, 10, rounded[0])
+
                 // Relative periods count from the data's last complete day, and the answer says so.
         let relative = try XCTUnwrap((report["relative"] as? [String: Any])?["texts"] as? [String])
         XCTAssertEqual(relative.first, try cli(store, "SELECT count(*) FROM daily WHERE date IN LAST 7 DAYS"))
@@ -81,7 +120,8 @@ final class MCPTests: XCTestCase {
         XCTAssertEqual(person["date_of_birth"] as? String, try store.sql("SELECT date_of_birth FROM profile")[0][0].string)
 
         let summary = try XCTUnwrap((report["daily_summary"] as? [String: Any])?["texts"] as? [String])
-        XCTAssertEqual(summary.first, try cli(store, "SELECT * FROM daily WHERE date >= '2024-03-05' AND date <= '2024-03-11'"))
+        // The CLI's rows, with the server's numbers rounded to ten significant digits (issue 45).
+        try assertSameRows(summary[0], try cli(store, "SELECT * FROM daily WHERE date >= '2024-03-05' AND date <= '2024-03-11'"))
         XCTAssertEqual((try Self.json(summary[0]) as? [Any])?.count, 7)
 
         let resources = try XCTUnwrap(report["resources"] as? [String])

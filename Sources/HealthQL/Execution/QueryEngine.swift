@@ -12,6 +12,9 @@ public struct QueryResult: Sendable {
     /// What the reader should know to read the rows right: where `today()` was anchored, that a
     /// filter read raw samples where days were probably meant.
     public var notes: [String] = []
+    /// With `QueryEngine.rowLimit`: how many rows the query has in all (more than `rows` holds
+    /// when the limit cut them); nil without a limit.
+    public var totalRows: Int?
 }
 
 /// Parse → plan → run against one store. The entry point of the CLI, the REPL, the MCP server and the DSL.
@@ -26,6 +29,9 @@ public final class QueryEngine {
     private var givenNow: DataAnchor?
     /// Seconds a query may run before it is stopped (the MCP server sets one); nil: no limit.
     public var timeLimit: Double?
+    /// The most rows a result holds (the MCP server sets one, so an answer fits an assistant's
+    /// context); the rest are counted, not kept (`QueryResult.totalRows`). nil: every row.
+    public var rowLimit: Int?
     /// The data's last complete day and the export's time (computed once).
     public private(set) lazy var dataAnchor: DataAnchor? = store.computeDataAnchor()
 
@@ -76,11 +82,21 @@ public final class QueryEngine {
 
     private func run(_ query: Query, now: Date?, started: UInt64) throws -> QueryResult {
         let plan = try planner(now: now).plan(query)
-        let rows = try timeLimit.map { limit in
-            try store.database.withTimeLimit(seconds: limit) { try store.database.rows(plan.sql, plan.bindings) }
-        } ?? store.database.rows(plan.sql, plan.bindings)
+        let read = { () throws -> ([[SQLValue]], Int?) in
+            guard let limit = self.rowLimit else { return (try self.store.database.rows(plan.sql, plan.bindings), nil) }
+            let statement = try self.store.database.prepare(plan.sql)
+            try statement.bind(plan.bindings)
+            var kept: [[SQLValue]] = [], total = 0
+            while try statement.step() {
+                if total < limit { kept.append(statement.row()) }
+                total += 1
+            }
+            return (kept, total)
+        }
+        let (rows, total) = try timeLimit.map { limit in try store.database.withTimeLimit(seconds: limit, read) } ?? read()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
         var result = QueryResult(columns: plan.columns, rows: rows, milliseconds: elapsed, sql: plan.sql)
+        result.totalRows = total
         if now == nil, givenNow == nil, query.readsClock, let anchor = dataAnchor { result.notes.append(anchor.note) }
         result.notes += try SampleFilterNote.note(for: query, rowCount: rows.count)
         return result

@@ -102,20 +102,26 @@ public enum ResultFormatter {
 
     // MARK: JSON (an array of objects)
 
-    public static func json(_ result: QueryResult) -> String {
-        let objects = result.rows.map { row in
-            "{" + zip(result.columns, row).map { column, value in JSONText.quoted(column.name) + ":" + jsonValue(value) }
-                .joined(separator: ",") + "}"
+    /// `significantDigits`: reals rounded to that many digits for reading (`7393.679999999999` →
+    /// `7393.68`, the MCP server's answers); nil keeps every digit (`query --format json`).
+    public static func json(_ result: QueryResult, rows: Int? = nil, significantDigits: Int? = nil) -> String {
+        let objects = result.rows.prefix(rows ?? result.rows.count).map { row in
+            "{" + zip(result.columns, row).map { column, value in
+                JSONText.quoted(column.name) + ":" + jsonValue(value, significantDigits: significantDigits)
+            }.joined(separator: ",") + "}"
         }
         return "[" + objects.joined(separator: ",\n ") + "]"
     }
 
-    static func jsonValue(_ value: SQLValue) -> String {
+    static func jsonValue(_ value: SQLValue, significantDigits: Int? = nil) -> String {
         switch value {
-        case .null: "null"
-        case .integer(let v): String(v)
-        case .real(let v): v.isFinite ? plain(value) : "null"
-        case .text(let s): JSONText.quoted(s)
+        case .null: return "null"
+        case .integer(let v): return String(v)
+        case .real(let v):
+            guard v.isFinite else { return "null" }
+            guard let digits = significantDigits, v != v.rounded() else { return plain(value) }
+            return plain(.real(Double(String(format: "%.\(digits)g", v)) ?? v))
+        case .text(let s): return JSONText.quoted(s)
         }
     }
 }

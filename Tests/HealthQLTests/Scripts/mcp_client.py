@@ -54,6 +54,17 @@ async def sdk_session(binary, out, report):
             # Each workout once (issue 44): a ride stored by the Watch and by Strava counts one.
             workouts = await session.call_tool("query", {"query": "SELECT type, count(*) AS n FROM workouts GROUP BY type ORDER BY type"})
             report["workouts"] = {"isError": field(workouts, "is_error"), "texts": texts(workouts)}
+            # Issue 45: bounded answers. Every heart-rate sample (thousands of rows): at most 500 rows
+            # and 64 KiB, with a note of how many more; a query with a long literal is not echoed whole.
+            everything = await session.call_tool("query", {"query": "SELECT * FROM heart_rate"})
+            report["unbounded"] = {"isError": field(everything, "is_error"), "texts": texts(everything),
+                                   "bytes": sum(len(t.encode()) for t in texts(everything))}
+            literal = "x" * 200_000
+            long_query = await session.call_tool("query", {"query": "SELECT nosuchfield FROM steps WHERE source = '" + literal + "'"})
+            report["long_query"] = {"isError": field(long_query, "is_error"),
+                                    "bytes": sum(len(t.encode()) for t in texts(long_query)), "texts": [t[:300] for t in texts(long_query)]}
+            averages = await session.call_tool("query", {"query": "SELECT avg(value) AS mean FROM heart_rate"})
+            report["rounded"] = {"isError": field(averages, "is_error"), "texts": texts(averages)}
             metrics = await session.call_tool("list_metrics", {})
             report["list_metrics"] = {"isError": field(metrics, "is_error"), "texts": texts(metrics)}
             person = await session.call_tool("describe_person", {})
