@@ -46,6 +46,9 @@ enum ReplCommand: Command {
         try args.refuseFamilyFolderWithoutPerson(name)
         let engine = try QueryEngine(storePath: args.storePath)
         try setNow(args, on: engine)
+        // Ctrl-C while a statement runs stops the statement, not the session (at the prompt the
+        // line editor reads Ctrl-C as a key: it drops the line).
+        engine.store.database.interruptOnSIGINT()
         Repl(engine: engine, historyPath: try args.outFolder + "/.healthetl/repl_history", reader: { history -> any LineReader in
             TerminalLineEditor.isAvailable
                 ? TerminalLineEditor(history: history, complete: Completion.candidates(before:)) : PlainLineReader()

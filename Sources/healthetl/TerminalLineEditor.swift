@@ -3,7 +3,13 @@ import HealthQL
 
 /// An editor over termios raw mode (no readline library is available as a Swift package):
 /// printable input, backspace, left/right, up/down through history, Tab completion,
-/// Ctrl-C to drop the line, Ctrl-D to end on an empty line.
+/// Ctrl-C to drop the line, Ctrl-D to end on an empty line (else to delete the character under
+/// the cursor), and the keys of Emacs-style line editing and of the keypad (issue 45): Ctrl-A /
+/// Home to the start, Ctrl-E / End to the end, Ctrl-B / Ctrl-F back and forward, Ctrl-K and
+/// Ctrl-U delete to the end and to the start, Ctrl-W the word before the cursor, Delete the
+/// character under it, Ctrl-L clears the screen. Home, End and Delete come as any of the
+/// sequences terminals send (`ESC[H`, `ESC[1~`, `ESC[7~`, `ESC O H`; `ESC[F`, `ESC[4~`,
+/// `ESC[8~`, `ESC O F`; `ESC[3~`).
 public final class TerminalLineEditor: LineReader {
     private let history: History
     private let complete: (String) -> [String]
@@ -32,6 +38,7 @@ public final class TerminalLineEditor: LineReader {
                 return String(buffer)
             case 0x04:   // Ctrl-D
                 if buffer.isEmpty { write("\r\n"); return nil }
+                if cursor < buffer.count { buffer.remove(at: cursor) }
             case 0x03:   // Ctrl-C: drop the line
                 write("^C\r\n")
                 return ""
@@ -39,9 +46,24 @@ public final class TerminalLineEditor: LineReader {
                 if cursor > 0 { buffer.remove(at: cursor - 1); cursor -= 1 }
             case 0x09:   // Tab
                 (buffer, cursor) = completion(prompt, buffer, cursor)
-            case 0x1B:   // escape sequences: arrows
-                guard readByte() == UInt8(ascii: "["), let key = readByte() else { break }
+            case 0x01: cursor = 0                                   // Ctrl-A
+            case 0x05: cursor = buffer.count                        // Ctrl-E
+            case 0x02: cursor = max(0, cursor - 1)                  // Ctrl-B
+            case 0x06: cursor = min(buffer.count, cursor + 1)       // Ctrl-F
+            case 0x0B: buffer.removeSubrange(cursor...)             // Ctrl-K
+            case 0x15: buffer.removeSubrange(..<cursor); cursor = 0 // Ctrl-U
+            case 0x17:                                              // Ctrl-W: the word before the cursor
+                var start = cursor
+                while start > 0, buffer[start - 1] == " " { start -= 1 }
+                while start > 0, buffer[start - 1] != " " { start -= 1 }
+                buffer.removeSubrange(start..<cursor); cursor = start
+            case 0x0C: write("\u{1B}[H\u{1B}[2J")                  // Ctrl-L
+            case 0x1B:   // escape sequences: arrows, Home, End, Delete
+                guard let key = escapeSequence() else { break }
                 switch key {
+                case UInt8(ascii: "H"): cursor = 0
+                case UInt8(ascii: "F"): cursor = buffer.count
+                case 0x7F: if cursor < buffer.count { buffer.remove(at: cursor) }
                 case UInt8(ascii: "A"):
                     if historyIndex > 0 {
                         if historyIndex == history.entries.count { draft = buffer }
@@ -64,6 +86,32 @@ public final class TerminalLineEditor: LineReader {
             redraw(prompt, buffer, cursor)
         }
         return buffer.isEmpty ? nil : String(buffer)
+    }
+
+    /// The key an escape sequence names, as one byte: `A`…`D` (arrows), `H` (Home), `F` (End),
+    /// 0x7F (Delete); nil for one this editor does not use (read to its end all the same, so
+    /// nothing of it is inserted as text).
+    private func escapeSequence() -> UInt8? {
+        guard let introducer = readByte() else { return nil }
+        if introducer == UInt8(ascii: "O") { return readByte() }   // ESC O H / F / A…D (application mode)
+        guard introducer == UInt8(ascii: "[") else { return nil }
+        var parameter = 0
+        while let byte = readByte() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): parameter = parameter * 10 + Int(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: ";"): parameter = 0   // modifiers (ESC[1;5H): the key is what counts
+            case UInt8(ascii: "~"):
+                switch parameter {
+                case 1, 7: return UInt8(ascii: "H")
+                case 4, 8: return UInt8(ascii: "F")
+                case 3: return 0x7F
+                default: return nil
+                }
+            case 0x40...0x7E: return byte   // the final byte: A…D, H, F
+            default: return nil
+            }
+        }
+        return nil
     }
 
     /// Completes the word before the cursor: fully when one word fits, to the common prefix

@@ -16,6 +16,12 @@ final class REPLTests: XCTestCase {
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(report["exit1"] as? Int, 0)
         XCTAssertEqual(report["exit2"] as? Int, 0)
+        // Issue 45: Home, End, Delete in every form, the Emacs keys, and SIGINT that stops a
+        // statement, not the session.
+        XCTAssertEqual(report["exit3"] as? Int, 0)
+        let third = try XCTUnwrap(report["session3"] as? String)
+        XCTAssertFalse(third.contains("error"), third)
+        XCTAssertEqual((report["keys"] as? [String: String])?.count, 10)
         let first = try XCTUnwrap(report["session1"] as? String)
         XCTAssertTrue(first.contains(Repl.continuation), "a continuation prompt for the unfinished statement")
         XCTAssertTrue(first.contains("heart_rate_variability_sdnn"), "Tab completed the type")
@@ -27,7 +33,9 @@ final class REPLTests: XCTestCase {
         // History: one line per statement (the two-line one joined), private, read by the next session.
         let lines = try String(contentsOfFile: history, encoding: .utf8).split(separator: "\n").map(String.init)
         XCTAssertEqual(lines, ["SELECT count(*) FROM steps ;", "SELECT count(*) FROM heart_rate_variability_sdnn ;",
-                               "SELECT count(*) FROM steps;", "SELECT * FROM stepz;"])
+                               "SELECT count(*) FROM steps;", "SELECT * FROM stepz;",
+                               // The third session's statements, all the same once edited (repeats kept once).
+                               "SELECT count(*) FROM steps;"])
         let mode = try FileManager.default.attributesOfItem(atPath: history)[.posixPermissions] as? Int
         XCTAssertEqual(mode, 0o600)
         let second = try XCTUnwrap(report["session2"] as? String)

@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import SQLite
 
 /// `healthetl repl`: reads statements (over several lines until complete), runs them, prints
 /// tables; meta commands start with a dot.
@@ -56,6 +57,9 @@ public final class Repl {
             write(ResultFormatter.table(result) + "\n")
         } catch let error as HealthQLError {
             write("error: " + error.pointer(in: text) + "\n")
+        } catch let error as SQLiteError where error.isInterrupted {
+            // Ctrl-C while it ran (`Database.interruptOnSIGINT`): the statement stops, the session goes on.
+            write("interrupted\n")
         } catch {
             write("error: \(error)\n")
         }

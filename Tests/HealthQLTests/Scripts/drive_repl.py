@@ -107,8 +107,41 @@ def main():
     two.send("\x04")                          # Ctrl-D on an empty line ends the session
     status_two = two.finish()
 
-    print(json.dumps({"session1": one.transcript, "session2": two.transcript,
-                      "exit1": status_one, "exit2": status_two}))
+    # Issue 45: the keys of line editing, each in every form a terminal sends. A key the editor
+    # did not know would leave "~" or "H" in the statement, which then fails.
+    three = Session(argv)
+    three.expect(prompt)
+    home = {"ESC[1~": "\x1b[1~", "ESC[H": "\x1b[H", "ESC O H": "\x1bOH", "ESC[7~": "\x1b[7~", "Ctrl-A": "\x01"}
+    end = {"ESC[4~": "\x1b[4~", "ESC[F": "\x1b[F", "ESC O F": "\x1bOF", "ESC[8~": "\x1b[8~", "Ctrl-E": "\x05"}
+    keys = {}
+    for (home_name, home_keys), (end_name, end_keys) in zip(home.items(), end.items()):
+        three.send("ELECT count(*) FROM steps" + home_keys + "S" + end_keys + ";\r")
+        three.expect("1 row (")
+        three.expect(prompt)
+        keys[home_name] = keys[end_name] = "ok"
+    three.send("xx SELECT count(*) FROM steps;" + "\x01" + "\x1b[3~" * 3 + "\r")       # Delete under the cursor
+    three.expect("1 row (")
+    three.expect(prompt)
+    three.send("SELECT count(*) FROM steps; tail" + "\x02" * 5 + "\x0b" + "\r")         # Ctrl-B ×5, Ctrl-K
+    three.expect("1 row (")
+    three.expect(prompt)
+    three.send("nonsense words" + "\x15" + "SELECT count(*) FROM steps; junk" + "\x17" + "\r")   # Ctrl-U, Ctrl-W
+    three.expect("1 row (")
+    three.expect(prompt)
+    three.send("SELECT count(*) FROM stepsX" + "\x02" + "\x04" + ";\r")                 # Ctrl-D deletes under the cursor
+    three.expect("1 row (")
+    three.expect(prompt)
+    # SIGINT (what Ctrl-C sends while a statement runs) stops the statement, never the session.
+    os.kill(three.proc.pid, 2)
+    time.sleep(0.3)
+    three.send("SELECT count(*) FROM steps;\r")
+    three.expect("1 row (")
+    three.expect(prompt)
+    three.send(".quit\r")
+    status_three = three.finish()
+
+    print(json.dumps({"session1": one.transcript, "session2": two.transcript, "session3": three.transcript,
+                      "exit1": status_one, "exit2": status_two, "exit3": status_three, "keys": keys}))
 
 
 if __name__ == "__main__":
