@@ -30,14 +30,24 @@ public enum HealthWorkbook {
                 let all = WorkbookSheet.columns(table, units: units, clock: LocalClock(zone: zone))
                 // A first pass finds the columns with a value somewhere (the tables are a row a
                 // day or less: small).
+                // row a day or less: small), and how wide the text of each text column runs
+                // (issue 45: "Alex's iPhon" cut off), so a width fits its content.
                 var filled = [Bool](repeating: false, count: all.count), rows = 0
+                var longest = [Int](repeating: 0, count: all.count)
                 let scan = try database.prepare(table.sql)
                 while try scan.step() {
                     rows += 1
-                    for (k, c) in all.enumerated() where !filled[k] && !scan.isNull(c.source) { filled[k] = true }
+                    for (k, c) in all.enumerated() where !scan.isNull(c.source) {
+                        filled[k] = true
+                        if c.column.kind == .text { longest[k] = max(longest[k], scan.text(c.source)?.count ?? 0) }
+                    }
                 }
                 if rows == 0 && title != "Daily" { continue }
-                let columns = rows == 0 ? all : zip(all, filled).filter { $1 }.map(\.0)
+                var sized = all
+                for k in sized.indices where sized[k].column.kind == .text && longest[k] > 0 {
+                    sized[k].column.width = Self.width(header: sized[k].column.header, longest: longest[k])
+                }
+                let columns = rows == 0 ? sized : zip(sized, filled).filter { $1 }.map(\.0)
                 let stmt = try database.prepare(table.sql)
                 try writer.addSheet(title, columns: columns.map(\.column), pageSetup: .shareable) { emit in
                     var row = [SheetValue](repeating: .empty, count: columns.count)
@@ -54,9 +64,20 @@ public enum HealthWorkbook {
         }
     }
 
+    /// A text column as wide as its longest cell (and its header), within 8…60 characters.
+    static func width(header: String, longest: Int) -> Double {
+        Double(min(60, max(8, header.count + 2, longest + 2)))
+    }
+
+    /// Years, months and ids are names, not amounts: no thousands separator (issue 45: "2,024").
+    static func isIdentifier(_ column: String) -> Bool {
+        ["year", "month", "id"].contains(column) || column.hasSuffix("_id")
+    }
+
     static func kind(_ kind: OutputTable.Kind, _ shown: ShownColumn) -> SheetColumn.Kind {
         switch kind {
         case .text: .text
+        case .integer where isIdentifier(shown.csvName): .number(places: 0)
         case .integer: .grouped(places: 0)
         case .real(let places): .grouped(places: shown.places ?? places)
         case .date: .date

@@ -53,12 +53,14 @@ extension UnitSystem {
 
     /// The unit suffixes of the store's column names.
     static let unitText = ["m": "m", "kcal": "kcal", "minutes": "min", "min": "min", "kg": "kg", "degc": "°C",
-                           "hours": "h", "heart_rate": "bpm", "goal_kcal": "kcal", "goal_min": "min", "hz": "Hz"]
+                           "hours": "h", "heart_rate": "bpm", "goal_kcal": "kcal", "goal_min": "min", "hz": "Hz",
+                           "ms": "ms", "mmhg": "mmHg", "percent": "%", "mg_dl": "mg/dL", "seconds": "s", "bpm": "bpm"]
 
     /// (`walking_distance`, `m`) for `walking_distance_m`; heart rates have the unit bpm.
     static func split(_ column: String) -> (stem: String, unit: String?) {
         if column.hasSuffix("heart_rate") { return (column, "heart_rate") }
-        for suffix in ["_goal_kcal", "_goal_min", "_minutes", "_hours", "_kcal", "_min", "_degc", "_kg", "_hz", "_m"] where column.hasSuffix(suffix) {
+        for suffix in ["_goal_kcal", "_goal_min", "_minutes", "_hours", "_kcal", "_min", "_degc", "_kg", "_hz", "_mg_dl",
+                       "_mmhg", "_percent", "_seconds", "_ms", "_m"] where column.hasSuffix(suffix) {
             let unit = String(suffix.dropFirst())
             // A goal keeps its word: `active_energy_goal_kcal` reads "Active energy goal (kcal)".
             if unit.hasPrefix("goal_") { return (String(column.dropLast(suffix.count - 5)), String(unit.dropFirst(5))) }
@@ -67,9 +69,15 @@ extension UnitSystem {
         return (column, nil)
     }
 
-    /// `Walking distance` for `walking_distance`.
+    /// `Walking distance` for `walking_distance`; abbreviations as they are written (`HRV SDNN`,
+    /// `BMI`, `SpO₂`, `UTC offset`), not as a column name spells them (`Hrv sdnn`, issue 45).
     static func words(_ stem: String) -> String {
-        let text = stem.replacingOccurrences(of: "_", with: " ")
-        return text.prefix(1).uppercased() + text.dropFirst()
+        let words = stem.split(separator: "_").map { abbreviations[String($0)] ?? String($0) }
+        guard let first = words.first else { return stem }
+        return ([first.prefix(1).uppercased() + first.dropFirst()] + words.dropFirst()).joined(separator: " ")
     }
+
+    static let abbreviations = ["hrv": "HRV", "sdnn": "SDNN", "rmssd": "RMSSD", "pnn50": "pNN50", "nn": "NN", "bmi": "BMI",
+                                "spo2": "SpO₂", "vo2": "VO₂", "utc": "UTC", "ecg": "ECG", "id": "ID", "ftp": "FTP",
+                                "uv": "UV", "mmhg": "mmHg"]
 }

@@ -124,7 +124,7 @@ for r, (activity, start, z1, z3, distance) in enumerate(details):
           and close(cells[col["Distance (km)"]], None if distance is None else distance / 1000),
           "Workouts row %d: %s at %s (a local date cell), zones in minutes, km" % (r + 2, activity, start))
 ecg = wb["ECG recordings"]
-check(ecg.max_row == 3 and [c.value for c in ecg[1]][:3] == ["Id", "Recorded utc", "Local date"]
+check(ecg.max_row == 3 and [c.value for c in ecg[1]][:3] == ["ID", "Recorded UTC", "Local date"]
       and "Sample rate (Hz)" in [c.value for c in ecg[1]] and isinstance(ecg["B2"].value, datetime.datetime),
       "ECG recordings: the export's two recordings, a row each, recorded times as date cells")
 
@@ -200,4 +200,21 @@ for i, (start, end) in enumerate(stored):
         if not (isinstance(cell, datetime.datetime) and cell == expected):
             check(False, "semicolon sleep.csv row %d: %r, expected the local date-time %s" % (i + 2, cell, expected))
 check(len(stored) > 0, "a German LibreOffice reads the semicolon CSV's instants as local date-times (%d nights)" % len(stored))
+# Issue 45: years and ids read as names (no thousands separator), headings in words with their
+# units, text columns as wide as their content.
+for sheet in ("Monthly", "Yearly"):
+    ws = wb[sheet]
+    year = [c.value for c in ws[1]].index("Year")
+    cell = ws.cell(row=2, column=year + 1)
+    check(isinstance(cell.value, (int, float)) and cell.value > 2000 and "," not in cell.number_format
+          and cell.number_format in ("0", "General"), "%s: the year %s shows without a separator (%s)" % (sheet, cell.value, cell.number_format))
+vitals = [c.value for c in wb["Vitals"][1]]
+for heading in ("HRV SDNN (ms)", "HRV RMSSD (ms)", "BMI", "Systolic (mmHg)", "Diastolic (mmHg)", "SpO₂ (%)"):
+    check(heading in vitals, "Vitals: heading %s (%s)" % (heading, vitals))
+check("UTC offset" in [c.value for c in wb["Data quality"][1]], "Data quality: heading UTC offset")
+ws = wb["Sleep"]
+sources = [c.value for c in ws[1]].index("Sources")
+longest = max(len(str(r[sources].value or "")) for r in ws.iter_rows(min_row=2))
+width = ws.column_dimensions[openpyxl.utils.get_column_letter(sources + 1)].width
+check(width >= longest, "Sleep: the Sources column is as wide as its longest value (%s >= %d)" % (width, longest))
 print("workbook checks passed")
