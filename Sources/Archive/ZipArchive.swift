@@ -92,7 +92,8 @@ public final class ZipArchive: @unchecked Sendable {
     ///   `ArchiveError` `.unusable` if it is not a (complete, supported) ZIP archive.
     public init(path: String) throws {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Not blocking on the open: a FIFO's open waits for a writer (it is refused just below).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             throw ArchiveError(.cannotOpen, "cannot open \(path): \(errnoText())")
         }
@@ -106,6 +107,11 @@ public final class ZipArchive: @unchecked Sendable {
             close(fd)
             throw ArchiveError(.cannotOpen, "\(path) is a directory, not a ZIP archive")
         }
+        if (st.st_mode & S_IFMT) != S_IFREG {
+            close(fd)
+            throw ArchiveError(.unusable, "\(path) is not a regular file (a FIFO, a device or a socket), not a ZIP archive")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         #if os(Linux)
         _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
         #endif

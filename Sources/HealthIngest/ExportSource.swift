@@ -170,21 +170,16 @@ public struct ExportSource: Sendable {
             if fm.fileExists(atPath: sub, isDirectory: &isDir), isDir.boolValue { candidates += xmlFiles(in: sub) }
         }
         for file in candidates.sorted(by: { fileSize($0) > fileSize($1) }) {
-            guard let handle = FileHandle(forReadingAtPath: file) else { continue }
-            defer { try? handle.close() }
-            let prefix = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
-            if isHealthExportPrefix(Array(prefix)) { return file }
+            // A FIFO or a device among them is refused, not waited on (FileReader.openRegular).
+            let prefix = try FileReader.head(of: file, count: 64 * 1024)
+            if isHealthExportPrefix(prefix) { return file }
         }
         return nil
     }
 
     private static func startsWithZipMagic(_ path: String) throws -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw HealthETLError.inputMissing("\(path): cannot be opened")
-        }
-        defer { try? handle.close() }
-        let magic = (try? handle.read(upToCount: 4)) ?? Data()
-        return Array(magic) == [0x50, 0x4B, 0x03, 0x04] || Array(magic) == [0x50, 0x4B, 0x05, 0x06]
+        let magic = try FileReader.head(of: path, count: 4)
+        return magic == [0x50, 0x4B, 0x03, 0x04] || magic == [0x50, 0x4B, 0x05, 0x06]
     }
 
     static func fileSize(_ path: String) -> Int64 {

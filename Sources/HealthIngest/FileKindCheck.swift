@@ -8,11 +8,7 @@ enum FileKindCheck {
     /// Throws `dataUnusable` (65) unless the file's first bytes that are not a byte-order mark
     /// or white space open an XML document (`<`).
     static func requireXML(_ path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw HealthETLError.inputMissing("\(path): cannot be opened")
-        }
-        defer { try? handle.close() }
-        let head = Array((try? handle.read(upToCount: 4096)) ?? Data())
+        let head = try FileReader.head(of: path, count: 4096)
         guard !head.isEmpty else {
             throw HealthETLError.dataUnusable("\(path): the file is empty (expected export.zip or export.xml)")
         }

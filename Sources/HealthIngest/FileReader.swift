@@ -36,7 +36,7 @@ final class FileReader {
         #if os(Linux)
         if direct, let flag = directFlag {
             let aligned = offset - offset % Int64(Self.alignment)
-            fd = open(path, O_RDONLY | flag)
+            fd = try Self.openRegular(path, flags: flag, orFail: false)
             if fd >= 0 {
                 isDirect = true
                 (position, skip) = (aligned, Int(offset - aligned))
@@ -86,9 +86,50 @@ final class FileReader {
     }
 
     private static func openPlain(_ path: String) throws -> Int32 {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw HealthETLError.inputMissing("\(path): cannot be opened (\(errnoText()))") }
+        try openRegular(path, flags: 0, orFail: true)
+    }
+
+    /// Opens `path` read-only, refusing anything but a regular file (issue 46): a FIFO, a device
+    /// or a socket would block the import for ever (a FIFO's open waits for a writer) or read
+    /// without end. The open does not block (`O_NONBLOCK`), the type is checked on the opened
+    /// descriptor (no race with a rename), and reads block again after. `orFail` false: a
+    /// failed open returns -1 (the direct open falls back to a plain one).
+    static func openRegular(_ path: String, flags: Int32, orFail: Bool) throws -> Int32 {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags)
+        guard fd >= 0 else {
+            if !orFail { return -1 }
+            throw HealthETLError.inputMissing("\(path): cannot be opened (\(errnoText()))")
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let text = errnoText()
+            close(fd)
+            throw HealthETLError.io("\(path): cannot be read (\(text))")
+        }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            let kind = st.st_mode & S_IFMT == S_IFIFO ? "a FIFO (named pipe)" : st.st_mode & S_IFMT == S_IFDIR ? "a folder"
+                : st.st_mode & S_IFMT == S_IFSOCK ? "a socket" : "a device"
+            throw HealthETLError.dataUnusable("\(path) is \(kind), not a file: an export is export.zip, export.xml or its folder")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return fd
+    }
+
+    /// The first `count` bytes of a regular file (fewer if it is shorter): for the checks that
+    /// look at a file's start (zip magic, XML, a Health export's prefix), through `openRegular`.
+    static func head(of path: String, count: Int) throws -> [UInt8] {
+        let fd = try openRegular(path, flags: 0, orFail: true)
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = bytes.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + filled, count - filled) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            filled += n
+        }
+        return Array(bytes.prefix(filled))
     }
 
     private func seek(to offset: Int64) throws {

@@ -80,6 +80,16 @@ public final class QueryEngine {
         return Planner(store: store, now: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
     }
 
+    /// SQLite's limits that a query, not the program, ran into: said as a mistake in the query
+    /// (a usage error, 64), not as an internal error (70) (issue 46).
+    static let limitsOfSQLite = ["parser stack overflow", "Expression tree is too large", "LIKE or GLOB pattern too complex",
+                                 "too many columns", "too many terms", "too many SQL variables", "string or blob too big"]
+
+    static func tooLarge(_ error: SQLiteError) -> HealthQLError? {
+        guard let limit = limitsOfSQLite.first(where: { error.description.contains($0) }) else { return nil }
+        return HealthQLError("The query is too large for SQLite (\(limit)): make it shorter or simpler", at: .start)
+    }
+
     private func run(_ query: Query, now: Date?, started: UInt64) throws -> QueryResult {
         let plan = try planner(now: now).plan(query)
         let read = { () throws -> ([[SQLValue]], Int?) in
@@ -93,7 +103,12 @@ public final class QueryEngine {
             }
             return (kept, total)
         }
-        let (rows, total) = try timeLimit.map { limit in try store.database.withTimeLimit(seconds: limit, read) } ?? read()
+        let (rows, total): ([[SQLValue]], Int?)
+        do {
+            (rows, total) = try timeLimit.map { limit in try store.database.withTimeLimit(seconds: limit, read) } ?? read()
+        } catch let error as SQLiteError {
+            throw Self.tooLarge(error) ?? error
+        }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
         var result = QueryResult(columns: plan.columns, rows: rows, milliseconds: elapsed, sql: plan.sql)
         result.totalRows = total

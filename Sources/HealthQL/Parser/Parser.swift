@@ -8,6 +8,21 @@ public struct Parser {
     /// Nesting depth of expressions: a query of ten thousand '(' must fail, not overflow the stack.
     private var depth = 0
     private static let maxDepth = 100
+    /// Operators chained in one statement (`a + b + c …`): a chain is as deep a tree as a
+    /// nesting, which the compiler walks by recursion (issue 46: 4,000 terms overflowed the
+    /// stack; SQLite itself stops at an expression depth of 1,000).
+    private var operators = 0
+    private static let maxOperators = 500
+    /// Values of one `IN (…)` list (SQLite binds at most 32,766 parameters in a statement).
+    private static let maxInValues = 10_000
+
+    /// Counts one binary operator; a statement with more is a usage error, not a crash.
+    private mutating func chain() throws(HealthQLError) {
+        operators += 1
+        guard operators <= Self.maxOperators else {
+            throw error("Expression too long (more than \(Self.maxOperators) operators): aggregate, or split the query")
+        }
+    }
 
     public static func parse(_ text: String) throws(HealthQLError) -> Query {
         var parser = Parser(tokens: try Lexer.tokens(text))
@@ -159,6 +174,7 @@ public struct Parser {
         while isKeyword(.or) {
             let at = Anchor(current.position)
             advance()
+            try chain()
             left = .binary(.or, left, try and(), at: at)
         }
         return left
@@ -169,6 +185,7 @@ public struct Parser {
         while isKeyword(.and) {
             let at = Anchor(current.position)
             advance()
+            try chain()
             left = .binary(.and, left, try not(), at: at)
         }
         return left
@@ -229,7 +246,13 @@ public struct Parser {
             }
             guard accept(.leftParen) else { throw expected("'(' after IN (or a period: LAST 4 WEEKS, THIS MONTH)") }
             var list = [try additive()]
-            while accept(.comma) { list.append(try additive()) }
+            while accept(.comma) {
+                // An IN list compiles flat, but each value is a bound parameter: keep it to SQLite's limits.
+                guard list.count < Self.maxInValues else {
+                    throw error("IN list too long (more than \(Self.maxInValues) values): use a range (BETWEEN) or a JOIN")
+                }
+                list.append(try additive())
+            }
             try expect(.rightParen)
             return .inList(left, list, negated: negated, at: at)
         }
@@ -240,8 +263,8 @@ public struct Parser {
         var left = try multiplicative()
         while true {
             let at = Anchor(current.position)
-            if accept(.plus) { left = .binary(.plus, left, try multiplicative(), at: at) }
-            else if accept(.minus) { left = .binary(.minus, left, try multiplicative(), at: at) }
+            if accept(.plus) { try chain(); left = .binary(.plus, left, try multiplicative(), at: at) }
+            else if accept(.minus) { try chain(); left = .binary(.minus, left, try multiplicative(), at: at) }
             else { return left }
         }
     }
@@ -250,8 +273,8 @@ public struct Parser {
         var left = try unary()
         while true {
             let at = Anchor(current.position)
-            if accept(.star) { left = .binary(.times, left, try unary(), at: at) }
-            else if accept(.slash) { left = .binary(.divide, left, try unary(), at: at) }
+            if accept(.star) { try chain(); left = .binary(.times, left, try unary(), at: at) }
+            else if accept(.slash) { try chain(); left = .binary(.divide, left, try unary(), at: at) }
             else { return left }
         }
     }

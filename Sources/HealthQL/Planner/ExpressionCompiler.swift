@@ -62,7 +62,7 @@ struct ExpressionCompiler {
             if op.isLogical {
                 let a = try compile(l, in: clause, insideAggregate: insideAggregate)
                 let b = try compile(r, in: clause, insideAggregate: insideAggregate)
-                return Compiled("(\(a.sql) \(op.rawValue) \(b.sql))", .boolean)
+                return Compiled("(\(Self.chained(a.sql, l, sameAs: [op])) \(op.rawValue) \(b.sql))", .boolean)
             }
             if op.isComparison { return try comparison(op, l, r, at: at, in: clause, insideAggregate: insideAggregate) }
             if op == .like { return try like(l, r, at: at, in: clause, insideAggregate: insideAggregate) }
@@ -260,7 +260,8 @@ struct ExpressionCompiler {
             // Real division: stored counts are integers, and 86,407 / 7 must read 12,343.9, not truncate to 12,343 (issue 34).
             return Compiled("(CAST(\(a.sql) AS REAL) / \(b.sql))", .number)
         case (.number, .number, _):
-            return Compiled("(\(a.sql) \(op.rawValue) \(b.sql))", .number)
+            let group: Set<BinaryOperator> = op == .times ? [.times] : [.plus, .minus]
+            return Compiled("(\(Self.chained(a.sql, l, sameAs: group)) \(op.rawValue) \(b.sql))", .number)
         case (.instant, .instant, .minus):
             return Compiled("((\(a.sql) - \(b.sql)) / 60000000.0)", .number)
         case (.date, .date, .minus):
@@ -373,5 +374,16 @@ struct ExpressionCompiler {
         }
         let list = identifiers.map { params.add(.text($0)) }.joined(separator: ", ")
         return Compiled("(\(a.sql) \(negated ? "NOT " : "")IN (\(list)))", .boolean)
+    }
+
+    /// The left operand of a chain of one operator (`a OR b OR c`, `a + b - c`) without the
+    /// parentheses it was compiled in: `((a OR b) OR c)` is `(a OR b OR c)` to SQL (the same
+    /// left-to-right grouping), and each parenthesis costs a level of SQLite's parser stack,
+    /// which overflowed at about 60 terms (issue 46). Only a compiled `(x op y)` of the same
+    /// operators loses them.
+    static func chained(_ sql: String, _ operand: Expr, sameAs operators: Set<BinaryOperator>) -> String {
+        guard case .binary(let inner, _, _, _) = operand, operators.contains(inner),
+              sql.hasPrefix("("), sql.hasSuffix(")"), !sql.hasPrefix("(CAST(") else { return sql }
+        return String(sql.dropFirst().dropLast())
     }
 }
