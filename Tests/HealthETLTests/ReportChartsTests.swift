@@ -57,9 +57,12 @@ final class ReportChartsTests: XCTestCase {
     func testTheRingsHaveALegendWithTheirNumbers() {
         var day = ReportDay(date: CivilDate(iso: "2024-04-18")!, activeEnergy: 419, exerciseMinutes: 12, standHours: 9)
         day.ringEnergyGoal = 520
-        let legend = ReportPage.ringLegend(day, .defaults)
+        // No goal set in the settings: the day's own ring goal (the export's) holds (issue 44).
+        let legend = ReportPage.ringLegend(day, ReportGoals())
         XCTAssertTrue(legend.contains("Move: 419/520 kcal (81%)"), legend)
         XCTAssertTrue(legend.contains("Exercise: 12/30 min (40%)"), legend)
         XCTAssertTrue(legend.contains("Stand hours: 9.0/12.0 h (75%)"), legend)
+        // A goal the settings set wins over the day's.
+        XCTAssertTrue(ReportPage.ringLegend(day, .defaults).contains("Move: 419/500 kcal (84%)"))
     }
 }
