@@ -1,4 +1,5 @@
 import Foundation
+import HealthStore
 import XCTest
 @testable import HealthCore
 @testable import HealthReport
