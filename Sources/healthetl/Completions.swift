@@ -231,21 +231,26 @@ enum Completions {
             }
             // Positionals: fish cannot tell the first from the second; offer what any of them takes.
             for positional in command.spec.positionals where positional.kind != .text {
-                lines.append("complete -c healthetl \(when) \(fishValue(positional.kind).replacingOccurrences(of: "-r ", with: "").replacingOccurrences(of: "-x ", with: ""))")
+                lines.append("complete -c healthetl \(when) \(fishValue(positional.kind, ofOption: false))")
             }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func fishValue(_ kind: ValueKind) -> String {
+    /// What fish offers for a value; an option's value also says it needs one (`-r`) and, but for
+    /// a path, that no file fits (`-x`).
+    private static func fishValue(_ kind: ValueKind, ofOption: Bool = true) -> String {
+        let offer: String
         switch kind {
-        case .path: "-r -F"
-        case .folder: "-x -a '(__fish_complete_directories (commandline -ct))'"
-        case .zone: "-x -a '(__healthetl_zones)'"
-        case .person: "-x -a '(__healthetl_people)'"
-        case .text: "-x"
-        case .words(let words): "-x -a \(fishQuote(words.joined(separator: " ")))"
+        case .path: offer = "-F"
+        case .folder: offer = "-a '(__fish_complete_directories (commandline -ct))'"
+        case .zone: offer = "-a '(__healthetl_zones)'"
+        case .person: offer = "-a '(__healthetl_people)'"
+        case .text: offer = ""
+        case .words(let words): offer = "-a \(fishQuote(words.joined(separator: " ")))"
         }
+        guard ofOption else { return offer }
+        return (kind == .path ? "-r " : "-x ") + offer
     }
 
     private static func fishQuote(_ text: String) -> String {
