@@ -135,6 +135,8 @@ let package = Package(
                           path: "fuzz/targets/ecg", swiftSettings: strict),
         .executableTarget(name: "fuzz-healthql", dependencies: ["FuzzHarness", "HealthQL", "HealthStore", "HealthCore", "SQLite"],
                           path: "fuzz/targets/healthql", swiftSettings: strict),
+        .executableTarget(name: "fuzz-mcp", dependencies: ["FuzzHarness", "HealthMCP", "HealthStore", "HealthCore", "SQLite"],
+                          path: "fuzz/targets/mcp", swiftSettings: strict),
 
         .testTarget(name: "HealthETLTests",
                     dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",

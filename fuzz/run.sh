@@ -28,6 +28,7 @@ max_len() {
     gpx) echo 32768 ;;
     dates-numbers) echo 128 ;;
     healthql) echo 2048 ;;
+    mcp) echo 8192 ;;
     *) echo 65536 ;;
   esac
 }

@@ -7,7 +7,7 @@ tests. Written into OUT/<target>/ at make time; nothing from the real exports is
 
     fuzz/seeds.py OUT [TARGET...]
 """
-import io, os, pathlib, re, sys, zipfile
+import io, json, os, pathlib, re, sys, zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 REAL = pathlib.Path(os.environ.get("HEALTHETL_REAL_EXPORTS") or ROOT.parent / "shared" / "realexports")
@@ -134,8 +134,28 @@ def healthql_seeds():
     return [s.encode("utf-8", errors="ignore") for s in sorted(seeds)]
 
 
+def mcp_seeds():
+    """JSON-RPC sessions for the MCP server: the handshake, each tool (the HealthQL seeds as
+    queries), resources, and the bad lines the MCP tests send."""
+    init = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}'
+    calls = ['{"jsonrpc":"2.0","method":"notifications/initialized"}', '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+             '{"jsonrpc":"2.0","id":3,"method":"resources/list"}',
+             '{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"healthql://schema"}}',
+             '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"list_metrics","arguments":{}}}',
+             '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"describe_person","arguments":{"person":"ann"}}}',
+             '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"daily_summary","arguments":{"from":"2024-03-01","to":"2024-03-07"}}}',
+             '{not json', '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":[1]}', '[{"jsonrpc":"2.0","id":9,"method":"ping"}]',
+             '{"jsonrpc":"2.0","id":"last","method":"ping"}']
+    seeds = ["\n".join([init] + calls) + "\n"]
+    for i, query in enumerate(healthql_seeds()[:60]):
+        request = {"jsonrpc": "2.0", "id": 10 + i, "method": "tools/call",
+                   "params": {"name": "query", "arguments": {"query": query.decode("utf-8", errors="ignore")}}}
+        seeds.append(init + "\n" + json.dumps(request) + "\n")
+    return [s.encode() for s in seeds]
+
+
 TARGETS = {"xml": xml_seeds, "zip": zip_seeds, "dates-numbers": dates_numbers_seeds, "gpx": gpx_seeds,
-           "healthql": healthql_seeds, "ecg": ecg_seeds}
+           "healthql": healthql_seeds, "mcp": mcp_seeds, "ecg": ecg_seeds}
 
 
 def main():
