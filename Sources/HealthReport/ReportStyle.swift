@@ -62,6 +62,9 @@ enum ReportStyle {
     if(v===''){t+='no data'}else{t+=Number(v).toLocaleString('en-US',{maximumFractionDigits:1})+' '+(names[m]||m)}
     tip.textContent=t;tip.hidden=false;var x=Math.min(ev.clientX+12,window.innerWidth-270);tip.style.left=x+'px';tip.style.top=(ev.clientY+14)+'px'}
     document.addEventListener('mouseover',show);document.addEventListener('click',show);
+    // A chart wider than the screen scrolls in its own box: open it at its right end, the
+    // latest data (issue 45: on a phone the sleep chart opened at the first two weeks).
+    document.querySelectorAll('.chart').forEach(function(c){if(c.scrollWidth>c.clientWidth+1)c.scrollLeft=c.scrollWidth});
     console.log('report ready');
     })();
     """

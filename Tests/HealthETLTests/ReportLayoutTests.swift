@@ -24,9 +24,10 @@ final class ReportLayoutTests: XCTestCase {
     var tables=[].map.call(document.querySelectorAll('table'),function(t){var cs=getComputedStyle(t);var r=t.getBoundingClientRect();
     return {fits:t.scrollWidth<=t.clientWidth+1,scrolls:cs.overflowX==='auto'||cs.overflowX==='scroll',inside:r.right<=W+0.5}});
     var charts=[].map.call(document.querySelectorAll('.chart'),function(c){var r=c.getBoundingClientRect();return r.width===0||r.right<=W+0.5});
+    var scrolled=[].filter.call(document.querySelectorAll('.chart'),function(c){return c.getClientRects().length&&c.scrollWidth>c.clientWidth+1}).map(function(c){return c.scrollLeft+c.clientWidth>=c.scrollWidth-1});
     var energy=document.querySelector('#workouts th:last-child');
     var week=[].map.call(document.querySelectorAll('#workouts td:first-child'),function(td){var cs=getComputedStyle(td);return (td.getBoundingClientRect().height-parseFloat(cs.paddingTop)-parseFloat(cs.paddingBottom))/parseFloat(cs.lineHeight)});
-    console.log('PROBE '+JSON.stringify({width:W,scroll:document.documentElement.scrollWidth,small:small,nav:nav,tables:tables,charts:charts,
+    console.log('PROBE '+JSON.stringify({width:W,scroll:document.documentElement.scrollWidth,small:small,nav:nav,tables:tables,charts:charts,scrolled:scrolled,
     energy:energy?energy.textContent:null,weekLines:Math.max.apply(null,week.concat([0]))}))});</script>
     """
 
@@ -34,6 +35,8 @@ final class ReportLayoutTests: XCTestCase {
         struct Link: Decodable { var t: String; var ok: Bool }
         struct Table: Decodable { var fits: Bool; var scrolls: Bool; var inside: Bool }
         var width: Int, scroll: Int, small: [String], nav: [Link], tables: [Table], charts: [Bool]
+        /// Each chart that scrolls in its own box: whether it opened at its right end (the latest data).
+        var scrolled: [Bool]
         var energy: String?, weekLines: Double
     }
 
@@ -104,6 +107,9 @@ final class ReportLayoutTests: XCTestCase {
             XCTAssertFalse(probe.tables.isEmpty)
             XCTAssertTrue(probe.tables.allSatisfy { ($0.fits || $0.scrolls) && $0.inside }, "tables fit or scroll in their own box: \(probe.tables)")
             XCTAssertTrue(probe.charts.allSatisfy { $0 }, "every chart box inside the screen")
+            // Issue 45: a chart that scrolls sideways opens at its latest data.
+            if width == 390 { XCTAssertFalse(probe.scrolled.isEmpty, "at 390 px some charts scroll in their box (the sleep chart)") }
+            XCTAssertTrue(probe.scrolled.allSatisfy { $0 }, "every scrolled chart opens at its right end: \(probe.scrolled)")
             XCTAssertEqual(probe.energy, "Energy (kcal)", "the workouts table keeps its Energy column")
             XCTAssertLessThan(probe.weekLines, 1.5, "week labels on one line")
             XCTAssertTrue(console.contains { $0.contains("report ready") }, "the page's script ran: \(console)")
