@@ -132,6 +132,7 @@ public struct VitalsBuilder {
             row.heartRateSamples = rates.count
             var notes: [String] = []
             let minutes = Double(end.microseconds - start.microseconds) / 60_000_000
+            let sampleAverage = rates.isEmpty ? nil : rates.reduce(0) { $0 + $1.bpm } / Double(rates.count)
             if !WorkoutFigures.enoughForZones(samples: rates.count, minutes: minutes) {
                 // Too few samples to say what the heart did: Apple's own statistics where the export
                 // has them (and no zones), else the samples there are, said to be few.
@@ -141,15 +142,13 @@ public struct VitalsBuilder {
                     row.averageHeartRate = average
                     row.maximumHeartRate = w.appleMaximumHeartRate
                     notes.append("heart rate from Apple's workout statistics (\(few): too few for zones)")
-                } else if rates.isEmpty {
-                    notes.append(few)
                 } else {
-                    row.averageHeartRate = rates.reduce(0) { $0 + $1.bpm } / Double(rates.count)
+                    row.averageHeartRate = sampleAverage
                     row.maximumHeartRate = rates.map(\.bpm).max()
-                    notes.append("\(few): too few for zones")
+                    notes.append(rates.isEmpty ? few : "\(few): too few for zones")
                 }
             } else {
-                row.averageHeartRate = rates.reduce(0) { $0 + $1.bpm } / Double(rates.count)
+                row.averageHeartRate = sampleAverage
                 row.maximumHeartRate = rates.map(\.bpm).max()
                 let day = w.localDate ?? calendar.localDate(of: start)
                 if let maximum = maxHeartRate ?? HeartRateZones.maximum(birthDate: birth, on: day) {
