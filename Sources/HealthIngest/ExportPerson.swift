@@ -19,13 +19,11 @@ public struct ExportPerson: Sendable, Equatable {
     }
 
     static func find(in bytes: [UInt8]) -> ExportPerson? {
-        func value(_ key: String) -> String? {
-            guard let text = ExportZoneHints.attribute("HKCharacteristicTypeIdentifier" + key, after: "<Me ", in: bytes) else { return nil }
-            return set(text)
+        let raw = ["DateOfBirth", "BiologicalSex", "BloodType"].map {
+            ExportZoneHints.attribute("HKCharacteristicTypeIdentifier" + $0, after: "<Me ", in: bytes)
         }
-        guard ExportZoneHints.attribute("HKCharacteristicTypeIdentifierDateOfBirth", after: "<Me ", in: bytes) != nil
-            || ExportZoneHints.attribute("HKCharacteristicTypeIdentifierBiologicalSex", after: "<Me ", in: bytes) != nil else { return nil }
-        return ExportPerson(dateOfBirth: value("DateOfBirth"), biologicalSex: value("BiologicalSex"), bloodType: value("BloodType"))
+        guard raw[0] != nil || raw[1] != nil else { return nil }
+        return ExportPerson(dateOfBirth: set(raw[0]), biologicalSex: set(raw[1]), bloodType: set(raw[2]))
     }
 
     /// nil for a characteristic that is not set: empty, or HealthKit's `…NotSet`.
