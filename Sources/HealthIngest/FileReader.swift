@@ -36,7 +36,9 @@ final class FileReader {
         #if os(Linux)
         if direct, let flag = directFlag {
             let aligned = offset - offset % Int64(Self.alignment)
-            fd = try Self.openRegular(path, flags: flag, orFail: false)
+            // Any failure (O_DIRECT refused, or not a regular file) falls back to the plain open,
+            // which says what is wrong.
+            fd = (try? Self.openRegular(path, flags: flag)) ?? -1
             if fd >= 0 {
                 isDirect = true
                 (position, skip) = (aligned, Int(offset - aligned))
@@ -86,20 +88,16 @@ final class FileReader {
     }
 
     private static func openPlain(_ path: String) throws -> Int32 {
-        try openRegular(path, flags: 0, orFail: true)
+        try openRegular(path, flags: 0)
     }
 
     /// Opens `path` read-only, refusing anything but a regular file (issue 46): a FIFO, a device
     /// or a socket would block the import for ever (a FIFO's open waits for a writer) or read
     /// without end. The open does not block (`O_NONBLOCK`), the type is checked on the opened
-    /// descriptor (no race with a rename), and reads block again after. `orFail` false: a
-    /// failed open returns -1 (the direct open falls back to a plain one).
-    static func openRegular(_ path: String, flags: Int32, orFail: Bool) throws -> Int32 {
+    /// descriptor (no race with a rename), and reads block again after.
+    static func openRegular(_ path: String, flags: Int32) throws -> Int32 {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags)
-        guard fd >= 0 else {
-            if !orFail { return -1 }
-            throw HealthETLError.inputMissing("\(path): cannot be opened (\(errnoText()))")
-        }
+        guard fd >= 0 else { throw HealthETLError.inputMissing("\(path): cannot be opened (\(errnoText()))") }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let text = errnoText()
@@ -119,7 +117,7 @@ final class FileReader {
     /// The first `count` bytes of a regular file (fewer if it is shorter): for the checks that
     /// look at a file's start (zip magic, XML, a Health export's prefix), through `openRegular`.
     static func head(of path: String, count: Int) throws -> [UInt8] {
-        let fd = try openRegular(path, flags: 0, orFail: true)
+        let fd = try openRegular(path, flags: 0)
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
