@@ -196,10 +196,13 @@ public struct ReportPage: Sendable {
     // MARK: sleep, workouts, heart, insights
 
     private var sleep: String {
-        let recent = Array(data.nights.suffix(30))
-        guard !recent.isEmpty else { return #"<section id="sleep"><h2>Sleep</h2><p class="empty">No sleep recorded.</p></section>"# }
+        guard let latest = data.nights.last?.date else {
+            return #"<section id="sleep"><h2>Sleep</h2><p class="empty">No sleep recorded.</p></section>"#
+        }
+        // The charts' time axis: the 30 days to the latest night, a night without a record a gap.
+        let recent = data.nights.filter { $0.date > latest.adding(days: -30) }
         var s = #"<section id="sleep"><h2>Sleep</h2><p class="note">\#(Format.html(Self.sleepAverage(recent)))</p>"#
-        s += #"<div class="card wide"><h3>Stages</h3>"# + SVGCharts.nights(recent)
+        s += #"<div class="card wide"><h3>Stages, the 30 days to \#(Format.day(latest))</h3>"# + SVGCharts.nights(recent)
             + #"<div class="legend"><span><i class="deep"></i>Deep</span><span><i class="core"></i>Core</span><span><i class="rem"></i>REM</span><span><i class="unspec"></i>Asleep</span><span><i class="awake"></i>Awake</span>"#
             + (recent.contains(where: \.isInBedOnly) ? #"<span><i class="inbed"></i>In bed (no sleep stages recorded)</span>"# : "")
             + "</div></div>"
@@ -222,7 +225,8 @@ public struct ReportPage: Sendable {
             let energy = recent.filter { $0.date >= start && $0.date < start.adding(days: 7) }.compactMap(\.energyKcal)
             return SVGCharts.Bar(label: Format.shortDay(start), value: energy.isEmpty ? nil : energy.reduce(0, +))
         }
-        s += #"<div class="card wide"><h3>Workout energy per week (kcal)</h3>"# + SVGCharts.bars(bars, unit: "kcal", width: 720,
+        let weeks = (0..<weekCount).map { firstWeek.adding(days: 7 * $0) }
+        s += #"<div class="card wide"><h3>Workout energy per week (kcal)</h3>"# + SVGCharts.bars(bars, unit: "kcal", width: 720, dates: weeks,
                                                                                                title: "Workout energy per week") + "</div>"
         let distance = units.show("distance_m", spreadsheet: true)
         s += Format.tableStart(["Week", "Type", "Workouts", "Minutes", distance.title, "Energy (kcal)"], numeric: [2, 3, 4, 5])

@@ -29,6 +29,7 @@ enum ReportStyle {
     select{font:inherit;padding:5px 8px;border-radius:8px;border:1px solid #c3ccd6;background:#fff;margin:0 0 8px}
     .mon,.yr{display:none}.mon.on,.yr.on{display:block}.months>.mon>div{display:none}
     #mm-steps:checked~.months .on .m-steps,#mm-energy:checked~.months .on .m-energy,#mm-exercise:checked~.months .on .m-exercise,#mm-sleep:checked~.months .on .m-sleep{display:block}
+    #quality .months{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,250px),1fr));gap:8px 18px}
     .cal{display:grid;grid-template-columns:repeat(7,1fr);gap:4px;max-width:460px}.cal b{font-size:12px;color:var(--muted);text-align:center;font-weight:600}
     .cal i{aspect-ratio:1;border-radius:8px;font-style:normal;font-size:12px;display:flex;align-items:flex-start;justify-content:flex-end;padding:3px 5px;cursor:pointer}
     .heat{display:grid;grid-auto-flow:column;grid-template-rows:repeat(7,1fr);gap:2px;overflow-x:auto;margin:8px 0}.heat i{width:11px;height:11px;border-radius:2px;cursor:pointer}

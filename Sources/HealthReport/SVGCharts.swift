@@ -15,8 +15,10 @@ enum SVGCharts {
 
     /// Vertical bars scaled to the largest value (or the goal, if higher), the goal as a dashed
     /// line, each bar's value above it, a value axis with its unit in a left gutter.
+    /// With `dates` (one a bar, evenly spaced in time, such as weeks), the labels are those of a
+    /// time axis: as many as fit, the year where the range crosses one.
     static func bars(_ bars: [Bar], goal: Double? = nil, unit: String, places: Int = 0, width: Int = 340, height: Int = 180,
-                     title: String) -> String {
+                     dates: [CivilDate]? = nil, title: String) -> String {
         let top = 24.0, bottom = 22.0, gutter = 38.0
         let plot = Double(height) - top - bottom
         let ticks = niceTicks(max(bars.compactMap(\.value).max() ?? 0, bars.compactMap(\.previous).max() ?? 0, goal ?? 0, 1e-9))
@@ -40,7 +42,11 @@ enum SVGCharts {
                 s += #"<rect class="bar\#(bar.reached ? " met" : "")\#(bar.highlight ? " hi" : "")" x="\#(f(x))" y="\#(f(top + plot - h))" width="\#(f(barWidth))" height="\#(f(h))" rx="3"><title>\#(Format.html(bar.label)): \#(number(v, places)) \#(unit)</title></rect>"#
                 if slot >= 30 { s += #"<text class="val" x="\#(f(x + barWidth / 2))" y="\#(f(top + plot - h - 4))">\#(short(v, places))</text>"# }
             }
-            s += #"<text class="lbl" x="\#(f(x + barWidth / 2))" y="\#(height - 6)">\#(Format.html(bar.label))</text>"#
+            if dates == nil { s += #"<text class="lbl" x="\#(f(x + barWidth / 2))" y="\#(height - 6)">\#(Format.html(bar.label))</text>"# }
+        }
+        if let dates, let first = dates.first, let last = dates.last {
+            let axis = TimeAxis(first: first, last: last, left: gutter + slot / 2, right: gutter + slot * (Double(dates.count) - 0.5))
+            s += axis.labels(at: dates, width: Double(width), y: Double(height - 6))
         }
         return s + svgClose
     }
@@ -73,20 +79,20 @@ enum SVGCharts {
         return s + svgClose
     }
 
-    /// Nights as stacked columns of stages (hours on the value axis, dates below); a night in
-    /// bed only as one pale column of its time in bed, so it is neither missing nor drawn as sleep.
+    /// Nights as stacked columns of stages (hours on the value axis, dates below), each at its
+    /// date: a night with no record leaves its gap. A night in bed only is one pale column of
+    /// its time in bed, so it is neither missing nor drawn as sleep.
     static func nights(_ nights: [ReportNight], width: Int = 720, height: Int = 200) -> String {
         let top = 24.0, bottom = 22.0, gutter = 38.0, plot = Double(height) - top - bottom
         let longest = max(nights.map { $0.isInBedOnly ? $0.inBed : $0.asleep + $0.awake }.max() ?? 0, 60) / 60
         let ticks = niceTicks(longest, step: 2)
         let maxMinutes = (ticks.last ?? 1) * 60
-        let slot = (Double(width) - gutter) / Double(max(nights.count, 1))
-        var s = svgOpen(width, height, "Sleep stages of the last \(nights.count) nights, hours a night")
+        let (axis, slot) = nightAxis(nights, width: width, gutter: gutter)
+        var s = svgOpen(width, height, "Sleep stages of \(nights.count) nights, hours a night")
         s += valueAxis(ticks, unit: "h", gutter: gutter, width: width) { top + plot * (1 - $0 * 60 / maxMinutes) }
-        let every = labelEvery(nights.count, slot: slot)
-        for (i, n) in nights.enumerated() {
+        for n in nights {
             var y = top + plot
-            let x = gutter + slot * Double(i) + slot * 0.15
+            let x = axis.x(n.date) - slot * 0.35
             let parts = n.isInBedOnly ? [("In bed, no stages recorded", n.inBed, "inbed")]
                 : [("Deep", n.deep, "deep"), ("Core", n.core, "core"), ("REM", n.rem, "rem"),
                    ("Asleep", n.unspecified, "unspec"), ("Awake", n.awake, "awake")]
@@ -95,11 +101,16 @@ enum SVGCharts {
                 y -= h
                 s += #"<rect class="\#(cls)" x="\#(f(x))" y="\#(f(y))" width="\#(f(slot * 0.7))" height="\#(f(h))"><title>\#(Format.day(n.date)) \#(name): \#(Format.count(minutes)) min</title></rect>"#
             }
-            if i % every == 0 {
-                s += #"<text class="lbl" x="\#(f(x + slot * 0.35))" y="\#(height - 6)">\#(Format.shortDay(n.date))</text>"#
-            }
         }
-        return s + svgClose
+        return s + axis.labels(at: nights.map(\.date), width: Double(width), y: Double(height - 6)) + svgClose
+    }
+
+    /// A column a day from the first night to the last, in the plot right of the gutter.
+    static func nightAxis(_ nights: [ReportNight], width: Int, gutter: Double) -> (time: TimeAxis, slot: Double) {
+        let first = nights.first?.date ?? CivilDate(year: 2000, month: 1, day: 1), last = nights.last?.date ?? first
+        let slot = (Double(width) - gutter) / Double(last.daysSinceEpoch - first.daysSinceEpoch + 1)
+        let time = TimeAxis(first: first, last: last, left: gutter + slot / 2, right: Double(width) - slot / 2)
+        return (time, slot)
     }
 
     /// Bedtime and wake time of each night as a vertical span on a clock axis from 20:00 to
@@ -109,21 +120,17 @@ enum SVGCharts {
         let range = clockRange(nights)
         let top = 10.0, bottom = 22.0, gutter = 44.0, plot = Double(height) - top - bottom
         func y(_ minutes: Double) -> Double { top + plot * (minutes - range.from) / (range.to - range.from) }
-        let slot = (Double(width) - gutter) / Double(max(nights.count, 1))
-        var s = svgOpen(width, height, "Bedtime and wake time of the last \(nights.count) nights, local clock time")
+        let axis = nightAxis(nights, width: width, gutter: gutter).time
+        var s = svgOpen(width, height, "Bedtime and wake time of \(nights.count) nights, local clock time")
         let step = (range.to - range.from) > 1200 ? 360.0 : 240.0
         for minutes in stride(from: range.from, through: range.to, by: step) {
             s += #"<line class="grid" x1="\#(f(gutter))" x2="\#(width)" y1="\#(f(y(minutes)))" y2="\#(f(y(minutes)))"/><text class="axis" x="\#(f(gutter - 4))" y="\#(f(y(minutes) + 4))">\#(Format.clock(minutes))</text>"#
         }
-        let every = labelEvery(nights.count, slot: slot)
-        for (i, n) in nights.enumerated() {
-            let x = gutter + slot * Double(i) + slot / 2
+        for n in nights {
+            let x = axis.x(n.date)
             s += #"<line class="span" x1="\#(f(x))" x2="\#(f(x))" y1="\#(f(y(n.bedtimeMinutes)))" y2="\#(f(y(n.wakeMinutes)))"><title>\#(Format.day(n.date)): \#(Format.clock(n.bedtimeMinutes))–\#(Format.clock(n.wakeMinutes))</title></line>"#
-            if i % every == 0 {
-                s += #"<text class="lbl" x="\#(f(x))" y="\#(height - 6)">\#(Format.shortDay(n.date))</text>"#
-            }
         }
-        return s + svgClose
+        return s + axis.labels(at: nights.map(\.date), width: Double(width), y: Double(height - 6)) + svgClose
     }
 
     /// The clock range of the bedtime chart: 20:00 the evening before to 12:00, widened to
@@ -133,30 +140,33 @@ enum SVGCharts {
         return (min(-240, (earliest / 60).rounded(.down) * 60), max(720, (latest / 60).rounded(.up) * 60))
     }
 
-    /// A line through daily values on a value axis with its unit, dates below.
+    /// A line through daily values on a value axis with its unit, dates below, x proportional
+    /// to time. The line breaks where more than `gapDays` pass between two values (a dot marks
+    /// a value alone between gaps), so a year without measurements is not drawn as a trend.
     static func line(_ points: [(date: CivilDate, value: Double)], unit: String, width: Int = 720, height: Int = 180,
-                     title: String) -> String {
-        guard let lo = points.map(\.value).min(), let hi = points.map(\.value).max() else { return "" }
+                     gapDays: Int = 31, title: String) -> String {
+        guard let lo = points.map(\.value).min(), let hi = points.map(\.value).max(),
+              let first = points.first?.date, let last = points.last?.date else { return "" }
         let top = 24.0, bottom = 22.0, gutter = 38.0, plot = Double(height) - top - bottom
         let ticks = niceTicks(hi, from: lo)
         let low = ticks.first ?? lo, span = max((ticks.last ?? hi) - low, 1e-9)
-        let step = (Double(width) - gutter - 20) / Double(max(points.count - 1, 1))
-        func xy(_ i: Int, _ v: Double) -> (Double, Double) { (gutter + 10 + step * Double(i), top + plot * (1 - (v - low) / span)) }
+        let axis = TimeAxis(first: first, last: last, left: gutter + 10, right: Double(width) - 10)
+        func xy(_ p: (date: CivilDate, value: Double)) -> (Double, Double) { (axis.x(p.date), top + plot * (1 - (p.value - low) / span)) }
         var s = svgOpen(width, height, title)
         s += valueAxis(ticks, unit: unit, gutter: gutter, width: width) { top + plot * (1 - ($0 - low) / span) }
-        let path = points.enumerated().map { i, p in let (x, y) = xy(i, p.value); return "\(i == 0 ? "M" : "L")\(f(x)) \(f(y))" }
-        s += #"<path class="line" d="\#(path.joined(separator: " "))"/>"#
-        // Dates at five places at most, the first and the last among them.
-        let marks = Set(stride(from: 0, to: points.count, by: max((points.count - 1) / 4, 1))).union([points.count - 1])
-        for i in marks.sorted() where i < points.count {
-            let (x, _) = xy(i, points[i].value)
-            s += #"<text class="lbl" x="\#(f(x))" y="\#(height - 6)">\#(Format.shortDay(points[i].date))</text>"#
+        var path: [String] = [], alone: Set<Int> = []
+        for (i, p) in points.enumerated() {
+            let (x, y) = xy(p)
+            let breaks = i == 0 || p.date.daysSinceEpoch - points[i - 1].date.daysSinceEpoch > gapDays
+            let endsHere = i == points.count - 1 || points[i + 1].date.daysSinceEpoch - p.date.daysSinceEpoch > gapDays
+            if breaks && endsHere { alone.insert(i) }
+            path.append("\(breaks ? "M" : "L")\(f(x)) \(f(y))")
         }
-        if points.count <= 120 {
-            for (i, p) in points.enumerated() {
-                let (x, y) = xy(i, p.value)
-                s += #"<circle class="dot" cx="\#(f(x))" cy="\#(f(y))" r="2.5"><title>\#(Format.day(p.date)): \#(Format.number(p.value, places: 1)) \#(unit)</title></circle>"#
-            }
+        s += #"<path class="line" d="\#(path.joined(separator: " "))"/>"#
+        s += axis.labels(at: points.map(\.date), width: Double(width), y: Double(height - 6))
+        for (i, p) in points.enumerated() where points.count <= 120 || alone.contains(i) {
+            let (x, y) = xy(p)
+            s += #"<circle class="dot" cx="\#(f(x))" cy="\#(f(y))" r="2.5"><title>\#(Format.day(p.date)): \#(Format.number(p.value, places: 1)) \#(unit)</title></circle>"#
         }
         return s + svgClose
     }
@@ -196,9 +206,6 @@ enum SVGCharts {
         }
         return s
     }
-
-    /// Every how many columns a date label fits (labels of about 44 px).
-    static func labelEvery(_ count: Int, slot: Double) -> Int { max(Int((44 / max(slot, 1)).rounded(.up)), 1) }
 
     static func f(_ v: Double) -> String {
         let r = (v * 10).rounded() / 10

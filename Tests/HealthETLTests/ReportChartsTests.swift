@@ -55,6 +55,71 @@ final class ReportChartsTests: XCTestCase {
         XCTAssertTrue(bars.hasPrefix(#"<div class="chart"><svg viewBox="0 0 340 180" style="min-width:340px""#))
     }
 
+    /// The x of each dot of a line chart.
+    private func dotXs(_ svg: String) throws -> [Double] {
+        let regex = try NSRegularExpression(pattern: #"<circle class="dot" cx="([-0-9.]+)""#)
+        return regex.matches(in: svg, range: NSRange(svg.startIndex..., in: svg)).map { Double(svg[Range($0.range(at: 1), in: svg)!])! }
+    }
+
+    private func labels(_ svg: String) throws -> [(x: Double, text: String)] {
+        let regex = try NSRegularExpression(pattern: #"<text class="lbl" x="([-0-9.]+)" y="[-0-9.]+">([^<]*)</text>"#)
+        return regex.matches(in: svg, range: NSRange(svg.startIndex..., in: svg)).map {
+            (Double(svg[Range($0.range(at: 1), in: svg)!])!, String(svg[Range($0.range(at: 2), in: svg)!]))
+        }
+    }
+
+    /// Issue 45: a real export measured HRV on 9 and 10 Jan 2022 and then on 27 Jan 2023. The x
+    /// axis is time: the year between is a year wide, the line breaks across it, and the labels
+    /// carry both years.
+    func testALineChartsAxisIsProportionalToTimeAndShowsTheYears() throws {
+        let points = [("2022-01-09", 41.0), ("2022-01-10", 44.0), ("2023-01-27", 38.0), ("2023-01-28", 40.0)]
+            .map { (date: CivilDate(iso: $0.0)!, value: $0.1) }
+        let svg = SVGCharts.line(points, unit: "ms", title: "HRV")
+        let xs = try dotXs(svg)
+        XCTAssertEqual(xs.count, 4)
+        let perDay = (xs[3] - xs[0]) / Double(points[3].date.daysSinceEpoch - points[0].date.daysSinceEpoch)
+        XCTAssertEqual(xs[1] - xs[0], perDay, accuracy: 0.15, "one day is one day wide")
+        XCTAssertEqual(xs[2] - xs[1], perDay * 382, accuracy: 0.5, "the gap is 382 days wide, not one step")
+        XCTAssertTrue(svg.contains(#"d="M48 "#) && svg.components(separatedBy: " M").count == 2, "the line breaks once, over the gap: \(svg)")
+        let shown = try labels(svg).map(\.text)
+        XCTAssertEqual(shown.first, "9 Jan 2022", "the first label carries its year: \(shown)")
+        XCTAssertTrue(shown.contains { $0.hasSuffix("2023") }, "the first label of the new year carries it: \(shown)")
+        // One year: no year on the labels.
+        let spring = SVGCharts.line((0..<20).map { (CivilDate(iso: "2024-04-01")!.adding(days: $0), 50.0) }, unit: "bpm", title: "RHR")
+        XCTAssertFalse(try labels(spring).contains { $0.text.contains("2024") })
+    }
+
+    /// Labels never overlap (estimated from their length at 11 px), whatever the count of dates,
+    /// and the latest date always has its label.
+    func testDateLabelsNeverOverlapAndTheLatestIsShown() throws {
+        let start = CivilDate(iso: "2024-12-01")!
+        for count in [2, 7, 30, 31, 90, 180] {
+            let points = (0..<count).map { (date: start.adding(days: $0), value: Double($0 % 5)) }
+            let nights = (0..<min(count, 30)).map { night(start.adding(days: $0).iso8601, bed: -30, wake: 420) }
+            for svg in [SVGCharts.line(points, unit: "ms", title: "t"), SVGCharts.nights(nights), SVGCharts.bedAndWake(nights)] {
+                let shown = try labels(svg)
+                XCTAssertFalse(shown.isEmpty)
+                for (a, b) in zip(shown, shown.dropFirst()) {
+                    let room = (TimeAxis.labelWidth(a.text) + TimeAxis.labelWidth(b.text)) / 2
+                    XCTAssertGreaterThanOrEqual(b.x - a.x, room - 0.1, "\(a.text) and \(b.text) overlap (\(count) dates)")
+                }
+                XCTAssertTrue(shown.allSatisfy { $0.x - TimeAxis.labelWidth($0.text) / 2 >= -0.1 && $0.x + TimeAxis.labelWidth($0.text) / 2 <= 720.1 })
+            }
+            let last = start.adding(days: count - 1)
+            XCTAssertTrue(try labels(SVGCharts.line(points, unit: "ms", title: "t")).last!.text.hasPrefix(Format.shortDay(last)), "\(count)")
+        }
+    }
+
+    /// A night without a record leaves its day empty: the sleep charts' columns sit at their dates.
+    func testSleepChartsLeaveAGapForAMissingNight() throws {
+        let nights = [night("2024-04-01", bed: -30, wake: 420), night("2024-04-02", bed: -30, wake: 420), night("2024-04-05", bed: -30, wake: 420)]
+        let svg = SVGCharts.bedAndWake(nights)
+        let regex = try NSRegularExpression(pattern: #"class="span" x1="([-0-9.]+)""#)
+        let xs = regex.matches(in: svg, range: NSRange(svg.startIndex..., in: svg)).map { Double(svg[Range($0.range(at: 1), in: svg)!])! }
+        XCTAssertEqual(xs.count, 3)
+        XCTAssertEqual(xs[2] - xs[1], 3 * (xs[1] - xs[0]), accuracy: 0.2, "two missing nights are two empty days")
+    }
+
     func testTheRingsHaveALegendWithTheirNumbers() {
         var day = ReportDay(date: CivilDate(iso: "2024-04-18")!, activeEnergy: 419, exerciseMinutes: 12, standHours: 9)
         day.ringEnergyGoal = 520

@@ -25,10 +25,15 @@ final class ReportLayoutTests: XCTestCase {
     return {fits:t.scrollWidth<=t.clientWidth+1,scrolls:cs.overflowX==='auto'||cs.overflowX==='scroll',inside:r.right<=W+0.5}});
     var charts=[].map.call(document.querySelectorAll('.chart'),function(c){var r=c.getBoundingClientRect();return r.width===0||r.right<=W+0.5});
     var scrolled=[].filter.call(document.querySelectorAll('.chart'),function(c){return c.getClientRects().length&&c.scrollWidth>c.clientWidth+1}).map(function(c){return c.scrollLeft+c.clientWidth>=c.scrollWidth-1});
+    var overlaps=[],years=[];document.querySelectorAll('svg').forEach(function(svg){if(!svg.getClientRects().length)return;var sr=svg.getBoundingClientRect();
+    var r=[].map.call(svg.querySelectorAll('text.lbl'),function(t){return {t:t.textContent,b:t.getBoundingClientRect()}});
+    r.forEach(function(a,i){if(/[0-9]{4}$/.test(a.t))years.push(a.t);if(a.b.left<sr.left-0.5||a.b.right>sr.right+0.5)overlaps.push('outside: '+a.t);
+    for(var j=i+1;j<r.length;j++){var b=r[j].b;if(a.b.left<b.right-0.5&&b.left<a.b.right-0.5&&a.b.top<b.bottom-0.5&&b.top<a.b.bottom-0.5)overlaps.push(a.t+' / '+r[j].t)}})});
+    var quality=new Set([].map.call(document.querySelectorAll('#quality .month'),function(m){return Math.round(m.getBoundingClientRect().left)})).size;
     var energy=document.querySelector('#workouts th:last-child');
     var week=[].map.call(document.querySelectorAll('#workouts td:first-child'),function(td){var cs=getComputedStyle(td);return (td.getBoundingClientRect().height-parseFloat(cs.paddingTop)-parseFloat(cs.paddingBottom))/parseFloat(cs.lineHeight)});
     console.log('PROBE '+JSON.stringify({width:W,scroll:document.documentElement.scrollWidth,small:small,nav:nav,tables:tables,charts:charts,scrolled:scrolled,
-    energy:energy?energy.textContent:null,weekLines:Math.max.apply(null,week.concat([0]))}))});</script>
+    overlaps:overlaps,years:years,quality:quality,energy:energy?energy.textContent:null,weekLines:Math.max.apply(null,week.concat([0]))}))});</script>
     """
 
     struct Probe: Decodable {
@@ -37,6 +42,10 @@ final class ReportLayoutTests: XCTestCase {
         var width: Int, scroll: Int, small: [String], nav: [Link], tables: [Table], charts: [Bool]
         /// Each chart that scrolls in its own box: whether it opened at its right end (the latest data).
         var scrolled: [Bool]
+        /// Chart date labels that overlap another or stick out of their chart; labels that carry a year.
+        var overlaps: [String], years: [String]
+        /// The Data quality calendar's columns of months.
+        var quality: Int
         var energy: String?, weekLines: Double
     }
 
@@ -110,6 +119,7 @@ final class ReportLayoutTests: XCTestCase {
             // Issue 45: a chart that scrolls sideways opens at its latest data.
             if width == 390 { XCTAssertFalse(probe.scrolled.isEmpty, "at 390 px some charts scroll in their box (the sleep chart)") }
             XCTAssertTrue(probe.scrolled.allSatisfy { $0 }, "every scrolled chart opens at its right end: \(probe.scrolled)")
+            XCTAssertEqual(probe.overlaps, [], "no date label overlaps another or leaves its chart at \(width) px")
             XCTAssertEqual(probe.energy, "Energy (kcal)", "the workouts table keeps its Energy column")
             XCTAssertLessThan(probe.weekLines, 1.5, "week labels on one line")
             XCTAssertTrue(console.contains { $0.contains("report ready") }, "the page's script ran: \(console)")
@@ -123,6 +133,29 @@ final class ReportLayoutTests: XCTestCase {
         }
     }
 
+    /// Issue 45: charts over a New Year (a generated export from 20 Nov to 28 Jan) at a phone's
+    /// and a desktop's width: no two date labels overlap, the labels carry the year, and the Data
+    /// quality calendar puts months side by side on the desktop (one column on the phone).
+    func testChartsOverANewYearAndTheQualityCalendarsWidth() throws {
+        let dir = try temporaryFolder(self)
+        let export = dir.appendingPathComponent("export").path, out = dir.appendingPathComponent("out").path
+        try generateExport(["--out", export, "--days", "70", "--start", "2024-11-20", "--seed", "45"])
+        let r = try healthetl(["import", export, "--out", out, "--quiet", "--timezone", "Europe/Berlin"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for width in [390, 1280] {
+            let (probe, console) = try measure(out + "/report/index.html", width: width, in: dir,
+                                               screenshot: dir.appendingPathComponent("year-\(width).png").path)
+            XCTAssertEqual(probe.width, width)
+            XCTAssertEqual(probe.overlaps, [], "no date label overlaps another or leaves its chart at \(width) px")
+            XCTAssertTrue(probe.years.contains { $0.hasSuffix("2024") } && probe.years.contains { $0.hasSuffix("2025") },
+                          "labels carry the years the range crosses: \(probe.years)")
+            XCTAssertTrue(probe.scrolled.allSatisfy { $0 }, "every scrolled chart opens at its right end")
+            if width == 390 { XCTAssertEqual(probe.quality, 1, "one month a row on a phone") }
+            else { XCTAssertGreaterThanOrEqual(probe.quality, 3, "the quality calendar's months side by side on a desktop") }
+            XCTAssertEqual(consoleProblems(console), [])
+        }
+    }
+
     /// The probe can fail: an old-style page (a chart that scales its labels, a table wider
     /// than the phone) is caught.
     func testTheProbeCatchesScaledLabelsAndWideTables() throws {
@@ -130,6 +163,7 @@ final class ReportLayoutTests: XCTestCase {
         let page = dir.appendingPathComponent("bad.html").path
         try """
         <!doctype html><html><body><nav><a>Today</a></nav><svg viewBox="0 0 720 100" style="width:100%"><text x="0" y="50" font-size="11">tiny</text></svg>
+        <svg viewBox="0 0 300 40" style="min-width:300px"><text class="lbl" x="100" y="30">28 Dec</text><text class="lbl" x="110" y="30">31 Dec</text></svg>
         <table style="width:600px"><tr><td>wide</td></tr></table><script>console.log('report ready')</script></body></html>
         """.write(toFile: page, atomically: true, encoding: .utf8)
         let (probe, _) = try measure(page, width: 390, in: dir, screenshot: dir.appendingPathComponent("bad.png").path)
@@ -137,6 +171,7 @@ final class ReportLayoutTests: XCTestCase {
         XCTAssertGreaterThan(probe.scroll, 390)
         XCTAssertEqual(probe.small.count, 1, "the scaled label: \(probe.small)")
         XCTAssertFalse(probe.tables.allSatisfy { ($0.fits || $0.scrolls) && $0.inside })
+        XCTAssertEqual(probe.overlaps, ["28 Dec / 31 Dec"], "the overlapping labels are caught")
     }
 
     /// Printed (A4), the report is a short summary for a doctor's visit: the day, sleep, heart,
