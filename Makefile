@@ -51,12 +51,13 @@ endif
 # Python is tooling only: pyarrow/duckdb read our Parquet files in tests, openpyxl reads the
 # spreadsheet LibreOffice makes from our CSV; pyspark drives the cohort job (the executors run
 # healthetl, which parses and counts every byte of health data); mcp and neurokit2 are for the
-# tests of the MCP server and of the heart-rate-variability figures. The README's install line
+# tests of the MCP server and of the heart-rate-variability figures; pypdf reads the text of each
+# page LibreOffice prints of the workbook. The README's install line
 # names these too (scripts/check-install-line.py keeps them in step).
 venv: $(VENV)/.ready
 $(VENV)/.ready: Makefile
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet pyarrow duckdb openpyxl pyspark mcp neurokit2
+	$(VENV)/bin/pip install --quiet pyarrow duckdb openpyxl pyspark mcp neurokit2 pypdf
 	touch $@
 
 # Cohorts (issue 24): every export in EXPORTS (NAME.zip, NAME.xml or NAME/) as person NAME, with

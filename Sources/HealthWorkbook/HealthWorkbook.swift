@@ -18,7 +18,8 @@ public enum HealthWorkbook {
     ] + [dataQualitySheet]
 
     /// Writes the workbook of `database` to `path` (published on success only). Every sheet
-    /// prints landscape, one page wide, its header row on every page; a column empty in every
+    /// prints landscape at full size, split across pages with its header row and key columns
+    /// on each (`PageSetup`); a column empty in every
     /// row is left out, and a sheet without rows (no ECG recordings) too, except Daily.
     public static func write(from database: Database, to path: String, units: UnitSystem,
                              durability: Durability = .synced) throws {
@@ -49,7 +50,7 @@ public enum HealthWorkbook {
                 }
                 let columns = rows == 0 ? sized : zip(sized, filled).filter { $1 }.map(\.0)
                 let stmt = try database.prepare(table.sql)
-                try writer.addSheet(title, columns: columns.map(\.column), pageSetup: .shareable) { emit in
+                try writer.addSheet(title, columns: columns.map(\.column), pageSetup: PageSetup(repeatedColumns: Self.keyColumns[title] ?? 1)) { emit in
                     var row = [SheetValue](repeating: .empty, count: columns.count)
                     while try stmt.step() {
                         for (k, c) in columns.enumerated() { row[k] = c.read(stmt, c.source) }
@@ -64,10 +65,15 @@ public enum HealthWorkbook {
         }
     }
 
-    /// A text column as wide as its longest cell (and its header), within 8…60 characters.
+    /// A text column as wide as its longest cell (and its header's longest word: headers
+    /// wrap), within 8…60 characters.
     static func width(header: String, longest: Int) -> Double {
-        Double(min(60, max(8, header.count + 2, longest + 2)))
+        Double(min(60, max(8, (header.split(separator: " ").map(\.count).max() ?? 0) + 2, longest + 2)))
     }
+
+    /// The columns that say which row a printed page's row is, repeated on every page of a
+    /// sheet split across pages: the date, or year and month, or the workout and its start.
+    static let keyColumns = ["Monthly": 2, "Workouts": 2]
 
     /// Years, months and ids are names, not amounts: no thousands separator (issue 45: "2,024").
     static func isIdentifier(_ column: String) -> Bool {

@@ -28,8 +28,22 @@ public struct SheetColumn: Sendable, Equatable {
         self.header = header; self.kind = kind; self.width = width
     }
 
+    /// Headers wrap (at most three lines in the usual case), so a column is as wide as its values
+    /// need and its header's longest word, not its whole header: "Walking distance (km)" over
+    /// numbers is 10 characters wide, not 23.
     var shownWidth: Double {
-        width ?? max(Double(header.count) + 2, kind == .date ? 12 : kind == .dateTime ? 20 : kind == .localDateTime ? 17 : 10)
+        width ?? max(Double(header.split(separator: " ").map(\.count).max() ?? 0) + 2, (Double(header.count) / 3).rounded(.up) + 2,
+                     kind == .date ? 12 : kind == .dateTime ? 20 : kind == .localDateTime ? 17 : 10)
+    }
+
+    /// The lines the header takes when wrapped at its width (words kept whole, as spreadsheets wrap).
+    var headerLines: Int {
+        let room = max(Int(shownWidth) - 1, 1)
+        var lines = 1, used = 0
+        for word in header.split(separator: " ").map(\.count) {
+            if used == 0 { used = word } else if used + 1 + word <= room { used += 1 + word } else { lines += 1; used = word }
+        }
+        return lines
     }
 }
 
@@ -46,20 +60,32 @@ public enum SheetValue: Sendable, Equatable {
     case empty
 }
 
-/// How a sheet prints: its orientation, scaled to the page's width (as many pages down as it
-/// needs), and its header row repeated on every page (the print titles).
+/// How a sheet prints. A wide sheet is split across pages at full size, never shrunk to one
+/// page's width (19 columns on one page were unreadable): its header row repeats at the top of
+/// every page and its first `repeatedColumns` columns (the date) at the left of every page, so
+/// each page reads on its own. The sheet's name heads each page and "Page n of m" ends it.
 public struct PageSetup: Sendable, Equatable {
     public enum Orientation: String, Sendable { case portrait, landscape }
     public var orientation: Orientation
-    public var fitToWidth: Bool
     public var repeatHeaderRow: Bool
+    /// Leading columns printed on every page (0: none).
+    public var repeatedColumns: Int
 
-    public init(orientation: Orientation = .landscape, fitToWidth: Bool = true, repeatHeaderRow: Bool = true) {
-        self.orientation = orientation; self.fitToWidth = fitToWidth; self.repeatHeaderRow = repeatHeaderRow
+    public init(orientation: Orientation = .landscape, repeatHeaderRow: Bool = true, repeatedColumns: Int = 1) {
+        self.orientation = orientation; self.repeatHeaderRow = repeatHeaderRow; self.repeatedColumns = repeatedColumns
     }
 
-    /// What a sheet a person shares wants: landscape, one page wide, the header on every page.
+    /// What a sheet a person shares wants: landscape, the header and the first column on every page.
     public static let shareable = PageSetup()
+
+    /// The print titles' reference (`'Daily'!$A:$A,'Daily'!$1:$1`), nil when nothing repeats.
+    func printTitles(sheet quoted: String, columns: Int) -> String? {
+        var parts: [String] = []
+        let repeated = min(repeatedColumns, columns)
+        if repeated > 0 { parts.append("\(quoted)!$A:$\(WorkbookWriter.column(repeated - 1))") }
+        if repeatHeaderRow { parts.append("\(quoted)!$1:$1") }
+        return parts.isEmpty ? nil : parts.joined(separator: ",")
+    }
 }
 
 /// Writes an Office Open XML workbook (`.xlsx`) sheet by sheet, row by row, streamed into a zip
@@ -89,13 +115,14 @@ public final class WorkbookWriter {
         try zip.begin("xl/worksheets/sheet\(index).xml")
         var head = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#
             + #"<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">"#
-            + (pageSetup?.fitToWidth == true ? #"<sheetPr><pageSetUpPr fitToPage="1"/></sheetPr>"# : "")
             + #"<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>"#
             + #"<selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews><cols>"#
         for (i, c) in columns.enumerated() {
             head += #"<col min="\#(i + 1)" max="\#(i + 1)" width="\#(c.shownWidth)" customWidth="1"/>"#
         }
-        head += #"</cols><sheetData><row r="1">"#
+        // The header row as high as its most wrapped header (spreadsheets do not re-measure on opening).
+        let lines = columns.map(\.headerLines).max() ?? 1
+        head += #"</cols><sheetData><row r="1" ht="\#(15 * lines)" customHeight="1">"#
         for (i, c) in columns.enumerated() {
             head += #"<c r="\#(Self.column(i))1" t="inlineStr" s="1"><is><t>\#(Self.xml(c.header))</t></is></c>"#
         }
@@ -136,8 +163,8 @@ public final class WorkbookWriter {
         if let pageSetup {
             // Element order is the schema's: margins, then the page setup.
             tail += #"<pageMargins left="0.5" right="0.5" top="0.6" bottom="0.6" header="0.3" footer="0.3"/>"#
-                + #"<pageSetup orientation="\#(pageSetup.orientation.rawValue)""#
-                + (pageSetup.fitToWidth ? #" fitToWidth="1" fitToHeight="0""# : "") + "/>"
+                + #"<pageSetup orientation="\#(pageSetup.orientation.rawValue)" scale="100"/>"#
+                + #"<headerFooter><oddHeader>&amp;C&amp;A</oddHeader><oddFooter>&amp;CPage &amp;P of &amp;N</oddFooter></headerFooter>"#
         }
         try zip.write(tail + "</worksheet>")
         sheets.append((title, count, columns.count, pageSetup))
@@ -158,8 +185,8 @@ public final class WorkbookWriter {
             // The autofilter's range, as spreadsheet programs record it.
             let quoted = "'" + Self.xml(String(s.name.flatMap { $0 == "'" ? ["'", "'"] : [$0] })) + "'"
             workbook += #"<definedName name="_xlnm._FilterDatabase" localSheetId="\#(i)" hidden="1">\#(quoted)!$A$1:$\#(Self.column(max(s.columns - 1, 0)))$\#(s.rows)</definedName>"#
-            if s.page?.repeatHeaderRow == true {
-                workbook += #"<definedName name="_xlnm.Print_Titles" localSheetId="\#(i)">\#(quoted)!$1:$1</definedName>"#
+            if let titles = s.page?.printTitles(sheet: quoted, columns: s.columns) {
+                workbook += #"<definedName name="_xlnm.Print_Titles" localSheetId="\#(i)">\#(titles)</definedName>"#
             }
         }
         try part("xl/workbook.xml", workbook + "</definedNames></workbook>")
@@ -210,7 +237,7 @@ public final class WorkbookWriter {
             + #"<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>"#
             + #"<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>"#
             + #"<cellXfs count="\#(2 + styleFormats.count)"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>"#
-            + #"<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>"#
+            + #"<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1" applyAlignment="1"><alignment vertical="top" wrapText="1"/></xf>"#
             + styleFormats.map { #"<xf numFmtId="\#($0)" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>"# }.joined()
             + #"</cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>"#
         return s

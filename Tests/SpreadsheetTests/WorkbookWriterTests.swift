@@ -72,4 +72,23 @@ final class WorkbookWriterTests: XCTestCase {
         XCTAssertEqual(out["texts"] as? [String], ["plain", "a & b < c > \"d\"", "Zürich 日本 🫀", "tab\there", "ctrldropped"])
         XCTAssertEqual(out["empty_rows"] as? Int, 1)
     }
+
+    /// Headers wrap at their column's width, words whole; a column is as wide as its longest
+    /// header word (and its kind's values), not its whole header.
+    func testHeadersWrapAndColumnsFitTheirLongestWord() {
+        let distance = SheetColumn("Walking distance (km)", .grouped(places: 2))
+        XCTAssertEqual(distance.shownWidth, 10, "the longest word 'distance' and room for numbers")
+        XCTAssertEqual(distance.headerLines, 3, "Walking / distance / (km)")
+        XCTAssertEqual(SheetColumn("Steps", .number(places: 0)).headerLines, 1)
+        XCTAssertEqual(SheetColumn("Date", .date).shownWidth, 12)
+        XCTAssertEqual(SheetColumn("Respiratory", .text, width: 30).headerLines, 1)
+    }
+
+    /// The print titles repeat the header row and the key columns, quoted as spreadsheets quote.
+    func testPrintTitlesRepeatTheHeaderRowAndTheKeyColumns() {
+        XCTAssertEqual(PageSetup.shareable.printTitles(sheet: "'Daily'", columns: 19), "'Daily'!$A:$A,'Daily'!$1:$1")
+        XCTAssertEqual(PageSetup(repeatedColumns: 2).printTitles(sheet: "'M'", columns: 5), "'M'!$A:$B,'M'!$1:$1")
+        XCTAssertEqual(PageSetup(repeatedColumns: 3).printTitles(sheet: "'M'", columns: 2), "'M'!$A:$B,'M'!$1:$1", "never past the last column")
+        XCTAssertNil(PageSetup(repeatHeaderRow: false, repeatedColumns: 0).printTitles(sheet: "'M'", columns: 2))
+    }
 }
