@@ -69,18 +69,6 @@ public struct CohortDataset: Sendable {
         }
     }
 
-    /// Removes every partition of `person`.
-    public func remove(_ person: PersonKey) throws {
-        for name in Self.tableNames where FileManager.default.fileExists(atPath: partition(name, person)) {
-            try makeFolder("\(root)/.trash")
-            let aside = "\(root)/.trash/\(name)-person=\(person.rawValue)-\(getpid())"
-            guard FileCall.rename(partition(name, person), aside) == 0 else {
-                throw HealthETLError.io("cannot remove \(partition(name, person)): \(String(cString: strerror(errno)))")
-            }
-            try? FileManager.default.removeItem(atPath: aside)
-        }
-    }
-
     /// Each local year with samples, with its local days (days since 1970).
     static func samplesByYear(_ database: Database) throws -> [(Int, Range<Int>)] {
         let range = try database.rows("SELECT min(local_day), max(local_day) FROM sample_data").first

@@ -75,8 +75,15 @@ public struct People: Sendable {
         if let units { settings.units = units }
         if let maxHeartRate { settings.maxHeartRate = maxHeartRate }
         settings = try settings.validated()
-        try outputFolder(of: id).prepare()
-        try save(settings, of: id)
+        let isNew = !exists(id)
+        do {
+            try outputFolder(of: id).prepare()
+            try save(settings, of: id)
+        } catch {
+            // A new person whose settings could not be written is not created at all.
+            if isNew { try? FileManager.default.removeItem(atPath: outputFolder(of: id).path) }
+            throw error
+        }
         return settings
     }
 
@@ -103,18 +110,15 @@ public struct People: Sendable {
         // (and its file gone with the folder) at the end.
         try output.prepare()
         let lock = try RunLock(folder: output)
-        // Renamed aside first: a reader never sees a half-removed person, and a crash
-        // mid-way leaves a hidden folder the next remove of the same id clears.
-        let doomed = (folder as NSString).appendingPathComponent(".removing-\(id.rawValue)-\(getpid())")
-        guard FileCall.rename(output.path, doomed) == 0 else {
-            throw HealthETLError.io("cannot remove \(output.path): \(String(cString: strerror(errno)))")
-        }
-        withExtendedLifetime(lock) {}
-        try dataset.remove(PersonKey(id.rawValue))
+        // The folder and the dataset partitions renamed aside together, then deleted: a reader
+        // never sees a half-removed person, and a failure half-way puts back what had moved.
+        let aside = (folder as NSString).appendingPathComponent(".removing-\(id.rawValue)-\(getpid())")
         do {
-            try FileManager.default.removeItem(atPath: doomed)
-        } catch {
-            throw HealthETLError.io("cannot remove \(doomed): \(error.localizedDescription)")
+            try withExtendedLifetime(lock) {
+                try AsideRemoval.remove([output.path] + datasetPartitions(of: id), aside: aside)
+            }
+        } catch let error as FileError {
+            throw HealthETLError.io(error.description)
         }
     }
 }

@@ -8,8 +8,4 @@ extension People {
         CohortDataset.tableNames.map { dataset.partition($0, PersonKey(id.rawValue)) }
             .filter { FileManager.default.fileExists(atPath: $0) }
     }
-
-    public func removeDatasetPartitions(of id: PersonID) throws {
-        try dataset.remove(PersonKey(id.rawValue))
-    }
 }

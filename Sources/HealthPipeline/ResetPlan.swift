@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import PrivateFiles
 
 /// What `healthetl reset` removes from an output folder: every output a run made there — the
 /// store (with any journal SQLite left beside it), `csv/`, `parquet/`, `report/`,
@@ -39,14 +40,16 @@ public struct ResetPlan: Sendable {
         }
     }
 
-    /// Removes every listed path; the caller holds the folder's lock.
-    func remove() throws {
-        for path in paths where FileManager.default.fileExists(atPath: path) {
-            do {
-                try FileManager.default.removeItem(atPath: path)
-            } catch {
-                throw HealthETLError.io("cannot remove \(path): \(error.localizedDescription)")
-            }
+    /// Removes every listed path and `alongside`, all or nothing (`AsideRemoval`: each renamed
+    /// into `.healthetl/.removing-PID` first, every one put back if one cannot be); the caller
+    /// holds the folder's lock. A leftover `.removing-*` of a crashed reset is run state: the
+    /// next reset lists and removes it.
+    func remove(alongside: [String] = []) throws {
+        let aside = (folder.stateFolder as NSString).appendingPathComponent(".removing-\(getpid())")
+        do {
+            try AsideRemoval.remove(paths + alongside, aside: aside)
+        } catch let error as FileError {
+            throw HealthETLError.io(error.description)
         }
     }
 }

@@ -11,10 +11,13 @@ public struct StoreReset {
     public let folder: OutputFolder
     public init(folder: OutputFolder) { self.folder = folder }
 
-    public func run(keepProfile: Bool) throws -> String {
+    /// `alongside`: more of the folder's outputs kept elsewhere (a person's dataset partitions),
+    /// removed with the rest, all or nothing (`ResetPlan.remove`).
+    public func run(keepProfile: Bool, alongside: [String] = []) throws -> String {
         let pending = CheckpointFiles.pending(in: folder) != nil
             || ["load.sqlite", "delta.sqlite"].contains { FileManager.default.fileExists(atPath: (folder.stateFolder as NSString).appendingPathComponent($0)) }
-        guard FileManager.default.fileExists(atPath: folder.databasePath) || pending || !ResetPlan(folder: folder).paths.isEmpty else {
+        guard FileManager.default.fileExists(atPath: folder.databasePath) || pending || !ResetPlan(folder: folder).paths.isEmpty
+                || !alongside.isEmpty && !keepProfile else {
             throw HealthETLError.inputMissing("\(folder.databasePath): no store to reset")
         }
         let lock = try RunLock(folder: folder)
@@ -32,8 +35,8 @@ public struct StoreReset {
             }
             return "Cleared analytics and anchors of \(folder.databasePath); samples and profile kept."
         }
-        CheckpointFiles.clear(in: folder)
-        try plan.remove()
-        return "Removed from \(folder.path):\n" + lines.map { "  " + $0 }.joined(separator: "\n")
+        // The staged stores and checkpoint are in the plan: they go with the rest, or stay with it.
+        try plan.remove(alongside: alongside)
+        return "Removed from \(folder.path):\n" + (lines + alongside).map { "  " + $0 }.joined(separator: "\n")
     }
 }

@@ -115,18 +115,8 @@ enum ResetCommand: Command {
             throw HealthETLError.usage(ResetText.dryRun(folder: folder, plan: ResetPlan(folder: folder), partitions: partitions,
                                                         keepProfile: keepProfile, person: person, root: args.root))
         }
-        var text: String
-        do {
-            text = try StoreReset(folder: folder).run(keepProfile: keepProfile)
-        } catch let error as HealthETLError where !partitions.isEmpty && !keepProfile {
-            // Partitions whose store is gone already are still the person's outputs.
-            guard case .inputMissing = error else { throw error }
-            text = "Removed from \(folder.path): nothing (no store)"
-        }
-        if let person, !keepProfile, !partitions.isEmpty {
-            try people.removeDatasetPartitions(of: person)
-            text += "\n" + partitions.map { "  " + $0 }.joined(separator: "\n")
-        }
+        // Partitions whose store is gone already are still the person's outputs: they go too.
+        let text = try StoreReset(folder: folder).run(keepProfile: keepProfile, alongside: partitions)
         print(text + ResetText.kept(folder: folder, person: person, root: args.root, keepProfile: keepProfile))
     }
 }
