@@ -37,16 +37,30 @@ public final class MCPServer {
 
     public init(configuration: Configuration) { self.configuration = configuration }
 
+    /// The longest request line read (a query's text is at most 1 MiB, escaped in JSON).
+    public static let maximumRequestBytes = 4 << 20
+
+    /// When the request being answered was read: a query's time limit counts from there.
+    private(set) var requestStarted = QueryEngine.monotonicNow()
+
     /// Reads requests from standard input until it ends, answering each on standard output.
     public func serve() {
-        while let line = Swift.readLine(strippingNewline: true) {
-            guard let answer = handle(line: Data(line.utf8)) else { continue }
-            FileHandle.standardOutput.write(answer)
+        var lines = RequestLines(maximum: Self.maximumRequestBytes)
+        while let line = lines.next() {
+            let answer: Data?
+            switch line {
+            case .request(let data): answer = handle(line: data)
+            case .tooLong(let bytes):
+                answer = JSONRPC.encode(JSONRPC.error(id: nil, JSONRPC.Failure(
+                    .invalidRequest, "Invalid request: \(bytes) bytes, more than the \(Self.maximumRequestBytes >> 20) MiB a request may have")))
+            }
+            if let answer { FileHandle.standardOutput.write(answer) }
         }
     }
 
     /// The answer to one line (nil for a notification or a blank line), newline included.
     public func handle(line: Data) -> Data? {
+        requestStarted = QueryEngine.monotonicNow()
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
         switch JSONRPC.decode(line) {
         case .invalid(let id, let failure):

@@ -124,7 +124,7 @@ struct MCPTools {
            ["INSERT", "UPDATE", "DELETE", "DROP", "CREATE", "ALTER", "REPLACE", "ATTACH", "DETACH", "PRAGMA", "VACUUM"].contains(first) {
             return Self.failure("This server is read-only: HealthQL has SELECT only, and the store is opened read-only (\(first) refused)")
         }
-        let result = try server.engine(person: person).run(text)
+        let result = try server.engine(person: person).run(text, started: server.requestStarted)
         let (json, shown) = AnswerBounds.json(result)
         let total = result.totalRows ?? result.rows.count
         let more = total > shown

@@ -9,8 +9,9 @@ import CSQLite
 /// server that answers other requests must not run for ever.
 final class Deadline {
     let uptimeLimit: UInt64
-    init(seconds: Double) {
-        uptimeLimit = Self.now() &+ UInt64(max(0, seconds) * 1_000_000_000)
+    /// `seconds` from `start` (a `CLOCK_MONOTONIC` reading in nanoseconds, now by default).
+    init(seconds: Double, from start: UInt64 = Deadline.now()) {
+        uptimeLimit = start &+ UInt64(max(0, seconds) * 1_000_000_000)
     }
     var expired: Bool { Self.now() >= uptimeLimit }
     static func now() -> UInt64 {
@@ -23,8 +24,11 @@ final class Deadline {
 extension Database {
     /// Runs `body` with statements interrupted once `seconds` have passed; an interrupted
     /// statement throws `SQLiteError.timedOut`. The handler is removed afterwards.
-    public func withTimeLimit<T>(seconds: Double, _ body: () throws -> T) throws -> T {
-        let deadline = Deadline(seconds: seconds)
+    /// `since`: when the request began (`Database.monotonicNow()`), so that the limit covers
+    /// what was done before the statements too (reading and planning a query).
+    public func withTimeLimit<T>(seconds: Double, since start: UInt64? = nil, _ body: () throws -> T) throws -> T {
+        let deadline = Deadline(seconds: seconds, from: start ?? Deadline.now())
+        guard !deadline.expired else { throw SQLiteError(code: SQLITE_INTERRUPT, kind: .other, description: Self.stopped(seconds)) }
         let context = Unmanaged.passRetained(deadline)
         // Every 1,000 virtual machine instructions: often enough to stop within milliseconds.
         sqlite3_progress_handler(handle, 1000, { pointer in
@@ -38,10 +42,14 @@ extension Database {
         do {
             return try body()
         } catch let error as SQLiteError where error.code & 0xFF == SQLITE_INTERRUPT {
-            throw SQLiteError(code: error.code, kind: .other,
-                              description: "the query ran longer than \(Self.secondsText(seconds)) s and was stopped")
+            throw SQLiteError(code: error.code, kind: .other, description: Self.stopped(seconds))
         }
     }
+
+    static func stopped(_ seconds: Double) -> String { "the query ran longer than \(secondsText(seconds)) s and was stopped" }
+
+    /// The monotonic clock `withTimeLimit(seconds:since:)` counts from, in nanoseconds.
+    public static func monotonicNow() -> UInt64 { Deadline.now() }
 
     static func secondsText(_ s: Double) -> String { s == s.rounded() ? String(Int(s)) : String(s) }
 }

@@ -12,15 +12,12 @@ enum MCPCommand: Command {
     static let discussion = "Register it with an MCP client as a stdio server: command healthetl, args [\"mcp\", \"--out\", \"DIR\"]."
     static let spec = ArgumentSpec(options: [
         .out, .person, .now,
-        Option("time-limit", value: "SECONDS", help: "stop a query that runs longer (default 10)"),
+        Option("time-limit", value: "SECONDS", help: Option.timeLimit.help + " (default 10)"),
     ])
 
     static func run(_ args: ParsedArguments) throws {
         let root = args.root
-        let limitText = args.option("time-limit") ?? "10"
-        guard let limit = Double(limitText), limit > 0, limit <= 3600 else {
-            throw HealthETLError.usage("mcp: --time-limit must be a number of seconds (0 to 3600), not '\(limitText)'")
-        }
+        let limit = try args.timeLimit(name, default: 10) ?? 10
         let people = People(root: root)
         // The default store must be there now: an assistant started on a wrong folder should fail loudly, at once.
         let defaultStore = try args.storePath

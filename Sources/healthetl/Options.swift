@@ -1,3 +1,4 @@
+import HealthCore
 /// The options more than one command takes, each declared once with its help text.
 extension Option {
     static let out = Option("out", value: "DIR", help: "the output folder (default: ./out, or the pipeline's \"out\")")
@@ -12,5 +13,17 @@ extension Option {
     static let json = Option("json", help: "print the result as JSON on stdout")
     static let now = Option("now", value: "DATE",
                             help: "what today() and relative periods mean (default: the export's last complete day)")
+    static let timeLimit = Option("time-limit", value: "SECONDS", help: "stop a query that runs longer, its reading and planning included")
     static let yes = Option("yes", help: "really remove (without it: list what would go, change nothing)")
+}
+
+extension ParsedArguments {
+    /// `--time-limit SECONDS` (0 to 3600), or `fallback` when not given.
+    func timeLimit(_ command: String, default fallback: Double?) throws -> Double? {
+        guard let text = option("time-limit") else { return fallback }
+        guard let limit = Double(text), limit > 0, limit <= 3600 else {
+            throw HealthETLError.usage("\(command): --time-limit must be a number of seconds (0 to 3600), not '\(text)'")
+        }
+        return limit
+    }
 }

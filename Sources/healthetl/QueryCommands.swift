@@ -1,6 +1,7 @@
 import Foundation
 import HealthCore
 import HealthQL
+import SQLite
 
 /// `healthetl query "HEALTHQL" [--out DIR] [--person ID] [--format table|csv|json]`.
 enum QueryCommand: Command {
@@ -9,7 +10,8 @@ enum QueryCommand: Command {
     static let discussion = "Example: healthetl query \"SELECT sum(value) FROM steps GROUP BY month\""
     static let spec = ArgumentSpec(
         positionals: [Positional(name: "HEALTHQL", help: "the query (quoted)")],
-        options: [.out, .person, Option("format", value: "table|csv|json", help: "how to print the result (default table)"), .now])
+        options: [.out, .person, Option("format", value: "table|csv|json", help: "how to print the result (default table)"), .now,
+                  Option("time-limit", value: "SECONDS", help: Option.timeLimit.help + " (default: none)")])
 
     static func run(_ args: ParsedArguments) throws {
         let formatName = args.option("format") ?? "table"
@@ -18,10 +20,12 @@ enum QueryCommand: Command {
         }
         let text = args.positionals[0]
         try args.refuseFamilyFolderWithoutPerson(name)
+        let started = QueryEngine.monotonicNow()
         let engine = try QueryEngine(storePath: args.storePath)
+        engine.timeLimit = try args.timeLimit(name, default: nil)
         try setNow(args, on: engine)
         do {
-            let result = try engine.run(text)
+            let result = try engine.run(text, started: started)
             let output = ResultFormatter.format(result, as: format)
             // "\r\n" is one Character in Swift: look at the last scalar.
             print(output, terminator: output.unicodeScalars.last == "\n" ? "" : "\n")
@@ -32,6 +36,9 @@ enum QueryCommand: Command {
         } catch let error as HealthQLError {
             // A mistake in the query is a usage error (64), shown with a caret under it.
             throw HealthETLError.usage(error.pointer(in: text))
+        } catch let error as SQLiteError where error.isInterrupted {
+            // Past --time-limit: the query asked too much of this store (64), not a fault of ours.
+            throw HealthETLError.usage("query: \(error.description): narrow it (a shorter period, an aggregate) or raise --time-limit")
         }
     }
 }

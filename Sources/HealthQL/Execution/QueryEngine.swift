@@ -42,14 +42,25 @@ public final class QueryEngine {
         try planner(now: now).plan(try Parser.parse(text))
     }
 
-    public func run(_ text: String, now: Date? = nil) throws -> QueryResult {
-        let started = DispatchTime.now().uptimeNanoseconds
+    /// The clock a request's `started` is read from (monotonic, in nanoseconds).
+    public static func monotonicNow() -> UInt64 { Database.monotonicNow() }
+
+    /// The longest query text read (a 10,000-value IN list is some 70 KB): a larger one is a
+    /// usage error before it is parsed (issue 46).
+    public static let maximumTextBytes = 1 << 20
+
+    /// `started`: when the request began (`Database.monotonicNow()`; now by default): the time
+    /// limit counts from there, over reading and planning as well as SQLite's work.
+    public func run(_ text: String, now: Date? = nil, started: UInt64 = Database.monotonicNow()) throws -> QueryResult {
+        guard text.utf8.count <= Self.maximumTextBytes else {
+            throw HealthQLError("The query is longer than \(Self.maximumTextBytes >> 20) MiB: make it shorter (a range or a JOIN, not a long list)", at: .start)
+        }
         let query = try Parser.parse(text)
         return try run(query, now: now, started: started)
     }
 
     public func run(_ query: Query, now: Date? = nil) throws -> QueryResult {
-        try run(query, now: now, started: DispatchTime.now().uptimeNanoseconds)
+        try run(query, now: now, started: Database.monotonicNow())
     }
 
     /// `--now 2024-04-01` (that day is today(), now() its end) or `--now '2024-04-01 08:00'`, in the store's zone.
@@ -105,11 +116,11 @@ public final class QueryEngine {
         }
         let (rows, total): ([[SQLValue]], Int?)
         do {
-            (rows, total) = try timeLimit.map { limit in try store.database.withTimeLimit(seconds: limit, read) } ?? read()
+            (rows, total) = try timeLimit.map { limit in try store.database.withTimeLimit(seconds: limit, since: started, read) } ?? read()
         } catch let error as SQLiteError {
             throw Self.tooLarge(error) ?? error
         }
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
+        let elapsed = Double(Database.monotonicNow() - started) / 1_000_000
         var result = QueryResult(columns: plan.columns, rows: rows, milliseconds: elapsed, sql: plan.sql)
         result.totalRows = total
         if now == nil, givenNow == nil, query.readsClock, let anchor = dataAnchor { result.notes.append(anchor.note) }

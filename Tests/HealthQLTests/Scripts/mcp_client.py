@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
 """Talks to `healthetl mcp` as an AI assistant's client would (test tooling only).
 
-    mcp_client.py HEALTHETL OUT_DIR
+    mcp_client.py HEALTHETL OUT_DIR [--year]
 
 Uses the official `mcp` Python SDK (ClientSession over stdio) for the handshake, tools/list,
 tools/call, resources and the tool failures, and raw JSON-RPC lines for the inputs an SDK never
 sends (a line that is not JSON, an unknown method, params of the wrong shape). Prints one JSON
 object with what each step returned; the XCTest compares it with `healthetl query --format json`.
 Exits 3 when the `mcp` module is missing, so the test can skip with a clear message.
+With --year (a store of a generated year): the bounds of the largest answers, timed; a time
+limit of a millisecond; a request larger than the server reads.
 """
 import asyncio
 import hashlib
 import json
 import subprocess
 import sys
+import time
 
 try:
     from mcp import ClientSession, StdioServerParameters
@@ -132,8 +135,42 @@ def raw_lines(binary, out, report):
     report["raw"] = {"exit": run.returncode, "answers": [json.loads(line) for line in run.stdout.splitlines() if line.strip()]}
 
 
+async def year(binary, out, report):
+    """A year of data: every row of the largest types is asked for; each answer stays bounded."""
+    params = StdioServerParameters(command=binary, args=["mcp", "--out", out, "--time-limit", "30"])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            for name in ("active_energy", "heart_rate", "steps"):
+                started = time.monotonic()
+                result = await session.call_tool("query", {"query": f"SELECT * FROM {name}"})
+                report[name] = {"isError": field(result, "is_error"), "texts": texts(result),
+                                "seconds": time.monotonic() - started}
+    params = StdioServerParameters(command=binary, args=["mcp", "--out", out, "--time-limit", "0.001"])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            started = time.monotonic()
+            result = await session.call_tool("query", {"query": "SELECT * FROM heart_rate"})
+            report["time_limit"] = {"isError": field(result, "is_error"), "texts": texts(result),
+                                    "seconds": time.monotonic() - started}
+            await session.send_ping()
+            report["ping_after_time_limit"] = True
+    # A 9 MiB line, then a ping: the first answered with an error (memory bounded), the second answered.
+    started = time.monotonic()
+    run = subprocess.run([binary, "mcp", "--out", out], input=b"x" * (9 << 20) + b"\n" + b'{"jsonrpc":"2.0","id":7,"method":"ping"}\n',
+                         capture_output=True, timeout=60)
+    report["huge_line"] = {"answers": [json.loads(line) for line in run.stdout.splitlines() if line.strip()],
+                           "seconds": time.monotonic() - started}
+
+
 def main():
     binary, out = sys.argv[1:3]
+    if "--year" in sys.argv:
+        report = {}
+        asyncio.run(year(binary, out, report))
+        print(json.dumps(report))
+        return
     store = f"{out}/health.sqlite"
     before = hashlib.sha256(open(store, "rb").read()).hexdigest()
     report = {}
