@@ -90,6 +90,7 @@ struct OutputFiles {
     func publish(_ moves: [StagedOutput], into publication: Publication) throws {
         try publication.syncAhead(moves)
         for move in moves {
+            try folder.refuseLinks(onTheWayTo: move.final)   // before the folder is made (or chmod'ed through a link)
             try OutputFolders.makePrivate((move.final as NSString).deletingLastPathComponent)
             try publication.move(move.staged, to: move.final)
         }

@@ -15,6 +15,7 @@ public struct OutputFolder: Sendable {
 
     /// Creates the folders (0700). Files created later are 0600 via the process umask.
     public func prepare() throws {
+        try refusePlantedLinks()   // before anything is created, or a link's target set to 0700
         for folder in [path, stateFolder] { try OutputFolders.makePrivate(folder) }
     }
 
@@ -23,6 +24,8 @@ public struct OutputFolder: Sendable {
     /// written does not fail the run, but a log replaced by a link is not followed, and the
     /// warning names it.
     public func appendToRunLog(_ line: String) {
+        // A run refused for a planted `.healthetl` link logs nothing through it.
+        guard !Self.isLink(stateFolder) else { return }
         let path = (stateFolder as NSString).appendingPathComponent("runs.log")
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
@@ -58,6 +61,7 @@ public final class RunLock {
     private let fd: Int32
 
     public init(folder: OutputFolder) throws {
+        try folder.refusePlantedLinks()
         let path = (folder.stateFolder as NSString).appendingPathComponent("lock")
         // Never through a link: a lock replaced by one is refused, naming it.
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)

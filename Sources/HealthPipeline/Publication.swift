@@ -40,6 +40,7 @@ final class Publication {
     /// Moves `staged` (a file or a folder) to `final`; what is at `final`, if anything, is
     /// moved aside first.
     func move(_ staged: String, to final: String) throws {
+        try folder.refuseLinks(onTheWayTo: final)
         if moves.isEmpty { try writeMarker() }
         var replaced: String?
         var info = stat(), stagedInfo = stat()

@@ -23,6 +23,7 @@ enum ReportCommand: Command {
         guard FileManager.default.fileExists(atPath: folder.databasePath) else {
             throw HealthETLError.inputMissing("\(folder.databasePath): no store yet (run healthetl import first)")
         }
+        try folder.refusePlantedLinks()
         let database = try Database(path: folder.databasePath, mode: .readOnly)
         let reportFolder = (folder.path as NSString).appendingPathComponent("report")
         try FileManager.default.createDirectory(atPath: reportFolder, withIntermediateDirectories: true,
