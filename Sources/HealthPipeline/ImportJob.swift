@@ -54,6 +54,7 @@ public struct ImportJob: Sendable {
         let settings = try AnalyticsSettings(options.config, timeZone: zone.zone, zoneName: zone.name)
         let files = OutputFiles(folder: folder, outputs: options.outputs)
         try folder.prepare()
+        try SQLiteTemporaryFiles.keep(in: folder)
         let lock = try RunLock(folder: folder)
         defer { withExtendedLifetime(lock) {} }
         do {

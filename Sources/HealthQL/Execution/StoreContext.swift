@@ -26,6 +26,9 @@ public final class StoreContext {
     public init(database: Database) throws {
         self.database = database
         try database.execute("PRAGMA query_only = ON")
+        // A query's sorts and temporary indexes stay in memory: no temporary file of health data
+        // outside the output folder (issue 46; an import keeps its own in the state folder).
+        try database.execute("PRAGMA temp_store = MEMORY")
         let settings = try StoreSettings.stored(in: database)
         let zoneName = settings?.zone ?? (try? HealthStore(database: database).lastRecordedZone()) ?? nil
         timeZone = zoneName.flatMap(TimeZone.init(identifier:)) ?? .current
