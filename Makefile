@@ -77,7 +77,7 @@ test: venv dist
 # The fast tier for the edit-test loop (about a minute of tests): every test but the ones below,
 # which run the healthetl binary on generated or real exports, kill it, or drive Chromium,
 # LibreOffice or Spark. `make test` runs everything; run it before handing work over.
-INTEGRATION_TESTS = AnalyticsEndToEndTests BadInputTests CohortJobTests CommandLineTests CommandFaultTests FaultInjectionTests AnswersOnAYearTests PlantedLinksTests \
+INTEGRATION_TESTS = AnalyticsEndToEndTests BadInputTests CohortJobTests CommandLineTests CommandFaultTests FaultInjectionTests AnswersOnAYearTests PlantedLinksTests HugeInputsTests \
   FilesAndStateTests GeneratedExportTests HostileFilesTests IncrementalRunTests KilledRunTests KilledNightlyRunTests \
   NightlyDefectsTests OutputFilesTests PeopleTests RealExportsTests ReportTests ResumeAfterKillTests UnchangedExportTests NothingNewTests \
   DuplicatesDroppedTests WorkbookTests ParseFloorTests ReleaseTarballTests \

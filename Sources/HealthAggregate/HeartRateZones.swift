@@ -56,12 +56,29 @@ public enum RouteFigures {
     /// Route distance (sum of haversine steps between consecutive points) and elevation gain
     /// (sum of rises between consecutive points that both have an altitude).
     public static func measure(_ points: [(latitude: Double, longitude: Double, altitude: Double?)]) -> (distance: Double, gain: Double?) {
-        var distance = 0.0, gain = 0.0, anyAltitude = false
-        for i in points.indices.dropFirst() {
-            let a = points[i - 1], b = points[i]
-            distance += haversine(a.latitude, a.longitude, b.latitude, b.longitude)
-            if let x = a.altitude, let y = b.altitude { anyAltitude = true; gain += max(0, y - x) }
+        var measure = Measure()
+        for p in points { measure.add(p.latitude, p.longitude, p.altitude) }
+        return measure.figures
+    }
+
+    /// The same figures point by point, as the points are read: a route of millions of points
+    /// is never held (issue 46).
+    public struct Measure {
+        public private(set) var count = 0
+        private var last: (latitude: Double, longitude: Double, altitude: Double?)?
+        private var distance = 0.0, gain = 0.0, anyAltitude = false
+
+        public init() {}
+
+        public mutating func add(_ latitude: Double, _ longitude: Double, _ altitude: Double?) {
+            if let a = last {
+                distance += haversine(a.latitude, a.longitude, latitude, longitude)
+                if let x = a.altitude, let y = altitude { anyAltitude = true; gain += max(0, y - x) }
+            }
+            last = (latitude, longitude, altitude)
+            count += 1
         }
-        return (distance, anyAltitude ? gain : nil)
+
+        public var figures: (distance: Double, gain: Double?) { (distance, anyAltitude ? gain : nil) }
     }
 }

@@ -158,10 +158,11 @@ public struct VitalsBuilder {
                     notes.append("no birth date or maxHeartRate for zones")
                 }
             }
-            let points = try routePoints(w.id)
+            var measure = RouteFigures.Measure()
+            try routePoints(w.id) { measure.add($0, $1, $2) }
             var routeUsable = false
-            if points.count >= 2 {
-                let route = RouteFigures.measure(points)
+            if measure.count >= 2 {
+                let route = measure.figures
                 row.routeDistance = route.distance
                 row.elevationGain = route.gain
                 if let speed = WorkoutFigures.impossibleSpeed(activity: w.activityType, meters: route.distance, minutes: minutes) {
@@ -172,7 +173,7 @@ public struct VitalsBuilder {
             }
             if let shared = sharedFiles[w.id] {
                 let file = shared.file.split(separator: "/").last.map(String.init) ?? shared.file
-                notes.append(points.isEmpty
+                notes.append(measure.count == 0
                     ? "its route file \(file) is named by workout \(shared.other)'s route too (Apple reuses names; the export holds one file): its points went there"
                     : "its route file \(file) is named by workout \(shared.other)'s route too (Apple reuses names): the points are this workout's, by their times")
             }

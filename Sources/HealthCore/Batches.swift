@@ -39,12 +39,24 @@ public struct ResumePoint: Codable, Hashable, Sendable {
     }
 }
 
-/// Points of one GPX file of the export, read after the XML.
+/// Points of one GPX file of the export, read after the XML: a long route comes in parts of
+/// at most `RouteFile.partPoints` points, in order, so memory stays flat whatever its length
+/// (issue 46: one route of 10 M points took 1.87 GB).
 public struct RouteFile: Sendable {
     /// The path as `FileReference` names it (`/workout-routes/route_….gpx`).
     public var path: String
     public var points: [RoutePoint]
-    public init(path: String, points: [RoutePoint]) { self.path = path; self.points = points }
+    /// The file's last part: its route's owner is settled once every point is in.
+    public var isLast: Bool
+    /// The file broke after earlier parts were sent: the points of its earlier parts go (a
+    /// broken route file loses its route, not the import).
+    public var abandoned: Bool
+
+    public static let partPoints = 10_000
+
+    public init(path: String, points: [RoutePoint], isLast: Bool = true, abandoned: Bool = false) {
+        self.path = path; self.points = points; self.isLast = isLast; self.abandoned = abandoned
+    }
 }
 
 /// A record that could not be used, with where and why (docs/FORMAT.md, "Bad input").

@@ -155,21 +155,33 @@ private final class RouteFileCollector {
         for path in paths {
             let handler = GPXHandler()
             let parser = try SAXPushParser(handler: handler, fileName: path)
+            var partsSent = 0
+            // Points go to the store in parts as they are read: memory stays a part's worth.
+            let send = { (isLast: Bool, abandoned: Bool) throws in
+                var batch = IngestBatch()
+                batch.routeFiles = [RouteFile(path: path, points: handler.points, isLast: isLast, abandoned: abandoned)]
+                batch.position = position
+                handler.points.removeAll(keepingCapacity: true)
+                partsSent += 1
+                try self.emit(batch)
+            }
             let found: Bool
             do {
-                found = try source.readReferencedFile(path) { try parser.feed($0) }
+                found = try source.readReferencedFile(path) { chunk in
+                    try parser.feed(chunk)
+                    if handler.points.count >= RouteFile.partPoints { try send(false, false) }
+                }
                 if found { try parser.finish() }
             } catch let error as HealthETLError {
-                // A broken route file loses its route, not the import.
+                // A broken route file loses its route, not the import: parts sent already are taken back.
+                handler.points.removeAll()
+                if partsSent > 0 { try send(true, true) }
                 summary.routeFilesMissing.append("\(path) (\(error.description))")
                 continue
             }
             guard found else { summary.routeFilesMissing.append(path); continue }
             summary.routeFilesRead += 1
-            var batch = IngestBatch()
-            batch.routeFiles = [RouteFile(path: path, points: handler.points)]
-            batch.position = position
-            try emit(batch)
+            try send(true, false)
         }
     }
 }

@@ -32,6 +32,13 @@ public enum ECGReader {
     public static let maximumSamples = 1_000_000
     /// Real lines are under 100 bytes.
     public static let maximumLineBytes = 4096
+    /// A real header has a dozen lines (name, birth date, recorded date, classification …); a
+    /// file with no voltage after this many is not a recording, and is left at once (issue 46:
+    /// megabytes of junk lines were each tried as a date, at 0.5 MB/s, for minutes).
+    public static let maximumHeaderLines = 100
+    /// Lines among the voltages that are not numbers are skipped; once they outnumber the
+    /// voltages (and pass this count), the file is junk, not a damaged recording.
+    public static let maximumSkippedLines = 10_000
 
     /// The recording in `bytes`; `fileName` is what the recording and any message name.
     public static func parse(bytes: UnsafeRawBufferPointer, fileName: String) throws(ECGUnreadable) -> ECGRecording {
@@ -61,6 +68,7 @@ public struct ECGParser {
     private var header = HeaderValues()
     private var samples: [Double] = []
     private var skippedLines = 0
+    private var headerLines = 0
 
     public init(fileName: String) {
         self.fileName = fileName
@@ -125,7 +133,14 @@ public struct ECGParser {
             samples.append(value)
         case .other:
             skippedLines += 1
+            if skippedLines > ECGReader.maximumSkippedLines && skippedLines > samples.count {
+                throw ECGUnreadable("more lines that are not numbers (\(skippedLines)) than voltages (\(samples.count)) by line \(lineNumber): not a recording")
+            }
         case .header(let fields):
+            headerLines += 1
+            guard headerLines <= ECGReader.maximumHeaderLines else {
+                throw ECGUnreadable("no voltage in its first \(ECGReader.maximumHeaderLines) lines: not a recording")
+            }
             try header.take(fields)
         }
     }

@@ -3,7 +3,8 @@ import HealthCore
 /// Reads `trkpt` points of a GPX 1.1 route file (times in UTC, speed/course/accuracy in
 /// `<extensions>`). Text is only collected inside the few leaf elements we read.
 final class GPXHandler: SAXHandler {
-    private(set) var points: [RoutePoint] = []
+    /// Points read and not yet taken (the reader sends them on in parts).
+    var points: [RoutePoint] = []
     private var current: RoutePoint?
     private var field: Field?
     private var buffer: [UInt8] = []

@@ -186,7 +186,33 @@ final class SAXPushParser {
             scratch = .allocate(capacity: scratchCapacity)
         }
         let n = sanitizer.filter(bytes, into: scratch)
-        try push(scratch, n, terminate: false)
+        // Pushed in pieces, each followed by a look at what libxml2 holds unparsed (issue 46).
+        var at = 0
+        while at < n {
+            let piece = min(Self.pieceBytes, n - at)
+            try push(scratch + at, piece, terminate: false)
+            at += piece
+            try refuseGiantMarkup()
+        }
+    }
+
+    /// libxml2 parses a tag only once it has all of it, and 2.9's duplicate-attribute check is
+    /// quadratic: one start tag of 25,000 attributes took 0.4 s, of 1,000,000 (12 MB) over 20
+    /// minutes. No Apple element has more than a few dozen attributes, a few hundred bytes; what
+    /// the parser holds unparsed after a piece is one unfinished tag (or text), so more than
+    /// `maximumUnparsed` is refused before the tag is complete, let alone parsed. Pieces of
+    /// 64 KiB bound what one parse can be handed to 320 KiB (~25,000 attributes at most).
+    static let pieceBytes = 64 << 10
+    static let maximumUnparsed = 256 << 10
+
+    private func refuseGiantMarkup() throws {
+        guard let input = context.pointee.input, let cur = input.pointee.cur, let end = input.pointee.end else { return }
+        let held = end - cur
+        guard held > Self.maximumUnparsed else { return }
+        throw HealthETLError.dataUnusable("""
+            \(fileName): markup of more than \(held >> 10) KiB without an end, from line \(input.pointee.line) \
+            (a start tag with thousands of attributes?): no Apple Health export holds one, so the file is refused
+            """)
     }
 
     /// Ends the document; throws if it is not complete and well-formed.

@@ -80,6 +80,7 @@ public final class SQLiteSink {
     /// route's time span in µs, which decides whose the file's points are.
     private var routeIDs: [String: [Int64]] = [:]
     private var routeSpans: [Int64: ClosedRange<Int64>] = [:]
+    private var openRouteFile: OpenRouteFile?
     private let runID: Int64
     private let insertSample, insertHeartbeat, insertType, insertSource, insertQuarantine: Statement
     /// `rowsPerInsert` sample rows in one statement: the per-statement work (step, cursor,
@@ -457,18 +458,50 @@ public final class SQLiteSink {
 
     /// Route points from GPX files: attached to the route that references the file; a file two
     /// routes name, to the one whose time span holds most of its points (the other route keeps
-    /// none, and `workout_details` says so).
+    /// none, and `workout_details` says so). A file comes in parts (`RouteFile.partPoints`): its
+    /// points are written to the first route as they come, each route's share is tallied, and
+    /// the last part moves them to the owner if that is another route (or removes them, when
+    /// the file broke half-way).
     func writeRouteFile(_ file: RouteFile) throws {
         guard let routes = routeIDs[file.path], let first = routes.first else { return }
-        var owner = first, best = -1
+        var open = openRouteFile?.path == file.path ? openRouteFile! : OpenRouteFile(path: file.path, firstRow: nil, written: 0, inside: [:])
+        if open.firstRow == nil, !file.points.isEmpty {
+            open.firstRow = try database.scalar("SELECT coalesce(max(rowid), 0) + 1 FROM workout_route_points").int ?? 1
+        }
         if routes.count > 1 {
-            let times = file.points.compactMap { $0.time?.microseconds }
             for route in routes {
-                let inside = routeSpans[route].map { span in times.filter(span.contains).count } ?? 0
-                if inside > best { (owner, best) = (route, inside) }
+                guard let span = routeSpans[route] else { continue }
+                open.inside[route, default: 0] += file.points.reduce(0) { $0 + ($1.time.map { span.contains($0.microseconds) } == true ? 1 : 0) }
             }
         }
-        try writePoints(file.points, route: owner)
+        try writePoints(file.points, route: first)
+        open.written += file.points.count
+        guard file.isLast else { openRouteFile = open; return }
+        openRouteFile = nil
+        guard let firstRow = open.firstRow else { return }
+        if file.abandoned {
+            _ = try database.rows("DELETE FROM workout_route_points WHERE rowid >= ? AND route_id = ?", [.integer(firstRow), .integer(first)])
+            counts.routePoints -= open.written
+            return
+        }
+        // The first route with the most points inside its span, as when the file was read whole.
+        var owner = first, best = -1
+        for route in routes where routes.count > 1 {
+            let inside = open.inside[route] ?? 0
+            if inside > best { (owner, best) = (route, inside) }
+        }
+        if owner != first {
+            _ = try database.rows("UPDATE workout_route_points SET route_id = ? WHERE rowid >= ? AND route_id = ?",
+                                  [.integer(owner), .integer(firstRow), .integer(first)])
+        }
+    }
+
+    /// The GPX file whose parts are being written.
+    struct OpenRouteFile {
+        var path: String
+        var firstRow: Int64?
+        var written: Int
+        var inside: [Int64: Int]
     }
 
     func writePoints(_ points: [RoutePoint], route routeID: Int64) throws {

@@ -117,18 +117,17 @@ public struct VitalsStore {
         return rows
     }
 
-    /// The route points of a workout, every route in order, for workout after workout: the
-    /// query prepared once (preparing it cost more than running it).
-    public func routePointReader() throws -> (Int64) throws -> [(latitude: Double, longitude: Double, altitude: Double?)] {
+    /// The route points of a workout, every route in order, handed to `visit` one by one (a
+    /// route of millions of points is never held), for workout after workout: the query
+    /// prepared once (preparing it cost more than running it).
+    public func routePointReader() throws -> (Int64, (_ latitude: Double, _ longitude: Double, _ altitude: Double?) -> Void) throws -> Void {
         let stmt = try database.prepare("""
             SELECT p.latitude, p.longitude, p.altitude FROM workout_route_points p JOIN workout_routes r ON r.id = p.route_id
             WHERE r.workout_id = ? ORDER BY r.id, p.rowid
             """)
-        return { workout in
+        return { workout, visit in
             stmt.bind(1, workout)
-            var rows: [(Double, Double, Double?)] = []
-            while try stmt.step() { rows.append((stmt.real(0) ?? 0, stmt.real(1) ?? 0, stmt.real(2))) }
-            return rows
+            while try stmt.step() { visit(stmt.real(0) ?? 0, stmt.real(1) ?? 0, stmt.real(2)) }
         }
     }
 
