@@ -27,8 +27,8 @@ max_len() {
     xml|zip) echo 65536 ;;
     gpx) echo 32768 ;;
     dates-numbers) echo 128 ;;
-    healthql) echo 2048 ;;
-    mcp) echo 8192 ;;
+    healthql) echo 65536 ;;   # long enough for the 10,000-value IN lists and 500-operator chains (issue 46)
+    mcp) echo 131072 ;;
     *) echo 65536 ;;
   esac
 }

@@ -131,6 +131,15 @@ def healthql_seeds():
     for line in (line for path in documents if path.is_file() for line in path.read_text().splitlines()):
         for m in re.finditer(r"(SELECT [^`]*)", line):
             seeds.add(m.group(1).strip())
+    # Issue 46: expressions and lists at and past the limits (500 operators, 10,000 values), and
+    # chains of each operator, so the fuzzer starts from the long shapes that crashed.
+    for op in ("+", "-", "*", "/", " OR ", " AND "):
+        term = "value" if op.strip() not in ("OR", "AND") else "value > 1"
+        for n in (60, 499, 501):
+            seeds.add("SELECT count(*) FROM steps WHERE " + op.join([term] * n) if op.strip() in ("OR", "AND")
+                      else "SELECT " + op.join([term] * n) + " AS x FROM steps")
+    for n in (10_000, 10_001):
+        seeds.add("SELECT count(*) FROM steps WHERE value IN (" + ",".join(str(i) for i in range(n)) + ")")
     return [s.encode("utf-8", errors="ignore") for s in sorted(seeds)]
 
 
@@ -147,7 +156,8 @@ def mcp_seeds():
              '{not json', '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":[1]}', '[{"jsonrpc":"2.0","id":9,"method":"ping"}]',
              '{"jsonrpc":"2.0","id":"last","method":"ping"}']
     seeds = ["\n".join([init] + calls) + "\n"]
-    for i, query in enumerate(healthql_seeds()[:60]):
+    long_ones = [q for q in healthql_seeds() if len(q) > 2000]
+    for i, query in enumerate(healthql_seeds()[:60] + long_ones):
         request = {"jsonrpc": "2.0", "id": 10 + i, "method": "tools/call",
                    "params": {"name": "query", "arguments": {"query": query.decode("utf-8", errors="ignore")}}}
         seeds.append(init + "\n" + json.dumps(request) + "\n")

@@ -32,4 +32,19 @@ final class RequestLimitsTests: XCTestCase {
         let fits = "SELECT date FROM daily WHERE steps > 0"
         XCTAssertNoThrow(try engine.run(fits + String(repeating: " ", count: QueryEngine.maximumTextBytes - fits.utf8.count)))
     }
+
+    /// A chain of 499 divisions (the operator limit is 500) compiles flat, its first operand cast
+    /// once: nested casts overflowed SQLite's parser stack at about 60. `x / 1 / 1 …` is `x`.
+    func testALongDivisionChainRunsAndDividesAsRealNumbers() throws {
+        let engine = try SharedStore.get().engine()
+        let chain = "SELECT date, steps / " + Array(repeating: "1", count: 499).joined(separator: " / ") + " AS x, steps FROM daily ORDER BY date"
+        let plan = try engine.plan(chain)
+        XCTAssertEqual(plan.sql.components(separatedBy: "CAST(").count - 1, 1, "one cast: \(plan.sql.prefix(200))")
+        let rows = try engine.run(chain).rows
+        XCTAssertFalse(rows.isEmpty)
+        for row in rows { XCTAssertEqual(row[1].double, row[2].double.map { $0 }, "\(row)") }
+        // Real division all along: 7 / 2 / 2 is 1.75, not 1.
+        let quarter = try engine.run("SELECT 7 / 2 / 2 AS q FROM daily LIMIT 1").rows
+        XCTAssertEqual(quarter.first?.first?.double, 1.75)
+    }
 }

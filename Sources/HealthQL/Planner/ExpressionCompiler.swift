@@ -258,6 +258,11 @@ struct ExpressionCompiler {
         switch (a.kind, b.kind, op) {
         case (.number, .number, .divide):
             // Real division: stored counts are integers, and 86,407 / 7 must read 12,343.9, not truncate to 12,343 (issue 34).
+            // A chain `a / b / c` casts its first operand only (a real divided stays real), and
+            // flat: nested casts overflowed SQLite's parser stack at about 60 divisions.
+            if case .binary(.divide, _, _, _) = l, a.sql.hasPrefix("(CAST("), a.sql.hasSuffix(")") {
+                return Compiled("(\(a.sql.dropFirst().dropLast()) / \(b.sql))", .number)
+            }
             return Compiled("(CAST(\(a.sql) AS REAL) / \(b.sql))", .number)
         case (.number, .number, _):
             let group: Set<BinaryOperator> = op == .times ? [.times] : [.plus, .minus]
