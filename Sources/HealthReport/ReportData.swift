@@ -277,7 +277,7 @@ public struct ReportData: Sendable {
             return n
         }
         let workouts = try store.allWorkouts().map { w in
-            ReportWorkout(date: w.date, type: w.activityType.replacingOccurrences(of: "HKWorkoutActivityType", with: ""),
+            ReportWorkout(date: w.date, type: WorkoutDisplay.name(w.activityType),
                           minutes: w.minutes, distanceMeters: w.distanceMeters, energyKcal: w.energyKcal)
         }
         let ecg = try store.allECGRecordings().map {

@@ -45,16 +45,6 @@ enum WorkbookSheet {
                     duration("rem_minutes", "REM (h:mm)"), duration("unspecified_minutes", "Asleep, no stage (h:mm)"),
                     duration("awake_minutes", "Awake (h:mm)"), duration("nap_minutes", "Naps (h:mm)"), plain("naps"),
                     plain("sources"), plain("recorded")].compactMap { $0 }
-        case OutputTable.workouts.name:
-            let name = index["activity_type"].map { i in
-                WorkbookColumn(column: SheetColumn("Workout", .text, width: 24), source: i) { stmt, i in
-                    stmt.text(i).map { .text(WorkoutDisplay.name($0)) } ?? .empty
-                }
-            }
-            return ([name, local("start_utc", "Start (local)"), local("end_utc", "End (local)"), plain("local_date"),
-                     duration("duration_min", "Duration (h:mm)")]
-                + ["distance_m", "energy_kcal", "avg_heart_rate", "min_heart_rate", "max_heart_rate", "swimming_strokes",
-                   "flights_climbed", "source_name", "device_model", "id"].map(plain)).compactMap { $0 }
         case HealthWorkbook.workoutsSheet.table.name:
             // `workout_details`' display name, local start and end as date cells, h:mm.
             let name = index["activity"].map { i in

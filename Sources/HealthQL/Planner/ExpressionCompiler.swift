@@ -91,7 +91,10 @@ struct ExpressionCompiler {
         }
     }
 
-    private func relation(named qualifier: String, at: Anchor) throws(HealthQLError) -> BoundRelation {
+    /// The source a qualifier names (`steps.value`, `StepCount.day`, `HKQuantityTypeIdentifierStepCount.date`):
+    /// by any of its names, or by a type name that resolves to it. The one rule for fields and
+    /// GROUP BY keys alike (issue 47: GROUP BY had a copy that knew only the source's own names).
+    func relation(named qualifier: String, at: Anchor) throws(HealthQLError) -> BoundRelation {
         let lower = qualifier.lowercased()
         if let found = relations.first(where: { $0.relation.qualifiers.contains(lower) }) { return found }
         if let type = TypeRegistry.lookup(qualifier),

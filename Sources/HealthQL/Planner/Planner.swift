@@ -57,7 +57,7 @@ public struct Planner {
         for key in query.groupBy {
             let lower = key.name.lowercased()
             let bound = try key.qualifier.map { q throws(HealthQLError) in
-                try compiler.resolveRelation(q, at: key.at)
+                try compiler.relation(named: q, at: key.at)
             } ?? relations[0]
             let value: Compiled = ExpressionCompiler.buckets.contains(lower)
                 ? try compiler.bucket(lower, of: bound, at: key.at)
@@ -211,11 +211,3 @@ extension Expr {
     }
 }
 
-extension ExpressionCompiler {
-    func resolveRelation(_ qualifier: String, at: Anchor) throws(HealthQLError) -> BoundRelation {
-        let lower = qualifier.lowercased()
-        if let found = relations.first(where: { $0.relation.qualifiers.contains(lower) }) { return found }
-        throw HealthQLError("Unknown source '\(qualifier)'."
-                            + Suggestion.hint(for: qualifier, in: relations.flatMap(\.relation.qualifiers).sorted()), at: at.position)
-    }
-}
