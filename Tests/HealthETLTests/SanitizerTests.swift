@@ -118,4 +118,28 @@ final class SanitizerTests: XCTestCase {
         XCTAssertEqual(summary.repairedBytes, 1)
         XCTAssertEqual(batches.flatMap(\.records).map(\.source.name), ["Watch ü 导"])
     }
+
+    /// Issue 47: the sanitizer (which removes the DOCTYPE) and the known-record skipper (which
+    /// reads past it) share one rule, `XMLSyntax.DoctypeEnd`: the sanitizer removes exactly up
+    /// to the end the rule finds, for an iOS 16 subset, `]` inside a subset, `] ]>` and none.
+    func testTheDoctypeRuleIsOneAndTheSanitizerRemovesUpToIt() {
+        let prologs = ["<!DOCTYPE HealthData [\n<!ATTLIST ExportDate\n  value CDATA #REQUIRED\n>\n<!ELEMENT Me (#PCDATA)]>\n]>",
+                       "<!DOCTYPE HealthData [ <!ENTITY a \"]\"> ]>", "<!DOCTYPE HealthData [ ] ]  >", "<!DOCTYPE HealthData>"]
+        for prolog in prologs {
+            let head = "<?xml version=\"1.0\"?>\n", rest = "\n<HealthData locale=\"en\"/>"
+            let bytes = Array(prolog.utf8)
+            var rule = XMLSyntax.DoctypeEnd()
+            let end = (9..<bytes.count).first { rule.ends(at: bytes[$0]) }.map { $0 + 1 }
+            XCTAssertNotNil(end, prolog)
+            let removed = bytes[..<(end ?? 0)].filter { $0 == 0x0A }
+            let expected = Array(head.utf8) + removed + bytes[(end ?? 0)...] + Array(rest.utf8)
+            for chunk in [1, 7, 4096] {
+                XCTAssertEqual(String(decoding: filter(Array((head + prolog + rest).utf8), chunk: chunk), as: UTF8.self),
+                               String(decoding: expected, as: UTF8.self), "\(prolog), chunks of \(chunk)")
+            }
+        }
+        // XML 1.0's NameStartChar: `:` starts a name, for both filters.
+        XCTAssertTrue(XMLSyntax.isNameStart(UInt8(ascii: ":")) && XMLSyntax.isNameStart(UInt8(ascii: "H")) && XMLSyntax.isNameStart(0xC3))
+        XCTAssertFalse(XMLSyntax.isNameStart(UInt8(ascii: "1")) || XMLSyntax.isNameStart(UInt8(ascii: "-")))
+    }
 }

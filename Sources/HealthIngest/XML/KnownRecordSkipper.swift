@@ -814,27 +814,13 @@ private func findCommentEnd(_ p: UnsafeMutablePointer<UInt8>, _ from: Int, _ n: 
 /// Index just after the DOCTYPE whose keyword ends at `from`, by `XMLSanitizer`'s rule (a `>`
 /// outside brackets, or after the internal subset's `]`); nil: not in `p[..<n]`.
 private func doctypeEnd(_ p: UnsafeMutablePointer<UInt8>, _ from: Int, _ n: Int) -> Int? {
-    var inSubset = false, closing = false
-    var i = from
-    while i < n {
-        let b = p[i]
-        i += 1
-        if !inSubset {
-            if b == UInt8(ascii: "[") { inSubset = true } else if b == UInt8(ascii: ">") { return i }
-        } else if closing {
-            if b == UInt8(ascii: ">") { return i }
-            if !(isSpace(b) || b == UInt8(ascii: "]")) { closing = false }
-        } else if b == UInt8(ascii: "]") {
-            closing = true
-        }
-    }
+    var rule = XMLSyntax.DoctypeEnd()
+    for i in from..<max(from, n) where rule.ends(at: p[i]) { return i + 1 }
     return nil
 }
 
-@inline(__always) private func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
-@inline(__always) private func isNameStart(_ b: UInt8) -> Bool {
-    (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 95 || b == 58 || b >= 0x80
-}
+@inline(__always) private func isSpace(_ b: UInt8) -> Bool { XMLSyntax.isSpace(b) }
+@inline(__always) private func isNameStart(_ b: UInt8) -> Bool { XMLSyntax.isNameStart(b) }
 /// Any byte that can be part of a name here (checked properly by `strictName` where it matters).
 @inline(__always) private func isNameByte(_ b: UInt8) -> Bool {
     !(isSpace(b) || b == UInt8(ascii: ">") || b == UInt8(ascii: "/") || b == UInt8(ascii: "=")

@@ -13,8 +13,10 @@
 ///
 /// One pass over a chunk that is already in cache; ASCII takes a two-compare fast path.
 struct XMLSanitizer {
-    private enum State { case prolog, doctype, internalSubset, subsetClosing, body }
+    private enum State { case prolog, doctype, body }
     private var state = State.prolog
+    /// The end of a DOCTYPE being removed (`XMLSyntax.DoctypeEnd`, the skipper's rule too).
+    private var doctypeEnd = XMLSyntax.DoctypeEnd()
     /// Bytes of the `<!DOCTYPE` keyword matched so far while in the prolog.
     private var keywordMatched = 0
     /// A UTF-8 sequence cut by the previous chunk boundary.
@@ -144,6 +146,7 @@ struct XMLSanitizer {
                     i += 1
                     if keywordMatched == Self.keyword.count {
                         state = .doctype
+                        doctypeEnd = XMLSyntax.DoctypeEnd()
                         removedDoctype = true
                         keywordMatched = 0
                         dropped.note(Self.keyword.count, at: outputBefore + Int64(o))
@@ -160,8 +163,8 @@ struct XMLSanitizer {
                     i += 1
                     continue
                 }
-            case .doctype, .internalSubset, .subsetClosing:
-                advanceDoctype(b)
+            case .doctype:
+                if doctypeEnd.ends(at: b) { state = .prolog }
                 if b == UInt8(ascii: "\n") { out[o] = b; o += 1 } else { dropped.note(1, at: outputBefore + Int64(o)) }
                 i += 1
                 continue
@@ -248,28 +251,10 @@ struct XMLSanitizer {
         repaired.note(1, at: outputBefore)
         return [UInt8(ascii: "?")]
     }
-
-    private mutating func advanceDoctype(_ b: UInt8) {
-        switch state {
-        case .doctype:
-            if b == UInt8(ascii: "[") { state = .internalSubset } else if b == UInt8(ascii: ">") { state = .prolog }
-        case .internalSubset:
-            if b == UInt8(ascii: "]") { state = .subsetClosing }
-        case .subsetClosing:
-            if b == UInt8(ascii: ">") {
-                state = .prolog
-            } else if !(b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == UInt8(ascii: "]")) {
-                state = .internalSubset
-            }
-        default: break
-        }
-    }
 }
 
 @inline(__always) private func isContinuation(_ b: UInt8) -> Bool { b & 0xC0 == 0x80 }
-@inline(__always) private func isNameStart(_ b: UInt8) -> Bool {
-    (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 95 || b >= 0x80
-}
+@inline(__always) private func isNameStart(_ b: UInt8) -> Bool { XMLSyntax.isNameStart(b) }
 @inline(__always) func sequenceLength(_ lead: UInt8) -> Int {
     switch lead {
     case 0xC2...0xDF: 2
