@@ -8,7 +8,9 @@
    the same way. So a target added, removed or rewired without its drawing fails here.
 2. Every `import` of a package target is a declared direct dependency of the importing target
    (the import lines of each target's Swift files against Package.swift).
-3. The rules: the store, the emitters and the general libraries are targets of their own; the
+3. SQL is written in SQLite, HealthStore and HealthQL only (issue 47): a string literal that
+   starts like an SQL statement anywhere else fails, but HealthQL handed to the engine.
+4. The rules: the store, the emitters and the general libraries are targets of their own; the
    general libraries know nothing of health (no Health* target, directly or through another);
    HealthQL reads a store without the emitters; a feature (report, workbook) is no appendix to
    the emitters or the pipeline; stages depend on the core only.
@@ -198,6 +200,39 @@ def undeclared_imports(deps, files):
     return problems
 
 
+# Issue 47: the store owns its tables. SQL is written in SQLite (the library), HealthStore (the
+# store) and HealthQL (which compiles queries to SQL) only; HealthQL text, which reads like SQL,
+# is fine where it is handed to the HealthQL engine (`engine.run(…)`, the MCP tools' `query(…)`)
+# or shown as an example (`healthetl query "…"`). Test and fuzz targets are not checked.
+SQL_OWNERS = {"SQLite", "HealthStore", "HealthQL"}
+SQL_START = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|PRAGMA|WITH|ALTER|REPLACE|BEGIN|COMMIT|"
+                       r"ROLLBACK|SAVEPOINT|VACUUM|ATTACH|DETACH|ANALYZE)\s")
+LITERAL = re.compile(r'"""(.*?)"""|"((?:[^"\\\n]|\\.)*)"', re.S)
+HEALTHQL_USE = re.compile(r"(engine\.run\(|\bquery\(|healthetl query)")
+
+
+def sql_outside_the_store(files, checked):
+    """Every string literal that starts like an SQL statement in a target that is not one of
+    SQL_OWNERS (`checked`: the targets to look at). `files`: (target, path, text)."""
+    problems = []
+    for target, path, text in files:
+        if target in SQL_OWNERS or target not in checked:
+            continue
+        for m in LITERAL.finditer(text):
+            body = m.group(1) if m.group(1) is not None else m.group(2)
+            if not SQL_START.match(body):
+                continue
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            line_end = text.find("\n", m.start())
+            line = text[line_start:line_end if line_end >= 0 else len(text)]
+            if HEALTHQL_USE.search(line):
+                continue
+            number = text.count("\n", 0, m.start()) + 1
+            problems.append(f"{path}:{number}: SQL in {target} (the store's tables are HealthStore's: "
+                            f"ask it, do not query them): {body.strip().splitlines()[0][:60]}")
+    return problems
+
+
 def target_files(described):
     for t in described["targets"]:
         for path in sorted((ROOT / t["path"]).rglob("*.swift")):
@@ -218,6 +253,18 @@ def self_test():
     if found != expected:
         print("module graph: the import check's self-test failed:", found, file=sys.stderr)
         return 1
+    # The SQL check finds planted SQL in the pipeline (one line and multi-line), and lets the
+    # store's own SQL and HealthQL handed to the engine pass.
+    planted = [("HealthPipeline", "p.swift", 'let n = try db.scalar("SELECT count(*) FROM daily_analytics")\n'
+                                             'try db.execute("""\n    DELETE FROM anchors\n    """)\n'
+                                             'let phrase = "Select a person"\n'),
+               ("HealthStore", "s.swift", 'try db.execute("DELETE FROM anchors")\n'),
+               ("HealthMCP", "m.swift", 'let r = try engine.run("SELECT count(*) FROM daily")\n'),
+               ("HealthMCP", "n.swift", 'let bad = try database.rows("SELECT * FROM sample_data")\n')]
+    found = [p.split(": SQL in")[0] for p in sql_outside_the_store(planted, {"HealthPipeline", "HealthStore", "HealthMCP"})]
+    if found != ["p.swift:1", "p.swift:2", "n.swift:1"]:
+        print("module graph: the SQL check's self-test failed:", found, file=sys.stderr)
+        return 1
     return 0
 
 
@@ -229,6 +276,9 @@ def main():
     deps = {t["name"]: set(t.get("target_dependencies") or []) for t in described["targets"]}
     problems = rules(deps)
     problems += undeclared_imports(deps, target_files(described))
+    sources_checked = {t["name"] for t in described["targets"] if t.get("type") not in ("test",)
+                       and not t["name"].startswith("fuzz-")}
+    problems += sql_outside_the_store(target_files(described), sources_checked)
     drawn, found = drawing_in_architecture()
     problems += found
     if drawn is not None:

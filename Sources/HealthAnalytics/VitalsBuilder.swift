@@ -92,13 +92,10 @@ public struct VitalsBuilder {
             case .percentLatest(let type): set(column, try store.dailyLatest(type: type, days: days).mapValues(Self.percent))
             }
         }
-        let rmssd = try store.storedDailyMeans(
-            "SELECT local_date, rmssd_ms FROM hrv_measurements WHERE rmssd_ms IS NOT NULL", days: days)
-        set("hrv_rmssd_ms", rmssd.compactMapValues { $0[0] })
-        let pressure = try store.storedDailyMeans(
-            "SELECT local_date, systolic_mmhg, diastolic_mmhg FROM blood_pressure", days: days)
-        set("systolic_mmhg", pressure.compactMapValues { $0[0] })
-        set("diastolic_mmhg", pressure.compactMapValues { $0[1] })
+        set("hrv_rmssd_ms", try store.dailyRMSSD(days: days))
+        let pressure = try store.dailyBloodPressure(days: days)
+        set("systolic_mmhg", pressure.compactMapValues(\.systolic))
+        set("diastolic_mmhg", pressure.compactMapValues(\.diastolic))
         return rows
     }
 

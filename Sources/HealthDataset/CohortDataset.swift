@@ -71,13 +71,12 @@ public struct CohortDataset: Sendable {
 
     /// Each local year with samples, with its local days (days since 1970).
     static func samplesByYear(_ database: Database) throws -> [(Int, Range<Int>)] {
-        let range = try database.rows("SELECT min(local_day), max(local_day) FROM sample_data").first
-        guard let first = range?[0].int, let last = range?[1].int else { return [] }
-        return (CivilDate(daysSinceEpoch: Int(first)).year...CivilDate(daysSinceEpoch: Int(last)).year).compactMap { year in
+        let store = HealthStore(database: database)
+        guard let days = try store.sampleLocalDays() else { return [] }
+        return try (CivilDate(daysSinceEpoch: days.lowerBound).year...CivilDate(daysSinceEpoch: days.upperBound).year).compactMap { year in
             let from = CivilDate(year: year, month: 1, day: 1).daysSinceEpoch
             let to = CivilDate(year: year + 1, month: 1, day: 1).daysSinceEpoch
-            return (try? database.scalar("SELECT count(*) FROM sample_data WHERE local_day >= ? AND local_day < ?",
-                                         [.integer(Int64(from)), .integer(Int64(to))]).int ?? 0) ?? 0 > 0 ? (year, from..<to) : nil
+            return try store.sampleCount(localDays: from..<to) > 0 ? (year, from..<to) : nil
         }
     }
 

@@ -70,7 +70,7 @@ struct AnalyticsUpdate {
     /// The local day of the stored export's `ExportDate` (the profile follows the newest
     /// export), nil when the export had none.
     static func exportDay(in database: Database, timeZone: TimeZone) throws -> CivilDate? {
-        guard let text = try database.scalar("SELECT export_date_utc FROM profile WHERE id = 1").string,
+        guard let text = try HealthStore(database: database).exportDateText(),
               let instant = Timestamp(iso8601: text) else { return nil }
         var calendar = LocalCalendar(timeZone: timeZone)
         return calendar.localDate(of: instant)

@@ -232,7 +232,7 @@ public struct ImportJob: Sendable {
         var summary = summary
         summary.mode = "nothing-new"
         (summary.newSamples, summary.newWorkouts, summary.touchedDays, summary.newECGRecordings) = (0, 0, 0, 0)
-        summary.samples = Int(try store.database.scalar("SELECT count(*) FROM sample_data").int ?? 0)
+        summary.samples = try HealthStore(database: store.database).sampleCount()
         try RunOutcome.countStore(store.database, into: &summary)
         // The last point at which a cancelled run stops, as before publishing.
         try progress.phase(.writingFiles, "nothing new: the store and outputs stay as published")

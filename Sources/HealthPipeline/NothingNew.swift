@@ -21,8 +21,8 @@ enum NothingNew {
                       outputs: OutputSettings) throws -> Bool {
         guard !store.isCopy else { return false }
         let database = store.database
-        guard try database.scalar("SELECT count(*) FROM daily_analytics").int ?? 0 > 0,
-              try database.rows("SELECT value FROM settings WHERE key = 'zone_name'").first?.first?.string == settings.zoneName,
+        let store = HealthStore(database: database)
+        guard try store.dayCount() > 0, try store.storedZoneName() == settings.zoneName,
               try outputs.changes(since: database)?.isEmpty == true else { return false }
         let merger = StoreMerger(database: database)
         try merger.attach(deltaPath: delta)

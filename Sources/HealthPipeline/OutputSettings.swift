@@ -30,14 +30,14 @@ struct OutputSettings: Equatable {
     var fingerprint: String { fields.map { "\($0.0)=\($0.1)" }.joined(separator: ";") }
 
     func save(in database: Database) throws {
-        try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('outputs', ?)", [.text(fingerprint)])
+        try HealthStore(database: database).recordOutputsFingerprint(fingerprint)
     }
 
     /// What differs from the settings the store's outputs were last written with, one phrase
     /// each ("units changed (metric → imperial)"); nil when the store has none recorded (written
     /// by an earlier version: the outputs are then rewritten once, to be sure).
     func changes(since database: Database) throws -> [String]? {
-        guard let stored = try database.rows("SELECT value FROM settings WHERE key = 'outputs'").first?.first?.string else {
+        guard let stored = try HealthStore(database: database).outputsFingerprint() else {
             return nil
         }
         return SettingsDifference.changes(from: stored, to: fingerprint)

@@ -46,15 +46,14 @@ struct PublishedStore {
         // Checked before anything is built on it: a damaged store is named, with the way out,
         // instead of failing half-way (or, worse, not at all).
         if !trusted, let problem = StoreCheck.problem(in: published) { throw StoreCheck.damaged(path, problem) }
-        guard let version = try published.scalar("PRAGMA user_version").int,
-              (Int64(StoreSchema.oldestUpgradable)...Int64(StoreSchema.version)).contains(version),
+        guard case let version = try HealthStore(database: published).schemaVersion(),
+              (StoreSchema.oldestUpgradable...StoreSchema.version).contains(version),
               try settings.stored.match(published),
               let lastRun = try HealthStore(database: published).lastRunID() else { return nil }
         unlink(workingCopy)   // a killed run's leftover, whether this run copies or not
         let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
         if deferCopy, !hasLog, version == StoreSchema.version,
-           try published.scalar("SELECT count(*) FROM anchors WHERE newest_creation_us > ?",
-                                [.integer(try AnchorCeiling.of(store: published))]).int == 0 {
+           try HealthStore(database: published).anchorCount(newerThan: try AnchorCeiling.of(store: published)) == 0 {
             var store = PublishedStore(database: published, workingCopy: workingCopy, anchors: try readAnchors(published),
                                        stored: try StoredIdentities.read(from: published), nextRunID: lastRun + 1)
             (store.isCopy, store.publishedPath) = (false, path)
@@ -95,15 +94,14 @@ struct PublishedStore {
         let database = try Database(path: workingCopy, mode: .readWrite)
         // Private until it is published: a rollback journal (a store of an earlier version may
         // carry a write-ahead log's mode), committed once.
-        try database.execute("PRAGMA journal_mode = DELETE")
+        try HealthStore(database: database).useRollbackJournal()
         return database
     }
 
     private static func readAnchors(_ database: Database) throws -> Anchors {
         var newest: [Anchors.Key: Timestamp] = [:]
-        for row in try database.rows("SELECT type, source_name, newest_creation_us FROM anchors") {
-            guard let type = row[0].string, let source = row[1].string, let us = row[2].int else { continue }
-            newest[Anchors.Key(type: type, source: source)] = Timestamp(microseconds: us)
+        for anchor in try HealthStore(database: database).anchors() {
+            newest[Anchors.Key(type: anchor.type, source: anchor.source)] = Timestamp(microseconds: anchor.newestCreation)
         }
         return Anchors(newest)
     }
@@ -119,18 +117,19 @@ struct PublishedStore {
         defer { merger.detach() }
         try database.transaction {
             try progress.phase(.storing, "merging the new records")
-            let exportBefore = try database.scalar("SELECT export_date_utc FROM profile WHERE id = 1").string
+            let store = HealthStore(database: database)
+            let exportBefore = try store.exportDateText()
             let merged = try merger.merge()
             summary.newSamples = merged.newSamples
             summary.newWorkouts = merged.newWorkouts
             summary.newECGRecordings = merged.newECGRecordings
             // After `reset` the analytics are empty: every day is to be computed.
-            let empty = try database.scalar("SELECT count(*) FROM daily_analytics").int == 0
+            let empty = try store.dayCount() == 0
             var days = empty ? nil : try touchedDays(since: merged.firstNewSampleID, workouts: merged.newWorkoutSpans,
                                                      settings: settings)
             // A later export completes the days that were partial (docs/days-and-averages.md):
             // they are recomputed, and every day's `partial_day` set again, even without new samples.
-            let exportAfter = try database.scalar("SELECT export_date_utc FROM profile WHERE id = 1").string
+            let exportAfter = try store.exportDateText()
             if days != nil, exportAfter != exportBefore || upgradedFrom < StoreSchema.partialDayVersion {
                 days!.formUnion(try AnalyticsWriter(database: database).partialDays())
                 for text in [exportBefore, exportAfter] {
@@ -138,12 +137,12 @@ struct PublishedStore {
                     var calendar = LocalCalendar(timeZone: settings.timeZone)
                     days!.insert(calendar.localDate(of: instant))
                 }
-                if let first = try database.scalar("SELECT min(date) FROM daily_analytics").string.flatMap({ CivilDate(iso: $0) }) {
+                if let first = try store.firstAnalyticsDay() {
                     days!.insert(first)
                 }
             }
             summary.touchedDays = days?.count
-            summary.samples = Int(try database.scalar("SELECT count(*) FROM sample_data").int ?? 0)
+            summary.samples = try store.sampleCount()
             // A store upgraded in place this run lacks the rows of the tables its new version
             // added: the update runs even without a day to recompute, and each table's writer
             // (quality, vitals) fills every day of a table it finds unfilled.
@@ -157,12 +156,8 @@ struct PublishedStore {
                 .run(days: days, recordedAt: recordedAt, progress: progress)
             summary.days = result.days
             summary.sleepNights = result.nights
-            try Self.recordAnchors(in: database, fromSampleID: merged.firstNewSampleID,
-                                   ceiling: try AnchorCeiling.of(store: database))
-            try database.execute("""
-                UPDATE workout_routes SET point_count =
-                  (SELECT count(*) FROM workout_route_points p WHERE p.route_id = workout_routes.id) WHERE point_count = 0;
-                """)
+            try store.recordAnchors(fromSampleID: merged.firstNewSampleID, ceiling: try AnchorCeiling.of(store: database))
+            try store.countRoutePoints()
             summary.record("merge_analytics", since: started)
             try finishing(true, &summary)
         }
@@ -180,22 +175,8 @@ struct PublishedStore {
             var d = first
             while d <= last { days.insert(d); d = d.adding(days: 1) }
         }
-        let samples = try database.prepare("SELECT start_us, end_us FROM sample_data WHERE id >= ?")
-        samples.bind(1, firstID)
-        while try samples.step() { add(samples.int64(0), samples.int64(1)) }
+        try HealthStore(database: database).sampleSpans(fromID: firstID, add)
         for (start, end) in workouts { add(start, end) }
         return days
-    }
-
-    /// Raises each (type, source)'s anchor to the newest creationDate among samples from `fromSampleID` on.
-    static func recordAnchors(in database: Database, fromSampleID: Int64, ceiling: Int64) throws {
-        try database.rows("""
-            INSERT INTO anchors (type, source_name, newest_creation_us)
-              SELECT t.identifier, src.name, max(s.created_us) FROM sample_data s
-              JOIN types t ON t.id = s.type_id JOIN sources src ON src.id = s.source_id
-              WHERE s.id >= ? AND s.created_us IS NOT NULL AND s.created_us <= ? GROUP BY t.identifier, src.name
-            ON CONFLICT (type, source_name) DO UPDATE
-              SET newest_creation_us = max(newest_creation_us, excluded.newest_creation_us)
-            """, [.integer(fromSampleID), .integer(ceiling)])
     }
 }

@@ -10,8 +10,8 @@ enum RebuildReason {
     static func explain(publishedStore path: String, settings: AnalyticsSettings) -> String? {
         guard FileManager.default.fileExists(atPath: path),
               let database = try? Database(path: path, mode: .readOnly) else { return nil }
-        guard let version = try? database.scalar("PRAGMA user_version").int,
-              (Int64(StoreSchema.oldestUpgradable)...Int64(StoreSchema.version)).contains(version) else {
+        guard let version = try? HealthStore(database: database).schemaVersion(),
+              (StoreSchema.oldestUpgradable...StoreSchema.version).contains(version) else {
             return "the store is of another version: rebuilt from this export"
         }
         let store = HealthStore(database: database)

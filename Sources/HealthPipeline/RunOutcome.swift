@@ -1,4 +1,5 @@
 import Foundation
+import HealthStore
 import SQLite
 
 /// What the run summary says about the outputs and the store after a run: which files it
@@ -23,7 +24,8 @@ enum RunOutcome {
 
     /// The store's days and sleep nights in all (an incremental run recomputes a few).
     static func countStore(_ database: Database, into summary: inout RunSummary) throws {
-        summary.storeDays = Int(try database.scalar("SELECT count(*) FROM daily_analytics").int ?? 0)
-        summary.storeSleepNights = Int(try database.scalar("SELECT count(*) FROM sleep_sessions").int ?? 0)
+        let store = HealthStore(database: database)
+        summary.storeDays = try store.dayCount()
+        summary.storeSleepNights = try store.sleepNightCount()
     }
 }

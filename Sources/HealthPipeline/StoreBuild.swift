@@ -57,7 +57,7 @@ struct FullBuild: StoreBuild {
             samples?.cancel()   // never leave the thread behind, nor its unfinished file
             throw error
         }
-        try database.execute("DELETE FROM load_checkpoint")
+        try HealthStore(database: database).clearLoadCheckpoint()
         return staged
     }
 }

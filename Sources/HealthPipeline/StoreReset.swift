@@ -28,11 +28,7 @@ public struct StoreReset {
         if keepProfile && FileManager.default.fileExists(atPath: folder.databasePath) {
             // An interrupted run's state goes in every case (damaged or not, it is never resumed after a reset).
             CheckpointFiles.clear(in: folder)
-            let database = try Database(path: folder.databasePath, mode: .readWrite)
-            try database.transaction {
-                try AnalyticsWriter(database: database).clear()
-                try database.execute("DELETE FROM anchors")
-            }
+            try HealthStore(path: folder.databasePath, writable: true).clearAnalyticsAndAnchors()
             return "Cleared analytics and anchors of \(folder.databasePath); samples and profile kept."
         }
         // The staged stores and checkpoint are in the plan: they go with the rest, or stay with it.

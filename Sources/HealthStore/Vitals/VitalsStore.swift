@@ -232,12 +232,24 @@ public struct VitalsStore {
         return result
     }
 
+    /// Each day's mean RMSSD of the stored HRV measurements (ms).
+    package func dailyRMSSD(days: Set<CivilDate>?) throws -> [CivilDate: Double] {
+        try storedDailyMeans("SELECT local_date, rmssd_ms FROM hrv_measurements WHERE rmssd_ms IS NOT NULL", days: days)
+            .compactMapValues { $0[0] }
+    }
+
+    /// Each day's mean systolic and diastolic pressure of the stored readings (mmHg).
+    package func dailyBloodPressure(days: Set<CivilDate>?) throws -> [CivilDate: (systolic: Double?, diastolic: Double?)] {
+        try storedDailyMeans("SELECT local_date, systolic_mmhg, diastolic_mmhg FROM blood_pressure", days: days)
+            .mapValues { ($0[0], $0[1]) }
+    }
+
     /// Stored means of this table's rows by day (HRV's RMSSD, blood pressure).
     /// Each day's mean of every value column of the rows `sql` returns (`date, value, …`),
     /// NULLs left out. The values are added in ascending order, not in the rows' order: an
     /// incremental store holds a day's rows in another order than a full one, and a sum in row
     /// order differed from a full import's in the last bits (issue 44).
-    public func storedDailyMeans(_ sql: String, days: Set<CivilDate>?) throws -> [CivilDate: [Double?]] {
+    func storedDailyMeans(_ sql: String, days: Set<CivilDate>?) throws -> [CivilDate: [Double?]] {
         let stmt = try database.prepare(sql)
         var values: [CivilDate: [[Double]]] = [:]
         let columns = Int(stmt.columnCount) - 1
