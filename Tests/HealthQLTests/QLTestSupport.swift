@@ -53,7 +53,12 @@ func runQLProcess(_ executable: String, _ arguments: [String], timeout: TimeInte
     try process.run()
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning && Date() < deadline { usleep(20_000) }
-    if process.isRunning { process.terminate(); process.waitUntilExit(); throw XCTSkip("\(executable) timed out") }
+    // A timeout is a failure, as in HealthETLTests' runner (issue 47: it was a skip, which hid hangs).
+    if process.isRunning {
+        process.terminate()
+        process.waitUntilExit()
+        throw NSError(domain: "test", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(executable) timed out after \(Int(timeout)) s"])
+    }
     process.waitUntilExit()
     return QLProcessResult(status: process.terminationStatus,
                            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
