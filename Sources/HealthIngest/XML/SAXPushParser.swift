@@ -186,33 +186,59 @@ final class SAXPushParser {
             scratch = .allocate(capacity: scratchCapacity)
         }
         let n = sanitizer.filter(bytes, into: scratch)
-        // Pushed in pieces, each followed by a look at what libxml2 holds unparsed (issue 46).
-        var at = 0
-        while at < n {
-            let piece = min(Self.pieceBytes, n - at)
-            try push(scratch + at, piece, terminate: false)
-            at += piece
-            try refuseGiantMarkup()
-        }
+        try refuseGiantTag(upcoming: UnsafeBufferPointer(start: scratch, count: n))
+        try push(scratch, n, terminate: false)
     }
 
     /// libxml2 parses a tag only once it has all of it, and 2.9's duplicate-attribute check is
-    /// quadratic: one start tag of 25,000 attributes took 0.4 s, of 1,000,000 (12 MB) over 20
-    /// minutes. No Apple element has more than a few dozen attributes, a few hundred bytes; what
-    /// the parser holds unparsed after a piece is one unfinished tag (or text), so more than
-    /// `maximumUnparsed` is refused before the tag is complete, let alone parsed. Pieces of
-    /// 64 KiB bound what one parse can be handed to 320 KiB (~25,000 attributes at most).
-    static let pieceBytes = 64 << 10
-    static let maximumUnparsed = 256 << 10
+    /// quadratic: one start tag of 25,000 attributes took 0.4 s, 100,000 5.4 s, 1,000,000 (12
+    /// MB) over 20 minutes. When the parser holds more than `watchedBytes` of one unfinished
+    /// token after a chunk (no Apple tag comes near), its attributes are counted (each `=`
+    /// outside quotes; each held byte once), and so are those the next chunk adds up to the
+    /// tag's end, before it is handed over: a tag of more than `maximumAttributes` is refused
+    /// before libxml2 parses it. A tag that starts and ends within one 1 MiB chunk has fewer
+    /// (some 87,000 at the least bytes an attribute takes). A long value is no tag of many
+    /// attributes: a 200 MB one is read through and its record quarantined. Apple's tags have a
+    /// few dozen attributes. The check costs one subtraction a chunk until a token is that long.
+    static let watchedBytes = 64 << 10
+    static let maximumAttributes = 131_072
+    /// The unfinished token being counted: where it starts (bytes the parser consumed before
+    /// it), how much of it is counted, inside which quote, and its `=` so far.
+    private var heldStart: Int64 = -1, heldCounted = 0, heldQuote: UInt8 = 0, heldEquals = 0
 
-    private func refuseGiantMarkup() throws {
-        guard let input = context.pointee.input, let cur = input.pointee.cur, let end = input.pointee.end else { return }
-        let held = end - cur
-        guard held > Self.maximumUnparsed else { return }
+    private func refuseGiantTag(upcoming: UnsafeBufferPointer<UInt8>) throws {
+        guard let input = context.pointee.input, let cur = input.pointee.cur, let end = input.pointee.end,
+              end - cur > Self.watchedBytes else { return }
+        let start = Int64(xmlByteConsumed(context))
+        if start != heldStart { (heldStart, heldCounted, heldQuote, heldEquals) = (start, 0, 0, 0) }
+        (heldQuote, heldEquals, _) = Self.count(UnsafeBufferPointer(start: cur + heldCounted, count: end - cur - heldCounted),
+                                                quote: heldQuote, equals: heldEquals, stopAtTagEnd: false)
+        heldCounted = end - cur
+        let (_, equals, _) = Self.count(upcoming, quote: heldQuote, equals: heldEquals, stopAtTagEnd: true)
+        guard equals > Self.maximumAttributes else { return }
         throw HealthETLError.dataUnusable("""
-            \(fileName): markup of more than \(held >> 10) KiB without an end, from line \(input.pointee.line) \
-            (a start tag with thousands of attributes?): no Apple Health export holds one, so the file is refused
+            \(fileName): a start tag with more than \(Self.maximumAttributes) attributes, from line \(input.pointee.line): \
+            no Apple Health export holds one (a few dozen at most), so the file is refused
             """)
+    }
+
+    /// `=` outside quotes in `bytes`, from a quote state; up to the first `>` outside quotes
+    /// when `stopAtTagEnd`.
+    private static func count(_ bytes: UnsafeBufferPointer<UInt8>, quote start: UInt8, equals counted: Int,
+                              stopAtTagEnd: Bool) -> (quote: UInt8, equals: Int, ended: Bool) {
+        var quote = start, equals = counted
+        for b in bytes {
+            if quote != 0 {
+                if b == quote { quote = 0 }
+            } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                quote = b
+            } else if b == UInt8(ascii: "=") {
+                equals += 1
+            } else if b == UInt8(ascii: ">") && stopAtTagEnd {
+                return (quote, equals, true)
+            }
+        }
+        return (quote, equals, false)
     }
 
     /// Ends the document; throws if it is not complete and well-formed.
