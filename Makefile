@@ -70,6 +70,7 @@ cohort: dist venv
 # The release tarball first: ReleaseTarballTests and the Spark cohort test run it.
 test: venv dist
 	python3 scripts/check-module-graph.py
+	python3 scripts/check-public-api.py
 	python3 scripts/check-install-line.py
 	$(SWIFT) build --build-tests
 	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build --disable-swift-testing
@@ -83,6 +84,7 @@ empty :=
 space := $(empty) $(empty)
 check: venv
 	python3 scripts/check-module-graph.py
+	python3 scripts/check-public-api.py
 	python3 scripts/check-install-line.py
 	$(SWIFT) build --build-tests
 	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build --disable-swift-testing --skip '$(INTEGRATION_TESTS)'

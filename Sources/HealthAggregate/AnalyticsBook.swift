@@ -4,7 +4,7 @@ import HealthCore
 /// amounts, heart-rate days, sleep nights, per-type statistics) into daily analytics rows and
 /// the long-form per-type table. It holds one entry per day and per (type, day): thousands,
 /// never per sample.
-public struct AnalyticsBook: Sendable {
+package struct AnalyticsBook: Sendable {
     private var days: [CivilDate: MetricValues] = [:]
     private var typeDays: [TypeDay: DayFigures] = [:]
     private var typeHours: [TypeHour: Double] = [:]
@@ -70,11 +70,11 @@ public struct AnalyticsBook: Sendable {
         var date: CivilDate { CivilDate(year: Int(year), month: Int(month), day: Int(day)) }
     }
 
-    public init() {}
+    package init() {}
 
     /// Plain statistics per type and day (from the store: count, mean, min, max of the samples
     /// starting that day). Marks the day as one with data.
-    public mutating func addStatistics(_ rows: [DailyTypeMetric]) {
+    package mutating func addStatistics(_ rows: [DailyTypeMetric]) {
         for row in rows {
             typeDays[dayKey(row.type, row.date)] = DayFigures(row)
             touch(row.date)
@@ -83,7 +83,7 @@ public struct AnalyticsBook: Sendable {
 
     /// Merged amounts of a cumulative type: the type's daily and hourly sums, and its analytics column
     /// (DistanceWalkingRunning split into walking and running).
-    public mutating func addCumulative(type: String, unit: String?, amounts: [DayAmount]) {
+    package mutating func addCumulative(type: String, unit: String?, amounts: [DayAmount]) {
         let metric = DailyMetric.metric(forCumulativeType: type)
         let typeIndex = hourTypeNames.firstIndex(of: type) ?? hourTypeNames.count
         if typeIndex == hourTypeNames.count { hourTypeNames.append(type) }
@@ -113,7 +113,7 @@ public struct AnalyticsBook: Sendable {
     }
 
     /// Heartbeats per day; the heart-rate type's mean becomes time-weighted.
-    public mutating func addHeartRate(type: String, _ hr: [HeartRateDay]) {
+    package mutating func addHeartRate(type: String, _ hr: [HeartRateDay]) {
         for d in hr {
             if d.beats > 0 { days[d.date, default: MetricValues()].add(d.beats, to: .heartbeats) }
             let key = dayKey(type, d.date)
@@ -126,14 +126,14 @@ public struct AnalyticsBook: Sendable {
     }
 
     /// Replaces the mean of a type on some days (the LEQ of sound levels).
-    public mutating func replaceAverages(_ rows: [DailyTypeMetric]) {
+    package mutating func replaceAverages(_ rows: [DailyTypeMetric]) {
         for row in rows { typeDays[dayKey(row.type, row.date)] = DayFigures(row) }
     }
 
     /// A night's minutes go to its wake-up day. An in-bed-only night (no asleep/awake track)
     /// leaves the asleep columns empty, not 0: how long was slept is unknown, and an average of
     /// sleep must not count it as a night without sleep. Its in-bed minutes are still shown.
-    public mutating func addNights(_ nights: [SleepNight]) {
+    package mutating func addNights(_ nights: [SleepNight]) {
         for n in nights where n.asleepMinutes > 0 || n.inBedMinutes > 0 || n.napMinutes > 0 {
             var day = days[n.date, default: MetricValues()]
             if !n.isInBedOnly {
@@ -152,17 +152,17 @@ public struct AnalyticsBook: Sendable {
     }
 
     /// One row per day with any data, integer metrics rounded as stored.
-    public var dailyRows: [DailyAnalytics] {
+    package var dailyRows: [DailyAnalytics] {
         days.map { DailyAnalytics(date: $0.key, metrics: $0.value.rounded) }.sorted { $0.date < $1.date }
     }
 
-    public var typeRows: [DailyTypeMetric] {
+    package var typeRows: [DailyTypeMetric] {
         var rows = typeDays.map { $0.value.metric(date: $0.key.date, type: dayTypeNames[Int($0.key.type)]) }
         rows.sort { ($0.date, $0.type) < ($1.date, $1.type) }
         return rows
     }
 
-    public var hourRows: [HourlyTypeAmount] {
+    package var hourRows: [HourlyTypeAmount] {
         var rows = typeHours.map {
             HourlyTypeAmount(date: $0.key.date, hour: Int($0.key.hour), type: hourTypeNames[Int($0.key.type)], sum: $0.value)
         }

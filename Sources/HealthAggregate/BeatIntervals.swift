@@ -8,16 +8,16 @@ import HealthCore
 /// when it agrees with the instantaneous bpm the watch gave its closing beat (within
 /// `agreement`) and lies in 300…2000 ms; a successive difference is taken only between two
 /// kept intervals that share a beat, so nothing is differenced across a gap.
-public struct BeatIntervals: Sendable, Equatable {
+package struct BeatIntervals: Sendable, Equatable {
     /// One beat as stored: time in µs since 1970 (nil: it did not parse), instantaneous bpm.
-    public struct Beat: Sendable, Equatable {
-        public var timeMicroseconds: Int64?
-        public var bpm: Double?
-        public init(timeMicroseconds: Int64?, bpm: Double?) { self.timeMicroseconds = timeMicroseconds; self.bpm = bpm }
+    package struct Beat: Sendable, Equatable {
+        package var timeMicroseconds: Int64?
+        package var bpm: Double?
+        package init(timeMicroseconds: Int64?, bpm: Double?) { self.timeMicroseconds = timeMicroseconds; self.bpm = bpm }
     }
 
     /// Why a measurement has no figures (nil when it has them).
-    public enum Problem: String, Sendable {
+    package enum Problem: String, Sendable {
         case tooFewBeats = "fewer than 2 beats"
         case unparsedTime = "a beat time that does not parse"
         case unordered = "beat times out of order or repeated"
@@ -26,20 +26,20 @@ public struct BeatIntervals: Sendable, Equatable {
     }
 
     /// The largest relative difference between an interval and 60 000 / bpm of its closing beat.
-    public static let agreement = 0.25
-    public static let shortest = 300.0, longest = 2000.0
+    package static let agreement = 0.25
+    package static let shortest = 300.0, longest = 2000.0
 
-    public var beats: Int
+    package var beats: Int
     /// Intervals kept (NN) and successive differences used.
-    public var intervals: Int
-    public var differences: Int
-    public var meanNN: Double?
-    public var sdnn: Double?
-    public var rmssd: Double?
-    public var pnn50: Double?
-    public var problem: Problem?
+    package var intervals: Int
+    package var differences: Int
+    package var meanNN: Double?
+    package var sdnn: Double?
+    package var rmssd: Double?
+    package var pnn50: Double?
+    package var problem: Problem?
 
-    public init(beats list: [Beat]) {
+    package init(beats list: [Beat]) {
         beats = list.count; intervals = 0; differences = 0
         guard list.count >= 2 else { problem = .tooFewBeats; return }
         var times: [Int64] = []

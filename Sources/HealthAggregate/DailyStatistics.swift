@@ -11,7 +11,7 @@ import HealthCore
 /// It rides along the series read for the merge, so the store is not scanned a second time.
 /// Samples come in start order, so their days arrive one after another: the running day is
 /// compared first, and a table is only touched when the day changes.
-public struct DailyStatistics {
+package struct DailyStatistics {
     private struct Day {
         var count = 0, valued = 0
         var total = 0.0, minimum = Double.infinity, maximum = -Double.infinity
@@ -26,7 +26,7 @@ public struct DailyStatistics {
     private var done: [Int: Day] = [:]
 
     /// `keeping`: only these days (the days an incremental run recomputes); nil for all.
-    public init(type: String, keeping days: ClosedRange<CivilDate>?) {
+    package init(type: String, keeping days: ClosedRange<CivilDate>?) {
         self.type = type
         keeping = days.map { $0.lowerBound.daysSinceEpoch...$0.upperBound.daysSinceEpoch }
     }
@@ -36,7 +36,7 @@ public struct DailyStatistics {
     /// Category types whose records overlap, so that their minutes add up to nothing meaningful.
     static let overlapping: Set<String> = ["HKCategoryTypeIdentifierSleepAnalysis"]
 
-    public mutating func add(localDay: Int, start: Int64, end: Int64, value: Double?, unit: String?, categoryValue: String? = nil) {
+    package mutating func add(localDay: Int, start: Int64, end: Int64, value: Double?, unit: String?, categoryValue: String? = nil) {
         if localDay != current {
             if keeping?.contains(localDay) == false { return }
             if current != .min { done[current] = day }
@@ -55,7 +55,7 @@ public struct DailyStatistics {
     }
 
     /// The days seen, in date order.
-    public mutating func finish() -> [DailyTypeMetric] {
+    package mutating func finish() -> [DailyTypeMetric] {
         if current != .min { done[current] = day }
         current = .min
         return done.sorted { $0.key < $1.key }.map { key, d in

@@ -4,12 +4,12 @@ import HealthCore
 /// A merged amount that fell on one local clock hour (0–23) of one local day; `inRunning` is
 /// the part of it that lies inside a running workout (used to split DistanceWalkingRunning
 /// into walking and running).
-public struct DayAmount: Sendable, Equatable {
-    public var date: CivilDate
-    public var hour: Int
-    public var amount: Double
-    public var inRunning: Double
-    public init(date: CivilDate, hour: Int = 0, amount: Double, inRunning: Double = 0) {
+package struct DayAmount: Sendable, Equatable {
+    package var date: CivilDate
+    package var hour: Int
+    package var amount: Double
+    package var inRunning: Double
+    package init(date: CivilDate, hour: Int = 0, amount: Double, inRunning: Double = 0) {
         self.date = date; self.hour = hour; self.amount = amount; self.inRunning = inRunning
     }
 }
@@ -18,9 +18,9 @@ public struct DayAmount: Sendable, Equatable {
 /// midnights (DST days are 23 or 25 hours; the zone decides, never the printed clock), at
 /// local clock hours (so HealthQL can sum merged amounts by hour) and at running-workout
 /// bounds, pro rata by time.
-public struct DaySplitter<Tag: Sendable>: StageHandler {
-    public typealias InboundIn = [MergedPiece<Tag>]
-    public typealias InboundOut = [DayAmount]
+package struct DaySplitter<Tag: Sendable>: StageHandler {
+    package typealias InboundIn = [MergedPiece<Tag>]
+    package typealias InboundOut = [DayAmount]
 
     private var calendar: LocalCalendar
     private let running: [Range<Int64>]
@@ -28,12 +28,12 @@ public struct DaySplitter<Tag: Sendable>: StageHandler {
     private var out: [DayAmount] = []
 
     /// `running`: sorted, non-overlapping intervals (µs) of running workouts.
-    public init(calendar: LocalCalendar, running: [Range<Int64>] = []) {
+    package init(calendar: LocalCalendar, running: [Range<Int64>] = []) {
         self.calendar = calendar
         self.running = running
     }
 
-    public mutating func handle(_ input: [MergedPiece<Tag>], emit: (consuming [DayAmount]) throws -> Void) throws {
+    package mutating func handle(_ input: [MergedPiece<Tag>], emit: (consuming [DayAmount]) throws -> Void) throws {
         for piece in input { split(piece) }
         try emit(out)
         out.removeAll(keepingCapacity: true)
@@ -86,8 +86,8 @@ public struct DaySplitter<Tag: Sendable>: StageHandler {
 }
 
 /// Sorted, merged running intervals from workout spans.
-public enum RunningIntervals {
-    public static func union(_ spans: [Range<Int64>]) -> [Range<Int64>] {
+package enum RunningIntervals {
+    package static func union(_ spans: [Range<Int64>]) -> [Range<Int64>] {
         var out: [Range<Int64>] = []
         for s in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) where !s.isEmpty {
             if let last = out.last, s.lowerBound <= last.upperBound {

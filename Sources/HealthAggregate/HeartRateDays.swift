@@ -1,26 +1,26 @@
 import HealthCore
 
 /// A heart-rate sample: beats per minute over `[start, end)` (usually an instant).
-public struct HeartRateReading: Sendable, Equatable {
-    public var start: Int64   // µs
-    public var end: Int64
-    public var bpm: Double
-    public init(start: Int64, end: Int64, bpm: Double) { self.start = start; self.end = end; self.bpm = bpm }
+package struct HeartRateReading: Sendable, Equatable {
+    package var start: Int64   // µs
+    package var end: Int64
+    package var bpm: Double
+    package init(start: Int64, end: Int64, bpm: Double) { self.start = start; self.end = end; self.bpm = bpm }
 }
 
 /// One day of heart rate: estimated heartbeats, the minutes they were counted over
 /// (the watch was worn), and plain statistics of the samples starting that day.
-public struct HeartRateDay: Sendable, Equatable {
-    public var date: CivilDate
-    public var beats = 0.0
-    public var wornMinutes = 0.0
-    public var minimum = Double.infinity
-    public var maximum = -Double.infinity
-    public var count = 0
-    public var sum = 0.0
-    public init(date: CivilDate) { self.date = date }
+package struct HeartRateDay: Sendable, Equatable {
+    package var date: CivilDate
+    package var beats = 0.0
+    package var wornMinutes = 0.0
+    package var minimum = Double.infinity
+    package var maximum = -Double.infinity
+    package var count = 0
+    package var sum = 0.0
+    package init(date: CivilDate) { self.date = date }
     /// Time-weighted mean; the plain mean when no sample had a neighbour close enough.
-    public var average: Double { wornMinutes > 0 ? beats / wornMinutes : (count > 0 ? sum / Double(count) : 0) }
+    package var average: Double { wornMinutes > 0 ? beats / wornMinutes : (count > 0 ? sum / Double(count) : 0) }
 }
 
 /// The aggregate stage for heart rate: integrates bpm over time ("heartbeats" is not an Apple
@@ -28,9 +28,9 @@ public struct HeartRateDay: Sendable, Equatable {
 /// a chest strap next to the watch does not double the count); a gap longer than `maxGap`
 /// means the watch was not worn and counts only the sample's own span. Intervals that cross
 /// midnight are split pro rata. Input sorted by start.
-public struct HeartRateDays: StageHandler {
-    public typealias InboundIn = [HeartRateReading]
-    public typealias InboundOut = [HeartRateDay]
+package struct HeartRateDays: StageHandler {
+    package typealias InboundIn = [HeartRateReading]
+    package typealias InboundOut = [HeartRateDay]
 
     private var calendar: LocalCalendar
     private let maxGap: Int64
@@ -40,12 +40,12 @@ public struct HeartRateDays: StageHandler {
     private var current: HeartRateDay?
     private var days: [CivilDate: HeartRateDay] = [:]
 
-    public init(calendar: LocalCalendar, maxGapMinutes: Double = 30) {
+    package init(calendar: LocalCalendar, maxGapMinutes: Double = 30) {
         self.calendar = calendar
         self.maxGap = Int64(maxGapMinutes * 60_000_000)
     }
 
-    public mutating func handle(_ input: [HeartRateReading], emit: (consuming [HeartRateDay]) throws -> Void) throws {
+    package mutating func handle(_ input: [HeartRateReading], emit: (consuming [HeartRateDay]) throws -> Void) throws {
         for reading in input {
             let date = calendar.localDate(of: Timestamp(microseconds: reading.start))
             update(date) { day in
@@ -62,7 +62,7 @@ public struct HeartRateDays: StageHandler {
         }
     }
 
-    public mutating func finish(emit: (consuming [HeartRateDay]) throws -> Void) throws {
+    package mutating func finish(emit: (consuming [HeartRateDay]) throws -> Void) throws {
         if let p = previous { integrate(p, until: p.end) }
         previous = nil
         if let current { days[current.date] = current }

@@ -7,12 +7,12 @@ import HealthCore
 /// 90 % up; below 50 % is in no zone. A heart-rate sample's bpm holds from its start until the
 /// next sample starts, the workout ends, or `holdSeconds` pass, whichever comes first (a watch
 /// that stopped measuring does not stretch its last reading over minutes).
-public enum HeartRateZones {
-    public static let holdSeconds = 60.0
+package enum HeartRateZones {
+    package static let holdSeconds = 60.0
 
     /// Tanaka, Monahan & Seals (2001): 208 − 0.7 × age in whole years on `day`; nil without a
     /// birth date or for an age outside 1…120.
-    public static func maximum(birthDate: CivilDate?, on day: CivilDate) -> Double? {
+    package static func maximum(birthDate: CivilDate?, on day: CivilDate) -> Double? {
         guard let birth = birthDate else { return nil }
         var age = day.year - birth.year
         if (day.month, day.day) < (birth.month, birth.day) { age -= 1 }
@@ -21,7 +21,7 @@ public enum HeartRateZones {
     }
 
     /// The zone (1…5) of `bpm`, nil below 50 %.
-    public static func zone(of bpm: Double, maximum: Double) -> Int? {
+    package static func zone(of bpm: Double, maximum: Double) -> Int? {
         // In tenths, so that 140 of 200 is exactly 7 (0.7 − 0.5 is not 0.2 in binary).
         let tenths = Int((bpm * 10 / maximum).rounded(.down))
         guard tenths >= 5 else { return nil }
@@ -29,7 +29,7 @@ public enum HeartRateZones {
     }
 
     /// `samples`: (start in µs, bpm) in time order, inside the workout; `end`: the workout's end in µs.
-    public static func seconds(_ samples: [(start: Int64, bpm: Double)], end: Int64, maximum: Double) -> [Double] {
+    package static func seconds(_ samples: [(start: Int64, bpm: Double)], end: Int64, maximum: Double) -> [Double] {
         var result = [Double](repeating: 0, count: 5)
         for (i, s) in samples.enumerated() {
             let next = i + 1 < samples.count ? samples[i + 1].start : end
@@ -41,12 +41,12 @@ public enum HeartRateZones {
 }
 
 /// Figures of a workout's route (docs/vitals-hrv-workouts.md, "Routes").
-public enum RouteFigures {
+package enum RouteFigures {
     /// The mean Earth radius (IUGG), metres.
-    public static let earthRadius = 6_371_008.8
+    package static let earthRadius = 6_371_008.8
 
     /// Great-circle distance in metres between two points in degrees (haversine).
-    public static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+    package static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
         let r = Double.pi / 180
         let dLat = (lat2 - lat1) * r, dLon = (lon2 - lon1) * r
         let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * r) * cos(lat2 * r) * sin(dLon / 2) * sin(dLon / 2)
@@ -55,7 +55,7 @@ public enum RouteFigures {
 
     /// Route distance (sum of haversine steps between consecutive points) and elevation gain
     /// (sum of rises between consecutive points that both have an altitude).
-    public static func measure(_ points: [(latitude: Double, longitude: Double, altitude: Double?)]) -> (distance: Double, gain: Double?) {
+    package static func measure(_ points: [(latitude: Double, longitude: Double, altitude: Double?)]) -> (distance: Double, gain: Double?) {
         var measure = Measure()
         for p in points { measure.add(p.latitude, p.longitude, p.altitude) }
         return measure.figures
@@ -63,14 +63,14 @@ public enum RouteFigures {
 
     /// The same figures point by point, as the points are read: a route of millions of points
     /// is never held (issue 46).
-    public struct Measure {
-        public private(set) var count = 0
+    package struct Measure {
+        package private(set) var count = 0
         private var last: (latitude: Double, longitude: Double, altitude: Double?)?
         private var distance = 0.0, gain = 0.0, anyAltitude = false
 
-        public init() {}
+        package init() {}
 
-        public mutating func add(_ latitude: Double, _ longitude: Double, _ altitude: Double?) {
+        package mutating func add(_ latitude: Double, _ longitude: Double, _ altitude: Double?) {
             if let a = last {
                 distance += haversine(a.latitude, a.longitude, latitude, longitude)
                 if let x = a.altitude, let y = altitude { anyAltitude = true; gain += max(0, y - x) }
@@ -79,6 +79,6 @@ public enum RouteFigures {
             count += 1
         }
 
-        public var figures: (distance: Double, gain: Double?) { (distance, anyAltitude ? gain : nil) }
+        package var figures: (distance: Double, gain: Double?) { (distance, anyAltitude ? gain : nil) }
     }
 }

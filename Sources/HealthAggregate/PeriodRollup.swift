@@ -2,9 +2,9 @@ import HealthCore
 
 /// Weekly, monthly and yearly rows: the sums of their stored days (integer metrics already
 /// rounded per day, so a week equals the sum of its days exactly) and `days_with_data`.
-public enum PeriodRollup {
+package enum PeriodRollup {
     /// `weekStart`: 0 = Monday … 6 = Sunday.
-    public static func periods(_ kind: PeriodKind, of days: [DailyAnalytics], weekStart: Int = 0) -> [PeriodAnalytics] {
+    package static func periods(_ kind: PeriodKind, of days: [DailyAnalytics], weekStart: Int = 0) -> [PeriodAnalytics] {
         var byStart: [CivilDate: PeriodAnalytics] = [:]
         for day in days {
             let (start, end) = bounds(kind, of: day.date, weekStart: weekStart)
@@ -19,7 +19,7 @@ public enum PeriodRollup {
     }
 
     /// First and last day of the period holding `date`.
-    public static func bounds(_ kind: PeriodKind, of date: CivilDate, weekStart: Int = 0) -> (CivilDate, CivilDate) {
+    package static func bounds(_ kind: PeriodKind, of date: CivilDate, weekStart: Int = 0) -> (CivilDate, CivilDate) {
         switch kind {
         case .week:
             let start = date.startOfWeek(weekStart: weekStart)
@@ -35,7 +35,7 @@ public enum PeriodRollup {
     }
 
     /// `monday` … `sunday` (or nil) → 0 … 6.
-    public static func weekStartIndex(_ name: String?) -> Int? {
+    package static func weekStartIndex(_ name: String?) -> Int? {
         guard let name, !name.isEmpty else { return 0 }
         let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
         return names.firstIndex(of: name.lowercased())

@@ -2,10 +2,10 @@ import HealthCore
 
 
 /// Sleep stages of `HKCategoryTypeIdentifierSleepAnalysis` (pre-iOS 16 `Asleep` is Unspecified).
-public enum SleepStage: Sendable, Equatable {
+package enum SleepStage: Sendable, Equatable {
     case inBed, awake, core, deep, rem, unspecified
 
-    public init?(categoryValue: String) {
+    package init?(categoryValue: String) {
         switch categoryValue {
         case "HKCategoryValueSleepAnalysisInBed": self = .inBed
         case "HKCategoryValueSleepAnalysisAwake": self = .awake
@@ -18,16 +18,16 @@ public enum SleepStage: Sendable, Equatable {
     }
 
     /// In-bed samples form their own track; asleep and awake samples form the other.
-    public var isInBedTrack: Bool { self == .inBed }
+    package var isInBedTrack: Bool { self == .inBed }
 }
 
 /// What a merged sleep piece carries: its stage, the start of the sample it came from and its
 /// source. (A piece goes to the night of its session, whatever sample it came from.)
-public struct SleepTag: Sendable {
-    public var stage: SleepStage
-    public var sampleStart: Int64
-    public var source: String
-    public init(stage: SleepStage, sampleStart: Int64, source: String) {
+package struct SleepTag: Sendable {
+    package var stage: SleepStage
+    package var sampleStart: Int64
+    package var source: String
+    package init(stage: SleepStage, sampleStart: Int64, source: String) {
         self.stage = stage; self.sampleStart = sampleStart; self.source = source
     }
 }
@@ -48,26 +48,26 @@ public struct SleepTag: Sendable {
 ///
 /// Memory: the sleep pieces (a few per night) are held until `finish`, so that both tracks,
 /// which arrive interleaved, are grouped in time order.
-public struct SleepNights: StageHandler {
-    public typealias InboundIn = [MergedPiece<SleepTag>]
-    public typealias InboundOut = [SleepNight]
+package struct SleepNights: StageHandler {
+    package typealias InboundIn = [MergedPiece<SleepTag>]
+    package typealias InboundOut = [SleepNight]
 
     private var calendar: LocalCalendar
     private let sessionGap: Int64
     private var pieces: [MergedPiece<SleepTag>] = []
 
-    public static let sessionGapMinutes = 60
+    package static let sessionGapMinutes = 60
 
-    public init(calendar: LocalCalendar, sessionGapMinutes: Int = SleepNights.sessionGapMinutes) {
+    package init(calendar: LocalCalendar, sessionGapMinutes: Int = SleepNights.sessionGapMinutes) {
         self.calendar = calendar
         self.sessionGap = Int64(sessionGapMinutes) * 60_000_000
     }
 
-    public mutating func handle(_ input: [MergedPiece<SleepTag>], emit: (consuming [SleepNight]) throws -> Void) throws {
+    package mutating func handle(_ input: [MergedPiece<SleepTag>], emit: (consuming [SleepNight]) throws -> Void) throws {
         pieces.append(contentsOf: input)
     }
 
-    public mutating func finish(emit: (consuming [SleepNight]) throws -> Void) throws {
+    package mutating func finish(emit: (consuming [SleepNight]) throws -> Void) throws {
         pieces.sort { $0.start < $1.start }
         var byWakeDay: [CivilDate: [SleepNight]] = [:]
         var session: SleepNight?
@@ -92,7 +92,7 @@ public struct SleepNights: StageHandler {
     }
 
     /// The local day a session ends on (an end at midnight sharp is the day before's).
-    public mutating func wakeDay(of session: SleepNight) -> CivilDate {
+    package mutating func wakeDay(of session: SleepNight) -> CivilDate {
         calendar.localDate(of: Timestamp(microseconds: max(session.start.microseconds, session.end.microseconds - 1)))
     }
 

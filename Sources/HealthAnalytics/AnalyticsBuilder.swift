@@ -8,15 +8,15 @@ import HealthStore
 /// through the priority merge (dedupe) and the day, sleep or heart-rate stage (aggregate)
 /// into the analytics ledger (weeks, months and years are summed from the stored days by
 /// the pipeline's `AnalyticsUpdate`).
-public struct AnalyticsBuilder: Sendable {
-    public var calendar: LocalCalendar
-    public let priority: SourcePriority
-    public let heartbeatMaxGapMinutes: Double
+package struct AnalyticsBuilder: Sendable {
+    package var calendar: LocalCalendar
+    package let priority: SourcePriority
+    package let heartbeatMaxGapMinutes: Double
     /// Gets every batch of rows read, with its type's identifier (the full build's
     /// `samples` output rides along this way).
-    public var tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)?
+    package var tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)?
 
-    public init(calendar: LocalCalendar, priority: SourcePriority, heartbeatMaxGapMinutes: Double,
+    package init(calendar: LocalCalendar, priority: SourcePriority, heartbeatMaxGapMinutes: Double,
                 tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) {
         self.calendar = calendar; self.priority = priority
         self.heartbeatMaxGapMinutes = heartbeatMaxGapMinutes; self.tap = tap
@@ -34,7 +34,7 @@ public struct AnalyticsBuilder: Sendable {
     /// Analytics of every day (`days` nil) or only of the given days (an incremental run), read
     /// from the store: each run of consecutive days is computed from the samples around it,
     /// and only those days are kept.
-    public func build(days: Set<CivilDate>? = nil, from reader: SeriesReader) throws -> AnalyticsWriter.Content {
+    package func build(days: Set<CivilDate>? = nil, from reader: SeriesReader) throws -> AnalyticsWriter.Content {
         let store = try StoreContext(reader: reader, sources: reader.sources(), priority: priority, types: reader.types())
         guard let days else { return try build(window: nil, store, series: reader) }
         var content = AnalyticsWriter.Content()
@@ -52,7 +52,7 @@ public struct AnalyticsBuilder: Sendable {
 
     /// Analytics of every day, from series read elsewhere (the sorted runs of a full load),
     /// with what the store knows besides.
-    public func buildAll(_ store: StoreContext, series: some SeriesSource) throws -> AnalyticsWriter.Content {
+    package func buildAll(_ store: StoreContext, series: some SeriesSource) throws -> AnalyticsWriter.Content {
         try build(window: nil, store, series: series)
     }
 
@@ -69,7 +69,7 @@ public struct AnalyticsBuilder: Sendable {
     }
 
     /// What every window needs from the store besides the series, read once per build.
-    public struct StoreContext: Sendable {
+    package struct StoreContext: Sendable {
         var ranks: RankTable
         var names: [Int64: String]
         var running: [Range<Int64>]
@@ -77,7 +77,7 @@ public struct AnalyticsBuilder: Sendable {
         var types: [(id: Int64, identifier: String)]
 
         /// `sources`: the store's (`SeriesReader.sources`), which the caller may need too.
-        public init(reader: SeriesReader, sources: [SeriesReader.Source], priority: SourcePriority,
+        package init(reader: SeriesReader, sources: [SeriesReader.Source], priority: SourcePriority,
              types: [(id: Int64, identifier: String)]) throws {
             ranks = RankTable(sources, priority: priority)
             names = Dictionary(sources.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })

@@ -6,18 +6,18 @@ import HealthStore
 /// Computes the vitals tables (docs/vitals-hrv-workouts.md) from a loaded store, after the
 /// analytics: nothing here runs on the ingest path. `days` nil computes every day; an
 /// incremental run passes the days it touched (and a store without vitals yet computes all).
-public struct VitalsBuilder {
-    public var calendar: LocalCalendar
+package struct VitalsBuilder {
+    package var calendar: LocalCalendar
     /// The pipeline's or person's `maxHeartRate`; nil: from the profile's birth date.
-    public var maxHeartRate: Double?
+    package var maxHeartRate: Double?
     /// Which of two copies of one workout is counted (`WorkoutCopies`).
-    public var sourcePriority: SourcePriority
+    package var sourcePriority: SourcePriority
 
-    public init(calendar: LocalCalendar, maxHeartRate: Double?, sourcePriority: SourcePriority = SourcePriority()) {
+    package init(calendar: LocalCalendar, maxHeartRate: Double?, sourcePriority: SourcePriority = SourcePriority()) {
         self.calendar = calendar; self.maxHeartRate = maxHeartRate; self.sourcePriority = sourcePriority
     }
 
-    public struct Result: Sendable, Equatable { public var measurements = 0, workouts = 0, days = 0, notes = 0 }
+    package struct Result: Sendable, Equatable { package var measurements = 0, workouts = 0, days = 0, notes = 0 }
 
     /// One daily-vitals column and how its day's value is made.
     enum DayRule { case mean(String), latest(String), percentMean(String), percentLatest(String) }
@@ -37,7 +37,7 @@ public struct VitalsBuilder {
 
     /// `heartRates`: every workout's, gathered from the series (a full build); read from the
     /// store if nil.
-    public mutating func update(_ store: VitalsStore, days requested: Set<CivilDate>?,
+    package mutating func update(_ store: VitalsStore, days requested: Set<CivilDate>?,
                                 heartRates: WorkoutHeartRates? = nil) throws -> Result {
         let days = try store.computedVersion() == StoreSchema.vitalsVersion ? requested : nil
         try store.clear(days: days)

@@ -2,14 +2,14 @@ import HealthStore
 
 /// Rules for a workout's figures (docs/vitals-hrv-workouts.md, "Workouts"): when its heart-rate
 /// samples are enough for zones, and when a route's speed cannot be the activity's.
-public enum WorkoutFigures {
+package enum WorkoutFigures {
     /// A Watch measures a workout's heart rate every few seconds, and outside workouts every
     /// few minutes; fewer samples than one per five minutes (the background readings a workout
     /// happened to hold, or a phone's) say nothing of its zones, which hold each sample a minute
     /// at most (`HeartRateZones.holdSeconds`).
-    public static let minutesPerSample = 5.0
+    package static let minutesPerSample = 5.0
 
-    public static func enoughForZones(samples: Int, minutes: Double) -> Bool {
+    package static func enoughForZones(samples: Int, minutes: Double) -> Bool {
         samples >= 2 && Double(samples) * minutesPerSample >= minutes
     }
 
@@ -22,7 +22,7 @@ public enum WorkoutFigures {
 
     /// The route's speed in km/h when it is impossible for `activity` (nil when possible, or
     /// when no limit is known for the activity).
-    public static func impossibleSpeed(activity: String, meters: Double, minutes: Double) -> Double? {
+    package static func impossibleSpeed(activity: String, meters: Double, minutes: Double) -> Double? {
         guard minutes > 0, let limit = fastestKilometresPerHour[WorkoutDisplay.name(activity)] else { return nil }
         let speed = meters / 1000 / (minutes / 60)
         return speed > limit ? speed : nil

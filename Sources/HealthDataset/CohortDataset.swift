@@ -23,22 +23,22 @@ import SQLite
 /// puts the old ones back. The table folders only ever hold whole `person=ID` partitions
 /// (DuckDB's glob reads hidden folders too, so nothing else may lie there): a reader never
 /// sees half of a person's table, nor a person twice.
-public struct CohortDataset: Sendable {
-    public let root: String
+package struct CohortDataset: Sendable {
+    package let root: String
 
-    public init(root: String) { self.root = root }
+    package init(root: String) { self.root = root }
 
     /// The tables partitioned by person only.
-    public static let tables: [OutputTable] = [.daily, .weekly, .monthly, .yearly, .sleep, .workouts, .activitySummaries,
+    package static let tables: [OutputTable] = [.daily, .weekly, .monthly, .yearly, .sleep, .workouts, .activitySummaries,
                                                .ecgRecordings, .ecgSamples] + OutputTable.vitalsTables + OutputTable.quality
-    public static var tableNames: [String] { tables.map(\.name) + [OutputTable.samples.name] }
+    package static var tableNames: [String] { tables.map(\.name) + [OutputTable.samples.name] }
 
-    public func partition(_ table: String, _ person: PersonKey) -> String {
+    package func partition(_ table: String, _ person: PersonKey) -> String {
         "\(root)/\(table)/person=\(person.rawValue)"
     }
 
     /// Whether every table has a partition of `person`.
-    public func hasPartitions(of person: PersonKey) -> Bool {
+    package func hasPartitions(of person: PersonKey) -> Bool {
         Self.tableNames.allSatisfy { FileManager.default.fileExists(atPath: partition($0, person)) }
     }
 
@@ -47,7 +47,7 @@ public struct CohortDataset: Sendable {
     /// Parquet file the run staged already (`linking`: table → file, the person's own
     /// `parquet/` output) is linked, not written twice: the same bytes, and published files are
     /// only ever replaced by rename, never written in place.
-    public func stage(_ person: PersonKey, from database: Database, in staging: String,
+    package func stage(_ person: PersonKey, from database: Database, in staging: String,
                       linking staged: [String: String] = [:]) throws -> [(staged: String, final: String)] {
         let exporter = TableExporter(database: database, durability: .syncedWhenPublished)
         for table in Self.tables {
@@ -91,7 +91,7 @@ public struct CohortDataset: Sendable {
 }
 
 /// A person's name in partition paths (`person=ID`): already a valid person id, so never a path.
-public struct PersonKey: Sendable, Hashable {
-    public let rawValue: String
-    public init(_ rawValue: String) { self.rawValue = rawValue }
+package struct PersonKey: Sendable, Hashable {
+    package let rawValue: String
+    package init(_ rawValue: String) { self.rawValue = rawValue }
 }

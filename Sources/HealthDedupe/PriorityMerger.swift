@@ -10,9 +10,9 @@ import HealthCore
 /// Two overlapping samples of the *same* source count once in their common slice (the
 /// higher rate wins): such overlaps are re-synced rewrites (seen from Garmin Connect), and
 /// adding them would count the same steps twice.
-public struct PriorityMerger<Tag: Sendable>: StageHandler {
-    public typealias InboundIn = [MergeSample<Tag>]
-    public typealias InboundOut = [MergedPiece<Tag>]
+package struct PriorityMerger<Tag: Sendable>: StageHandler {
+    package typealias InboundIn = [MergeSample<Tag>]
+    package typealias InboundOut = [MergedPiece<Tag>]
 
     private struct Active {
         var sample: MergeSample<Tag>
@@ -24,9 +24,9 @@ public struct PriorityMerger<Tag: Sendable>: StageHandler {
     private var lastStart = Int64.min
     private var pieces: [MergedPiece<Tag>] = []
 
-    public init() {}
+    package init() {}
 
-    public mutating func handle(_ input: [MergeSample<Tag>], emit: (consuming [MergedPiece<Tag>]) throws -> Void) throws {
+    package mutating func handle(_ input: [MergeSample<Tag>], emit: (consuming [MergedPiece<Tag>]) throws -> Void) throws {
         for sample in input {
             guard sample.start >= lastStart else {
                 throw HealthETLError.internal("priority merge: samples out of order at \(sample.start)")
@@ -45,7 +45,7 @@ public struct PriorityMerger<Tag: Sendable>: StageHandler {
         try flush(emit)
     }
 
-    public mutating func finish(emit: (consuming [MergedPiece<Tag>]) throws -> Void) throws {
+    package mutating func finish(emit: (consuming [MergedPiece<Tag>]) throws -> Void) throws {
         advance(to: Int64.max)
         try flush(emit)
     }

@@ -39,9 +39,9 @@ enum SampleIdentity {
 /// duplicates collapse to one row in the store, wherever in the file the copies are.
 /// The SQLite sink drops a sample whose identity it has written already; a merge into the
 /// published store skips identities it holds (found through the type and start index).
-public struct IdentityStamper: StageHandler {
-    public typealias InboundIn = NormalizedBatch
-    public typealias InboundOut = NormalizedBatch
+package struct IdentityStamper: StageHandler {
+    package typealias InboundIn = NormalizedBatch
+    package typealias InboundOut = NormalizedBatch
 
     /// The last record's type and source with their hash: records come in long runs of one
     /// pair, and interned strings compare equal by their storage, without reading it.
@@ -51,9 +51,9 @@ public struct IdentityStamper: StageHandler {
     private var hasLast = false
     private var lastPrefix = StableHasher()
 
-    public init() {}
+    package init() {}
 
-    public mutating func handle(_ input: consuming NormalizedBatch, emit: (consuming NormalizedBatch) throws -> Void) throws {
+    package mutating func handle(_ input: consuming NormalizedBatch, emit: (consuming NormalizedBatch) throws -> Void) throws {
         var identities: [UInt64] = []
         identities.reserveCapacity(input.samples.count)
         // Each sample is read in place through an `inout` access: passed as a plain argument,

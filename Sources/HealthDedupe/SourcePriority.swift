@@ -13,21 +13,21 @@
 /// Like the Health app's list, every source gets a place of its own: two third-party apps
 /// never count in the same slice. Within a class a source matched by name (`Alex’s iPhone`)
 /// ranks before one matched only by its device (an app writing from the iPhone), then by name.
-public struct SourcePriority: Sendable, Equatable {
-    public static let defaultPatterns = ["manual", "Apple Watch", "iPhone"]
-    public let patterns: [String]
+package struct SourcePriority: Sendable, Equatable {
+    package static let defaultPatterns = ["manual", "Apple Watch", "iPhone"]
+    package let patterns: [String]
 
-    public init(patterns: [String]? = nil) {
+    package init(patterns: [String]? = nil) {
         let given = patterns ?? []
         self.patterns = given.isEmpty ? Self.defaultPatterns : given
     }
 
     /// A source as the merge sees it.
-    public struct Candidate: Hashable, Sendable {
-        public var name: String
-        public var deviceModel: String?
-        public var userEntered: Bool
-        public init(name: String, deviceModel: String?, userEntered: Bool) {
+    package struct Candidate: Hashable, Sendable {
+        package var name: String
+        package var deviceModel: String?
+        package var userEntered: Bool
+        package init(name: String, deviceModel: String?, userEntered: Bool) {
             self.name = name; self.deviceModel = deviceModel; self.userEntered = userEntered
         }
     }
@@ -58,7 +58,7 @@ public struct SourcePriority: Sendable, Equatable {
 
     /// Ranks (0 = best) for a set of sources; equal names in the same class share a rank,
     /// since the Health app lists a source once whatever its versions.
-    public func ranks(of candidates: some Sequence<Candidate>) -> [Candidate: Int] {
+    package func ranks(of candidates: some Sequence<Candidate>) -> [Candidate: Int] {
         let keyed = candidates.map { ($0, key(for: $0)) }
         let order = Set(keyed.map(\.1)).sorted()
         let rankOfKey = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })

@@ -5,24 +5,24 @@
 ///
 /// Two workouts are one when they are the same activity and overlap for at least half of the
 /// shorter one (apps round the start and end differently, and one may stop a minute later).
-public enum WorkoutCopies {
-    public struct Span: Sendable {
-        public var id: Int64
-        public var activity: String
-        public var source: SourcePriority.Candidate
-        public var start: Int64, end: Int64   // µs
-        public init(id: Int64, activity: String, source: SourcePriority.Candidate, start: Int64, end: Int64) {
+package enum WorkoutCopies {
+    package struct Span: Sendable {
+        package var id: Int64
+        package var activity: String
+        package var source: SourcePriority.Candidate
+        package var start: Int64, end: Int64   // µs
+        package init(id: Int64, activity: String, source: SourcePriority.Candidate, start: Int64, end: Int64) {
             self.id = id; self.activity = activity; self.source = source; self.start = start; self.end = end
         }
     }
 
     /// The share of the shorter workout two must overlap by to be one.
-    public static let overlapShare = 0.5
+    package static let overlapShare = 0.5
 
     /// Each copy's id → the id of the workout it copies. Workouts are taken best source first
     /// (then by id, so the result does not depend on the order given); each either overlaps a
     /// workout already kept (a copy of it) or is kept.
-    public static func find(_ spans: [Span], priority: SourcePriority) -> [Int64: Int64] {
+    package static func find(_ spans: [Span], priority: SourcePriority) -> [Int64: Int64] {
         let ranks = priority.ranks(of: spans.map(\.source))
         let ordered = spans.sorted { (ranks[$0.source]!, $0.id) < (ranks[$1.source]!, $1.id) }
         var kept: [String: [Span]] = [:]

@@ -4,11 +4,11 @@ import HealthCore
 // The CSV library knows no health types: dates and instants go in as their parts, with the
 // model's own text for the years the fast path does not write.
 extension CSVRow {
-    public mutating func date(_ column: Int, _ value: CivilDate?) {
+    package mutating func date(_ column: Int, _ value: CivilDate?) {
         date(column, value.map { ($0.year, $0.month, $0.day) }, otherwise: value?.iso8601 ?? "")
     }
 
-    public mutating func timestamp(_ column: Int, _ value: Timestamp?) {
+    package mutating func timestamp(_ column: Int, _ value: Timestamp?) {
         timestamp(column, microseconds: value?.microseconds, otherwise: value?.iso8601 ?? "")
     }
 }

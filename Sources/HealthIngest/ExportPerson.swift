@@ -4,17 +4,17 @@ import HealthCore
 /// Read from the head of the export (the `Me` element follows the `ExportDate`, a few KB in)
 /// before a run parses anything, so an import into another person's store is refused at once.
 /// A characteristic the person never set (`HKBiologicalSexNotSet`, an empty date) is nil.
-public struct ExportPerson: Sendable, Equatable {
-    public var dateOfBirth: String?
-    public var biologicalSex: String?
-    public var bloodType: String?
+package struct ExportPerson: Sendable, Equatable {
+    package var dateOfBirth: String?
+    package var biologicalSex: String?
+    package var bloodType: String?
 
-    public init(dateOfBirth: String? = nil, biologicalSex: String? = nil, bloodType: String? = nil) {
+    package init(dateOfBirth: String? = nil, biologicalSex: String? = nil, bloodType: String? = nil) {
         self.dateOfBirth = dateOfBirth; self.biologicalSex = biologicalSex; self.bloodType = bloodType
     }
 
     /// The `Me` of `source`, or nil when its head has none.
-    public static func read(_ source: ExportSource) throws -> ExportPerson? {
+    package static func read(_ source: ExportSource) throws -> ExportPerson? {
         find(in: try source.head(maxBytes: ExportZoneHints.headBytes))
     }
 
@@ -27,7 +27,7 @@ public struct ExportPerson: Sendable, Equatable {
     }
 
     /// nil for a characteristic that is not set: empty, or HealthKit's `…NotSet`.
-    public static func set(_ text: String?) -> String? {
+    package static func set(_ text: String?) -> String? {
         guard let text, !text.isEmpty, !text.hasSuffix("NotSet") else { return nil }
         return text
     }

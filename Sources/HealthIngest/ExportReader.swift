@@ -4,17 +4,17 @@ import HealthCore
 /// The ingest stage: streams an export through libxml2's SAX2 push parser and emits typed
 /// batches. Runs on its own thread, with the file read (or the zip inflated) a few chunks
 /// ahead on another (`ReadAhead`); `emit` blocks when downstream is busy (back-pressure).
-public struct ExportReader: Sendable {
-    public let source: ExportSource
-    public var batchSize: Int
-    public var chunkSize: Int
+package struct ExportReader: Sendable {
+    package let source: ExportSource
+    package var batchSize: Int
+    package var chunkSize: Int
     /// Records it rejects are dropped unread (counted in `IngestBatch.skippedByAnchorSoFar`).
-    public var prefilter: (any RecordPrefilter)?
+    package var prefilter: (any RecordPrefilter)?
     /// With a prefilter: drop known records from the bytes before libxml2 parses them
     /// (`KnownRecordSkipper`); off, the SAX handler alone drops them after parsing.
     var skipsKnownRecordsBeforeParsing = true
 
-    public init(source: ExportSource, batchSize: Int = 4096, chunkSize: Int = 1 << 20,
+    package init(source: ExportSource, batchSize: Int = 4096, chunkSize: Int = 1 << 20,
                 prefilter: (any RecordPrefilter)? = nil) {
         self.source = source
         self.batchSize = batchSize
@@ -23,18 +23,18 @@ public struct ExportReader: Sendable {
     }
 
     /// What the reader saw besides the batches.
-    public struct Summary: Codable, Sendable {
-        public var elements: Int64 = 0
-        public var removedDoctype = false
-        public var repairedBytes = 0
-        public var routeFilesRead = 0
-        public var routeFilesMissing: [String] = []
+    package struct Summary: Codable, Sendable {
+        package var elements: Int64 = 0
+        package var removedDoctype = false
+        package var repairedBytes = 0
+        package var routeFilesRead = 0
+        package var routeFilesMissing: [String] = []
         /// ECG files read into recordings; those that could not be, each with its reason.
-        public var ecgFilesRead = 0
-        public var ecgFilesUnreadable: [String] = []
+        package var ecgFilesRead = 0
+        package var ecgFilesUnreadable: [String] = []
         /// What the user should know about ECG files that were read (lines skipped).
-        public var ecgNotes: [String] = []
-        public init() {}
+        package var ecgNotes: [String] = []
+        package init() {}
 
         enum CodingKeys: String, CodingKey {
             case elements, removedDoctype, repairedBytes, routeFilesRead, routeFilesMissing, ecgFilesRead,
@@ -42,7 +42,7 @@ public struct ExportReader: Sendable {
         }
 
         // A checkpoint written before the ECG counts existed still resumes.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             elements = try c.decode(Int64.self, forKey: .elements)
             removedDoctype = try c.decode(Bool.self, forKey: .removedDoctype)
@@ -57,7 +57,7 @@ public struct ExportReader: Sendable {
 
     /// Streams the export. `resumingAt`: start after that point (a run resumed from its
     /// checkpoint; `knownRoutePaths` are the route files the part before it referenced).
-    public func run(resumingAt resume: ResumePoint? = nil, knownRoutePaths: [String] = [],
+    package func run(resumingAt resume: ResumePoint? = nil, knownRoutePaths: [String] = [],
                     emit: @escaping (IngestBatch) throws -> Void) throws -> Summary {
         var bytesRead: Int64 = 0
         let total = source.totalBytes

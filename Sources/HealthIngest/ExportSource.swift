@@ -4,26 +4,26 @@ import HealthCore
 
 /// Where an export comes from: a zip, a bare XML file of any name, or an unzipped folder.
 /// All three give the same bytes to the parser and the same route files.
-public struct ExportSource: Sendable {
-    public enum Kind: Sendable { case zip, xml, folder }
+package struct ExportSource: Sendable {
+    package enum Kind: Sendable { case zip, xml, folder }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The path the user gave.
-    public let path: String
+    package let path: String
     /// The export XML: a file path, or the entry name inside the zip.
-    public let xmlName: String
+    package let xmlName: String
     /// Bytes the progress bar counts (compressed size for a zip).
-    public let totalBytes: Int64
+    package let totalBytes: Int64
     let zip: ZipArchive?
     let zipEntry: ZipArchive.Entry?
     /// Folder that holds `workout-routes/` for xml and folder inputs.
     let baseFolder: String?
     /// What the user should know about how the export was found (a zip holding two exports).
-    public private(set) var notes: [String] = []
+    package private(set) var notes: [String] = []
 
     /// Finds the export in `path`. The XML is recognised by its root element, never by its
     /// (localized) name: `export.xml`, `Exportieren.xml`, `导出.xml` all work.
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -70,13 +70,13 @@ public struct ExportSource: Sendable {
     /// About how many records the export holds, from the size of its XML (exports run 350 to
     /// 450 bytes a record), to size tables up front; at most 2.8 M (a 32 MB duplicate filter),
     /// beyond which they grow as they fill.
-    public var estimatedRecords: Int {
+    package var estimatedRecords: Int {
         let bytes = zipEntry.map { Int64(clamping: $0.uncompressedSize) } ?? totalBytes
         return Int(min(bytes / 400, 2_800_000))
     }
 
     /// A name for messages: `export.zip:apple_health_export/导出.xml` or the file path.
-    public var displayName: String { kind == .zip ? "\(path):\(xmlName)" : xmlName }
+    package var displayName: String { kind == .zip ? "\(path):\(xmlName)" : xmlName }
 
     /// Streams the export XML's raw bytes from `offset` on; `progress` gets the input bytes
     /// consumed so far. A file seeks; a zip entry cannot, so it inflates and discards up to
@@ -137,7 +137,7 @@ public struct ExportSource: Sendable {
     }
 
     /// The largest referenced file read (GPX routes are a few MB even for a day-long ride).
-    public static let maximumReferencedFileBytes = 256 << 20
+    package static let maximumReferencedFileBytes = 256 << 20
 
     /// `workout-routes/route.gpx` for `/workout-routes/route.gpx`; nil for a reference that
     /// leaves the export (`..`) or names nothing.

@@ -10,28 +10,28 @@ import HealthCore
 /// (issue 20.10): a cron server in UTC must not read a Seoul phone's nights in UTC.
 /// Records carry `HKTimeZone` metadata (an IANA name) where the phone wrote it; the
 /// `ExportDate` carries the phone's UTC offset when it exported; `locale` its region.
-public struct ExportZoneHints: Sendable, Equatable {
+package struct ExportZoneHints: Sendable, Equatable {
     /// The first `HKTimeZone` metadata value, if one is in the scanned head.
-    public var timeZoneName: String?
+    package var timeZoneName: String?
     /// The `ExportDate`'s printed offset, in seconds east of UTC, and its instant.
-    public var exportOffsetSeconds: Int?
-    public var exportDate: Timestamp?
+    package var exportOffsetSeconds: Int?
+    package var exportDate: Timestamp?
     /// `HealthData@locale` (`en_US`, `ko-Kore_KR`).
-    public var locale: String?
+    package var locale: String?
 
-    public init(timeZoneName: String? = nil, exportOffsetSeconds: Int? = nil, exportDate: Timestamp? = nil, locale: String? = nil) {
+    package init(timeZoneName: String? = nil, exportOffsetSeconds: Int? = nil, exportDate: Timestamp? = nil, locale: String? = nil) {
         self.timeZoneName = timeZoneName; self.exportOffsetSeconds = exportOffsetSeconds
         self.exportDate = exportDate; self.locale = locale
     }
 
     /// The head holds the `ExportDate` (the first element) and the `locale`.
-    public static let headBytes = 64 << 10
+    package static let headBytes = 64 << 10
 
     /// The hints of `source`: its head, and the first `HKTimeZone` anywhere in it. Exports
     /// list quantity types before the category types (sleep) whose records carry it, so the
     /// scan may read the whole XML (a `memmem` over each chunk: a fraction of a second for a
     /// year of data); it stops at the first one. Runs only for a first import with no zone set.
-    public static func read(_ source: ExportSource) throws -> ExportZoneHints {
+    package static func read(_ source: ExportSource) throws -> ExportZoneHints {
         var hints = find(in: try source.head(maxBytes: headBytes))
         if hints.timeZoneName == nil { hints.timeZoneName = try firstTimeZone(in: source) }
         return hints
@@ -73,7 +73,7 @@ public struct ExportZoneHints: Sendable, Equatable {
     }
 
     /// The hints in `bytes` (the start of an export XML).
-    public static func find(in bytes: [UInt8]) -> ExportZoneHints {
+    package static func find(in bytes: [UInt8]) -> ExportZoneHints {
         var hints = ExportZoneHints()
         hints.locale = attribute("locale", after: "<HealthData", in: bytes)
         if let text = attribute("value", after: "<ExportDate", in: bytes),
@@ -115,7 +115,7 @@ public struct ExportZoneHints: Sendable, Equatable {
 
 extension ExportSource {
     /// The first `maxBytes` bytes of the export XML (fewer if it is shorter).
-    public func head(maxBytes: Int) throws -> [UInt8] {
+    package func head(maxBytes: Int) throws -> [UInt8] {
         struct Enough: Error {}
         var out: [UInt8] = []
         out.reserveCapacity(min(maxBytes, 1 << 20))

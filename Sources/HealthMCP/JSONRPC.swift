@@ -3,9 +3,9 @@ import Foundation
 /// JSON-RPC 2.0 as the Model Context Protocol uses it over stdio: one message per line.
 /// Values are Foundation's JSON objects (`JSONSerialization`): requests arrive as whatever the
 /// client sent, and a typed model would have to re-encode the parts it does not know.
-public enum JSONRPC {
+package enum JSONRPC {
     /// Standard error codes, and the MCP's own.
-    public enum Code: Int, Sendable {
+    package enum Code: Int, Sendable {
         case parseError = -32700
         case invalidRequest = -32600
         case methodNotFound = -32601
@@ -16,10 +16,10 @@ public enum JSONRPC {
     }
 
     /// A request's failure, answered as `{"error": {"code", "message"}}`.
-    public struct Failure: Error, Sendable {
-        public var code: Code
-        public var message: String
-        public init(_ code: Code, _ message: String) { self.code = code; self.message = message }
+    package struct Failure: Error, Sendable {
+        package var code: Code
+        package var message: String
+        package init(_ code: Code, _ message: String) { self.code = code; self.message = message }
     }
 
     /// One incoming line: a request (with id), a notification (without), or why it is neither.

@@ -6,20 +6,20 @@ import HealthQL
 /// stores are opened read-only (SQLite's read-only open and `query_only`), and HealthQL has no
 /// statement that writes. Every bad line is answered with a JSON-RPC error and the server
 /// reads the next one; only the end of input stops it.
-public final class MCPServer {
-    public struct Configuration {
+package final class MCPServer {
+    package struct Configuration {
         /// The person whose store tools read when they name none (nil: the output folder's own store).
-        public var defaultPerson: String?
+        package var defaultPerson: String?
         /// Seconds a query may run; longer ones are stopped and reported as a tool error.
-        public var timeLimit: Double
+        package var timeLimit: Double
         /// `--now` (relative dates count from it), or nil: from the data's last complete day.
-        public var now: String?
+        package var now: String?
         /// The store of a person (nil: the default store); throws a message for someone unknown.
-        public var storePath: (String?) throws -> String
+        package var storePath: (String?) throws -> String
         /// Everyone with a folder in the output folder.
-        public var people: () -> [String]
+        package var people: () -> [String]
 
-        public init(defaultPerson: String?, timeLimit: Double, now: String?,
+        package init(defaultPerson: String?, timeLimit: Double, now: String?,
                     storePath: @escaping (String?) throws -> String, people: @escaping () -> [String]) {
             self.defaultPerson = defaultPerson; self.timeLimit = timeLimit; self.now = now
             self.storePath = storePath; self.people = people
@@ -28,23 +28,23 @@ public final class MCPServer {
 
     /// Protocol revisions this server speaks, newest first: a client asking for one gets it,
     /// any other gets the newest (the client then decides whether it can go on).
-    public static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
-    public static let serverName = "healthetl"
+    package static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+    package static let serverName = "healthetl"
 
     let configuration: Configuration
     private var engines: [String: QueryEngine] = [:]
     private(set) var negotiatedVersion: String?
 
-    public init(configuration: Configuration) { self.configuration = configuration }
+    package init(configuration: Configuration) { self.configuration = configuration }
 
     /// The longest request line read (a query's text is at most 1 MiB, escaped in JSON).
-    public static let maximumRequestBytes = 4 << 20
+    package static let maximumRequestBytes = 4 << 20
 
     /// When the request being answered was read: a query's time limit counts from there.
     private(set) var requestStarted = QueryEngine.monotonicNow()
 
     /// Reads requests from standard input until it ends, answering each on standard output.
-    public func serve() {
+    package func serve() {
         var lines = RequestLines(maximum: Self.maximumRequestBytes)
         while let line = lines.next() {
             let answer: Data?
@@ -59,7 +59,7 @@ public final class MCPServer {
     }
 
     /// The answer to one line (nil for a notification or a blank line), newline included.
-    public func handle(line: Data) -> Data? {
+    package func handle(line: Data) -> Data? {
         requestStarted = QueryEngine.monotonicNow()
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
         switch JSONRPC.decode(line) {
@@ -124,7 +124,7 @@ public final class MCPServer {
     }
 
     /// Opens the default store now, so a wrong folder or `--now` fails at start, not at the first question.
-    public func openDefaultStore() throws {
+    package func openDefaultStore() throws {
         _ = try engine(person: nil)
     }
 

@@ -3,15 +3,15 @@ import HealthCore
 /// The normalize stage: checks each record's dates and value, converts the value into its
 /// canonical unit, finds its local day, and sends what cannot be used to quarantine with
 /// the reason. Workouts get their totals in canonical units.
-public struct Normalizer: StageHandler {
-    public typealias InboundIn = IngestBatch
-    public typealias InboundOut = NormalizedBatch
+package struct Normalizer: StageHandler {
+    package typealias InboundIn = IngestBatch
+    package typealias InboundOut = NormalizedBatch
 
     private var calendar: LocalCalendar
 
-    public init(calendar: LocalCalendar) { self.calendar = calendar }
+    package init(calendar: LocalCalendar) { self.calendar = calendar }
 
-    public mutating func handle(_ input: consuming IngestBatch, emit: (consuming NormalizedBatch) throws -> Void) throws {
+    package mutating func handle(_ input: consuming IngestBatch, emit: (consuming NormalizedBatch) throws -> Void) throws {
         var out = NormalizedBatch()
         var records = input.records
         input.records = []
@@ -53,7 +53,7 @@ public struct Normalizer: StageHandler {
         out.quarantine = quarantine
     }
 
-    public mutating func normalize(_ record: consuming ExportRecord) -> Result<Sample, QuarantineEntry> {
+    package mutating func normalize(_ record: consuming ExportRecord) -> Result<Sample, QuarantineEntry> {
         var quarantine: [QuarantineEntry] = []
         let slot = UnsafeMutablePointer<Sample>.allocate(capacity: 1)
         defer { slot.deallocate() }

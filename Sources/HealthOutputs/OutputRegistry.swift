@@ -10,15 +10,15 @@ import HealthWorkbook
 /// and the people's imports hand the pipeline what this makes of a pipeline's `outputs`.
 ///
 /// A new format: a type conforming to `Output` (in the module that writes it), and one line here.
-public struct OutputRegistry: Sendable {
-    public typealias Make = @Sendable (PipelineConfig) throws -> any Output
+package struct OutputRegistry: Sendable {
+    package typealias Make = @Sendable (PipelineConfig) throws -> any Output
 
     /// Names in the order their outputs are staged.
-    public let entries: [(name: String, make: Make)]
+    package let entries: [(name: String, make: Make)]
 
-    public init(_ entries: [(name: String, make: Make)]) { self.entries = entries }
+    package init(_ entries: [(name: String, make: Make)]) { self.entries = entries }
 
-    public static let standard = OutputRegistry([
+    package static let standard = OutputRegistry([
         ("csv", { TableFilesOutput(.csv, units: try $0.unitSystem(), dialect: try $0.dialect()) }),
         ("parquet", { _ in TableFilesOutput(.parquet) }),
         ("report", { ReportOutput(goals: $0.goals ?? ReportGoals(), units: try $0.unitSystem()) }),
@@ -29,7 +29,7 @@ public struct OutputRegistry: Sendable {
     static let store = "sqlite"
 
     /// The outputs `config` names (every one when it names none); a name nobody knows is a usage error.
-    public func outputs(for config: PipelineConfig) throws -> [any Output] {
+    package func outputs(for config: PipelineConfig) throws -> [any Output] {
         // The units and dialect are checked whether or not an output shows them.
         _ = try config.unitSystem()
         _ = try config.dialect()

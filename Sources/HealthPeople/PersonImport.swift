@@ -23,7 +23,7 @@ extension People {
 
     /// The import of `export` for `id` (created if new), as the command line runs it:
     /// `timezone` (the `--timezone` flag) wins over the person's and the pipeline's zone.
-    public func importJob(_ export: String, for id: PersonID, pipeline: PipelineConfig = PipelineConfig(),
+    package func importJob(_ export: String, for id: PersonID, pipeline: PipelineConfig = PipelineConfig(),
                           timezone: String? = nil, full: Bool = false, progress: ImportProgressHandler? = nil,
                           isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ImportJob {
         if !exists(id) { try create(id) }
@@ -56,7 +56,7 @@ extension People {
     }
 
     /// The cohort dataset of the folder (`OUT/dataset`).
-    public var dataset: CohortDataset { CohortDataset(root: (root as NSString).appendingPathComponent("dataset")) }
+    package var dataset: CohortDataset { CohortDataset(root: (root as NSString).appendingPathComponent("dataset")) }
 
     /// Imports `export` for `id`, full or incremental (as the person's folder decides, or
     /// `full`), on a thread of its own. `progress` is called on that thread (see

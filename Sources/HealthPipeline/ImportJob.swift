@@ -17,24 +17,24 @@ import HealthStore
 /// with the analytics of the days it touched. Either way, a reader sees the old outputs or the
 /// new ones, never a mix. The load is checkpointed in its staged store (`.healthetl/`): the same
 /// command after a kill resumes it (`Loader`, `LoadCheckpoint`).
-public struct ImportJob: Sendable {
-    public struct Options: Sendable {
-        public var export: String
-        public var out: String
+package struct ImportJob: Sendable {
+    package struct Options: Sendable {
+        package var export: String
+        package var out: String
         /// The zone for local days and why it was chosen; nil: the export's own (`TimeZoneChoice`).
-        public var timeZone: TimeZoneChoice?
-        public var config: PipelineConfig
+        package var timeZone: TimeZoneChoice?
+        package var config: PipelineConfig
         /// Receives the run's progress (see `ImportProgressHandler`: on the thread that runs the job).
-        public var progress: ImportProgressHandler?
+        package var progress: ImportProgressHandler?
         /// Asked at every report before the outputs are published: true stops the run with
         /// `CancellationError`, leaving the published outputs as they were.
-        public var isCancelled: @Sendable () -> Bool
-        public var full: Bool
+        package var isCancelled: @Sendable () -> Bool
+        package var full: Bool
         /// The outputs besides the store, staged in this order and published with it (made of the
         /// pipeline's `outputs` by `OutputRegistry`, above the pipeline; a person's import adds
         /// their dataset partitions).
-        public var outputs: [any Output]
-        public init(export: String, out: String, timeZone: TimeZoneChoice?, config: PipelineConfig = PipelineConfig(),
+        package var outputs: [any Output]
+        package init(export: String, out: String, timeZone: TimeZoneChoice?, config: PipelineConfig = PipelineConfig(),
                     outputs: [any Output], progress: ImportProgressHandler? = nil,
                     isCancelled: @escaping @Sendable () -> Bool = { false }, full: Bool = false) {
             self.export = export; self.out = out; self.timeZone = timeZone; self.config = config; self.outputs = outputs
@@ -42,10 +42,10 @@ public struct ImportJob: Sendable {
         }
     }
 
-    public let options: Options
-    public init(options: Options) { self.options = options }
+    package let options: Options
+    package init(options: Options) { self.options = options }
 
-    public func run() throws -> RunSummary {
+    package func run() throws -> RunSummary {
         let started = Date()
         let source = try ExportSource(path: options.export)
         let folder = OutputFolder(path: options.out)

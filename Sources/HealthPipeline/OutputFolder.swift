@@ -14,7 +14,7 @@ public struct OutputFolder: Sendable {
     public init(path: String) { self.path = path }
 
     /// Creates the folders (0700). Files created later are 0600 via the process umask.
-    public func prepare() throws {
+    package func prepare() throws {
         try refusePlantedLinks()   // before anything is created, or a link's target set to 0700
         for folder in [path, stateFolder] { try OutputFolders.makePrivate(folder) }
     }
@@ -23,7 +23,7 @@ public struct OutputFolder: Sendable {
     /// store's `runs` table keeps the successful ones). Best effort: a log that cannot be
     /// written does not fail the run, but a log replaced by a link is not followed, and the
     /// warning names it.
-    public func appendToRunLog(_ line: String) {
+    package func appendToRunLog(_ line: String) {
         // A run refused for a planted `.healthetl` link logs nothing through it.
         guard !Self.isLink(stateFolder) else { return }
         let path = (stateFolder as NSString).appendingPathComponent("runs.log")
@@ -42,7 +42,7 @@ public struct OutputFolder: Sendable {
     /// Removes staging files a killed run left behind (their owner is gone: we hold the lock).
     /// `.partial-` names are staged stores of versions before the resumable load; today's
     /// staged load (`load.sqlite`, `delta.sqlite`) is resumed, not removed.
-    public func removeStaleStaging() {
+    package func removeStaleStaging() {
         let fm = FileManager.default
         for folder in [path, stateFolder, (path as NSString).appendingPathComponent("csv"),
                        (path as NSString).appendingPathComponent("parquet"), (path as NSString).appendingPathComponent("report")] {
@@ -57,10 +57,10 @@ public struct OutputFolder: Sendable {
 
 /// One run per output folder: an exclusive `flock` on `.healthetl/lock`, which the kernel
 /// releases when the holder dies, so a stale lock of a killed run is taken over for free.
-public final class RunLock {
+package final class RunLock {
     private let fd: Int32
 
-    public init(folder: OutputFolder) throws {
+    package init(folder: OutputFolder) throws {
         try folder.refusePlantedLinks()
         let path = (folder.stateFolder as NSString).appendingPathComponent("lock")
         // Never through a link: a lock replaced by one is refused, naming it.

@@ -38,7 +38,7 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
     public static let allOutputs = ["sqlite", "csv", "parquet", "report", "xlsx"]
 
     /// The `units` setting (a usage error when it is neither name).
-    public func unitSystem() throws -> UnitSystem {
+    package func unitSystem() throws -> UnitSystem {
         guard let name = units else { return .metric }
         guard let system = UnitSystem(rawValue: name) else {
             throw HealthETLError.usage("units '\(name)' is neither metric nor imperial")
@@ -65,7 +65,7 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
     /// The zone the user configured for local days: the option (`--timezone`), else the
     /// pipeline's (or a person's) `timezone`; nil when neither is set, and the import then
     /// takes the export's own zone (`TimeZoneChoice`).
-    public func configuredTimeZone(override: String?) throws -> TimeZoneChoice? {
+    package func configuredTimeZone(override: String?) throws -> TimeZoneChoice? {
         let name = override ?? timezone
         guard let name, !name.isEmpty else { return nil }
         guard let zone = TimeZone(identifier: name) else {

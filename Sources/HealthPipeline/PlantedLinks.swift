@@ -20,7 +20,7 @@ extension OutputFolder {
     }
 
     /// Throws 73 naming the first folder of the tree that is a symbolic link.
-    public func refusePlantedLinks() throws {
+    package func refusePlantedLinks() throws {
         if let link = Self.firstLink(in: treeRoot) { throw Self.refusal(link) }
     }
 

@@ -48,7 +48,7 @@ public typealias ImportProgressHandler = @Sendable (ImportProgress) -> Void
 ///
 /// The shares of the bar: reading 0–70 %, storing 70–75 %, indexing 75–80 %, analytics 80–95 %,
 /// writing files 95–100 % (a full import of a year of data spends about that on each).
-public final class ProgressReporter: @unchecked Sendable {
+package final class ProgressReporter: @unchecked Sendable {
     private let handler: ImportProgressHandler?
     private let isCancelled: @Sendable () -> Bool
     private let totalBytes: Int64
@@ -56,9 +56,9 @@ public final class ProgressReporter: @unchecked Sendable {
     private var lastReport = Date.distantPast
     private var last = ImportProgress(fraction: 0, task: .reading)
 
-    public static let minimumInterval = 0.1
+    package static let minimumInterval = 0.1
 
-    public init(totalBytes: Int64, handler: ImportProgressHandler? = nil,
+    package init(totalBytes: Int64, handler: ImportProgressHandler? = nil,
                 isCancelled: @escaping @Sendable () -> Bool = { false }) {
         self.handler = handler
         self.totalBytes = totalBytes
@@ -118,14 +118,14 @@ public final class ProgressReporter: @unchecked Sendable {
 /// The command line's live progress line on an interactive terminal (stderr), drawn from the
 /// same reports a library caller gets: task, overall percent, and while reading records/s and
 /// the time left. Redrawn at most four times a second, and at every change of task.
-public final class TerminalProgressLine: @unchecked Sendable {
+package final class TerminalProgressLine: @unchecked Sendable {
     private var lastDraw = Date.distantPast
     private var lastTask: ImportTask?
     private var drew = false
 
-    public init() {}
+    package init() {}
 
-    public var handler: ImportProgressHandler { { [self] in self.show($0) } }
+    package var handler: ImportProgressHandler { { [self] in self.show($0) } }
 
     func show(_ p: ImportProgress) {
         let now = Date()

@@ -8,12 +8,12 @@ import PrivateFiles
 /// but its lock, which the reset holds. Never `people/` (each person is reset on their own)
 /// nor a person's `person.json` (their settings). Listed first, so that a reset without
 /// `--yes` can show exactly what it would remove.
-public struct ResetPlan: Sendable {
-    public let folder: OutputFolder
+package struct ResetPlan: Sendable {
+    package let folder: OutputFolder
     /// Each path that exists, absolute, in the order they are removed.
-    public let paths: [String]
+    package let paths: [String]
 
-    public init(folder: OutputFolder) {
+    package init(folder: OutputFolder) {
         self.folder = folder
         let fm = FileManager.default
         let base = folder.path as NSString
@@ -25,10 +25,10 @@ public struct ResetPlan: Sendable {
     }
 
     /// Whether the folder holds a store (else the reset only clears run state).
-    public var hasStore: Bool { FileManager.default.fileExists(atPath: folder.databasePath) }
+    package var hasStore: Bool { FileManager.default.fileExists(atPath: folder.databasePath) }
 
     /// One line per path, relative to the folder, a folder with its number of files.
-    public var lines: [String] {
+    package var lines: [String] {
         paths.map { path in
             let relative = String(path.dropFirst(folder.path.count)).drop { $0 == "/" }
             var isFolder: ObjCBool = false

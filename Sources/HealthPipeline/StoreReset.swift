@@ -7,13 +7,13 @@ import HealthStore
 /// `healthetl reset`: start over. With `keepProfile`, the store keeps its samples and the
 /// profile but loses its analytics and anchors, so the next import checks every record by
 /// identity and recomputes every day; without, every output of the folder goes (`ResetPlan`).
-public struct StoreReset {
-    public let folder: OutputFolder
-    public init(folder: OutputFolder) { self.folder = folder }
+package struct StoreReset {
+    package let folder: OutputFolder
+    package init(folder: OutputFolder) { self.folder = folder }
 
     /// `alongside`: more of the folder's outputs kept elsewhere (a person's dataset partitions),
     /// removed with the rest, all or nothing (`ResetPlan.remove`).
-    public func run(keepProfile: Bool, alongside: [String] = []) throws -> String {
+    package func run(keepProfile: Bool, alongside: [String] = []) throws -> String {
         let pending = CheckpointFiles.pending(in: folder) != nil
             || ["load.sqlite", "delta.sqlite"].contains { FileManager.default.fileExists(atPath: (folder.stateFolder as NSString).appendingPathComponent($0)) }
         guard FileManager.default.fileExists(atPath: folder.databasePath) || pending || !ResetPlan(folder: folder).paths.isEmpty

@@ -5,11 +5,11 @@ import HealthStore
 import SQLite
 
 /// `healthetl status`: the last runs and the size of each table, read-only.
-public struct StoreStatus {
-    public let folder: OutputFolder
-    public init(folder: OutputFolder) { self.folder = folder }
+package struct StoreStatus {
+    package let folder: OutputFolder
+    package init(folder: OutputFolder) { self.folder = folder }
 
-    public func report() throws -> String {
+    package func report() throws -> String {
         let pending = CheckpointFiles.pending(in: folder).map {
             "Pending resume: \($0.description); the same import command resumes it"
         }

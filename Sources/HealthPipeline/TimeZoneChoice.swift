@@ -12,14 +12,14 @@ import SQLite
 /// it and rebuilds), else the export's own — its records' `HKTimeZone` metadata, else the zone
 /// of its locale's region whose offset at the `ExportDate` is the offset printed there — and
 /// only when the export says nothing, the machine's.
-public struct TimeZoneChoice: Sendable, Equatable {
-    public var zone: TimeZone
-    public var reason: String
+package struct TimeZoneChoice: Sendable, Equatable {
+    package var zone: TimeZone
+    package var reason: String
     /// The zone's name as the user or the store gave it: Foundation on Linux calls `UTC`
     /// "GMT", which a summary must not print back to someone who asked for UTC.
-    public var name: String
+    package var name: String
 
-    public init(zone: TimeZone, reason: String, name: String? = nil) {
+    package init(zone: TimeZone, reason: String, name: String? = nil) {
         self.zone = zone
         self.reason = reason
         self.name = name ?? zone.identifier

@@ -3,17 +3,17 @@ import HealthStore
 
 /// A sentence the numbers support, with its kind (`data-insight` on the page). No advice,
 /// no diagnosis: each one states what the analytics say.
-public struct Insight: Sendable, Equatable {
-    public var kind: String
-    public var text: String
+package struct Insight: Sendable, Equatable {
+    package var kind: String
+    package var text: String
 }
 
 /// The insights of the report, each a pure function of the days (or nights), tested alone.
 /// Each counts complete days only (a partial day, the first of the data or the export's own,
 /// is skipped wherever it is passed in), and averages a metric over the days with data, a
 /// day's 0 included (docs/days-and-averages.md).
-public enum Insights {
-    public static func all(_ data: ReportData, goals: ReportGoals) -> [Insight] {
+package enum Insights {
+    package static func all(_ data: ReportData, goals: ReportGoals) -> [Insight] {
         let days = data.completeDays
         return [streaks(days, goals: goals), bestAndWorst(days, period: .week), bestAndWorst(days, period: .month),
                 lastWeekAgainstTheWeekBefore(days), weekdaysAgainstWeekends(days), sleepRegularity(data.nights),
@@ -22,7 +22,7 @@ public enum Insights {
 
     /// The current and the longest run of consecutive days at the step goal (a day without
     /// data ends a run). The current one ends on the last day with data.
-    public static func streaks(_ days: [ReportDay], goals: ReportGoals) -> Insight? {
+    package static func streaks(_ days: [ReportDay], goals: ReportGoals) -> Insight? {
         let sorted = days.filter { $0.steps != nil && !$0.partial }.sorted { $0.date < $1.date }
         guard !sorted.isEmpty else { return nil }
         var longest = 0, run = 0
@@ -38,11 +38,11 @@ public enum Insights {
         return Insight(kind: "streak", text: "Current streak: \(dayCount(run)) at \(goal) steps or more; longest: \(dayCount(longest)).")
     }
 
-    public enum Period: String, Sendable { case week, month }
+    package enum Period: String, Sendable { case week, month }
 
     /// The best and the worst week (or month) by average steps a day, among periods with data
     /// on at least 4 of 7 days (15 of a month's).
-    public static func bestAndWorst(_ days: [ReportDay], period: Period) -> Insight? {
+    package static func bestAndWorst(_ days: [ReportDay], period: Period) -> Insight? {
         var groups: [CivilDate: [Double]] = [:]
         for day in days where !day.partial {
             guard let steps = day.steps else { continue }
@@ -63,7 +63,7 @@ public enum Insights {
     }
 
     /// The last 7 days against the 7 before, by average steps a day (at least 4 days in each).
-    public static func lastWeekAgainstTheWeekBefore(_ days: [ReportDay]) -> Insight? {
+    package static func lastWeekAgainstTheWeekBefore(_ days: [ReportDay]) -> Insight? {
         let days = days.filter { !$0.partial }
         guard let last = days.filter({ $0.steps != nil }).map(\.date).max() else { return nil }
         func average(_ from: CivilDate, _ to: CivilDate) -> (Double, Int) {
@@ -79,7 +79,7 @@ public enum Insights {
     }
 
     /// Average steps on weekdays against weekends (at least 4 of each).
-    public static func weekdaysAgainstWeekends(_ days: [ReportDay]) -> Insight? {
+    package static func weekdaysAgainstWeekends(_ days: [ReportDay]) -> Insight? {
         var weekday: [Double] = [], weekend: [Double] = []
         for day in days where !day.partial {
             guard let steps = day.steps else { continue }
@@ -94,7 +94,7 @@ public enum Insights {
     }
 
     /// How much bed and wake times vary (standard deviation) over the last 30 nights (at least 7).
-    public static func sleepRegularity(_ nights: [ReportNight]) -> Insight? {
+    package static func sleepRegularity(_ nights: [ReportNight]) -> Insight? {
         let recent = nights.sorted { $0.date < $1.date }.suffix(30)
         guard recent.count >= 7 else { return nil }
         let bed = standardDeviation(recent.map(\.bedtimeMinutes)), wake = standardDeviation(recent.map(\.wakeMinutes))
@@ -109,7 +109,7 @@ public enum Insights {
     /// "Up" or "down" when the line moves by at least 10% of the average over the span and fits
     /// (R² ≥ 0.5); "steady" only when it moves by less than 10% and no week is more than 10%
     /// from the average; otherwise the weekly averages are given, without a direction.
-    public static func trend(_ days: [ReportDay], metric: ReportMetric) -> Insight? {
+    package static func trend(_ days: [ReportDay], metric: ReportMetric) -> Insight? {
         let days = days.filter { !$0.partial }
         guard let last = days.filter({ $0.value(metric) != nil }).map(\.date).max() else { return nil }
         let firstWeek = last.startOfWeek(weekStart: 0).adding(days: -7 * 7)

@@ -4,11 +4,11 @@ import HealthStore
 import SQLite
 
 /// The metrics the report shows, with their goal and how a day's value is read.
-public enum ReportMetric: String, CaseIterable, Sendable {
+package enum ReportMetric: String, CaseIterable, Sendable {
     case steps, activeEnergy = "energy", exercise, stand, sleep
 
     /// The goal's name in running text (`move`, as the ring is called).
-    public var goalName: String {
+    package var goalName: String {
         switch self {
         case .steps: "steps"
         case .activeEnergy: "move"
@@ -18,7 +18,7 @@ public enum ReportMetric: String, CaseIterable, Sendable {
         }
     }
 
-    public var title: String {
+    package var title: String {
         switch self {
         case .steps: "Steps"
         case .activeEnergy: "Active energy"
@@ -28,7 +28,7 @@ public enum ReportMetric: String, CaseIterable, Sendable {
         }
     }
 
-    public var unit: String {
+    package var unit: String {
         switch self {
         case .steps: "steps"
         case .activeEnergy: "kcal"
@@ -40,7 +40,7 @@ public enum ReportMetric: String, CaseIterable, Sendable {
 
     /// The `daily_analytics` column whose value a calendar cell carries (stand hours come from
     /// the Activity rings).
-    public var column: String {
+    package var column: String {
         switch self {
         case .steps: "steps"
         case .activeEnergy: "active_energy_kcal"
@@ -52,34 +52,34 @@ public enum ReportMetric: String, CaseIterable, Sendable {
 }
 
 /// One day of the report: its analytics values and its goals.
-public struct ReportDay: Sendable, Equatable {
-    public var date: CivilDate
-    public var steps: Double?
-    public var activeEnergy: Double?
-    public var exerciseMinutes: Double?
-    public var standHours: Double?
-    public var sleepMinutes: Double?
+package struct ReportDay: Sendable, Equatable {
+    package var date: CivilDate
+    package var steps: Double?
+    package var activeEnergy: Double?
+    package var exerciseMinutes: Double?
+    package var standHours: Double?
+    package var sleepMinutes: Double?
     /// Time in bed of the night ending this day; alone (no `sleepMinutes`) on a night in bed only.
-    public var inBedMinutes: Double?
-    public var distanceMeters: Double?
+    package var inBedMinutes: Double?
+    package var distanceMeters: Double?
     /// The day's Activity ring goals, where the Watch recorded them.
-    public var ringEnergyGoal: Double?
-    public var ringExerciseGoal: Double?
-    public var ringStandGoal: Double?
+    package var ringEnergyGoal: Double?
+    package var ringExerciseGoal: Double?
+    package var ringStandGoal: Double?
     /// The sleep goal (hours) the person had set in the Health app that day, if the export has one.
-    public var exportSleepGoal: Double?
+    package var exportSleepGoal: Double?
     /// A day known to be incomplete (`daily_analytics.partial_day`: the first day of data, the
     /// export's own day): shown, never counted (docs/days-and-averages.md).
-    public var partial = false
+    package var partial = false
 
-    public init(date: CivilDate, steps: Double? = nil, activeEnergy: Double? = nil, exerciseMinutes: Double? = nil,
+    package init(date: CivilDate, steps: Double? = nil, activeEnergy: Double? = nil, exerciseMinutes: Double? = nil,
                 standHours: Double? = nil, sleepMinutes: Double? = nil, distanceMeters: Double? = nil) {
         self.date = date; self.steps = steps; self.activeEnergy = activeEnergy; self.exerciseMinutes = exerciseMinutes
         self.standHours = standHours; self.sleepMinutes = sleepMinutes; self.distanceMeters = distanceMeters
     }
 
     /// The value the store holds for `metric` (sleep in minutes, as `daily_analytics`).
-    public func value(_ metric: ReportMetric) -> Double? {
+    package func value(_ metric: ReportMetric) -> Double? {
         switch metric {
         case .steps: steps
         case .activeEnergy: activeEnergy
@@ -90,19 +90,19 @@ public struct ReportDay: Sendable, Equatable {
     }
 
     /// The value in the unit shown (sleep in hours).
-    public func shown(_ metric: ReportMetric) -> Double? {
+    package func shown(_ metric: ReportMetric) -> Double? {
         metric == .sleep ? sleepMinutes.map { $0 / 60 } : value(metric)
     }
 
     /// The goal of `metric` on this day, in the unit shown, and where it comes from.
-    public func goal(_ metric: ReportMetric, _ goals: ReportGoals) -> Double { goalAndOrigin(metric, goals).goal }
+    package func goal(_ metric: ReportMetric, _ goals: ReportGoals) -> Double { goalAndOrigin(metric, goals).goal }
 
     /// Where a day's goal comes from (issue 44), first that has one: the person's settings or
     /// the pipeline (`goals`, set), then the export (that day's Activity ring goals, the sleep goal
     /// set in the Health app), then the defaults.
-    public enum GoalOrigin: String, Sendable { case settings, export, defaults }
+    package enum GoalOrigin: String, Sendable { case settings, export, defaults }
 
-    public func goalAndOrigin(_ metric: ReportMetric, _ goals: ReportGoals) -> (goal: Double, origin: GoalOrigin) {
+    package func goalAndOrigin(_ metric: ReportMetric, _ goals: ReportGoals) -> (goal: Double, origin: GoalOrigin) {
         let (set, exported, fallback): (Double?, Double?, Double)
         let d = ReportGoals.defaults
         switch metric {
@@ -118,7 +118,7 @@ public struct ReportDay: Sendable, Equatable {
     }
 
     /// The fraction of the goal reached (nil without a value).
-    public func fraction(_ metric: ReportMetric, _ goals: ReportGoals) -> Double? {
+    package func fraction(_ metric: ReportMetric, _ goals: ReportGoals) -> Double? {
         shown(metric).map { $0 / max(goal(metric, goals), 1e-9) }
     }
 
@@ -126,67 +126,67 @@ public struct ReportDay: Sendable, Equatable {
 }
 
 /// A night for the sleep chart: stages in minutes and local bed and wake times.
-public struct ReportNight: Sendable, Equatable {
-    public var date: CivilDate
-    public var core = 0.0, deep = 0.0, rem = 0.0, unspecified = 0.0, awake = 0.0
+package struct ReportNight: Sendable, Equatable {
+    package var date: CivilDate
+    package var core = 0.0, deep = 0.0, rem = 0.0, unspecified = 0.0, awake = 0.0
     /// Minutes after the local midnight before the morning (negative: before midnight) and
     /// after the morning's midnight.
-    public var bedtimeMinutes: Double
-    public var wakeMinutes: Double
+    package var bedtimeMinutes: Double
+    package var wakeMinutes: Double
     /// Time in bed (either track), and the asleep minutes of the day's naps (not in `asleep`).
-    public var inBed = 0.0, napMinutes = 0.0
-    public var asleep: Double { core + deep + rem + unspecified }
+    package var inBed = 0.0, napMinutes = 0.0
+    package var asleep: Double { core + deep + rem + unspecified }
     /// Only an in-bed sample (iPhone Bedtime without a watch): shown as time in bed, never as 0 h asleep.
-    public var isInBedOnly: Bool { asleep == 0 && awake == 0 && inBed > 0 }
+    package var isInBedOnly: Bool { asleep == 0 && awake == 0 && inBed > 0 }
 }
 
-public struct ReportWorkout: Sendable, Equatable {
-    public var date: CivilDate
-    public var type: String
-    public var minutes: Double?
-    public var distanceMeters: Double?
-    public var energyKcal: Double?
+package struct ReportWorkout: Sendable, Equatable {
+    package var date: CivilDate
+    package var type: String
+    package var minutes: Double?
+    package var distanceMeters: Double?
+    package var energyKcal: Double?
 }
 
 /// An ECG recording as the Heart section lists it.
-public struct ReportECG: Sendable, Equatable {
-    public var date: CivilDate
-    public var classification: String?
-    public var averageHeartRate: Double?
-    public var symptoms: String?
-    public init(date: CivilDate, classification: String?, averageHeartRate: Double? = nil, symptoms: String? = nil) {
+package struct ReportECG: Sendable, Equatable {
+    package var date: CivilDate
+    package var classification: String?
+    package var averageHeartRate: Double?
+    package var symptoms: String?
+    package init(date: CivilDate, classification: String?, averageHeartRate: Double? = nil, symptoms: String? = nil) {
         self.date = date; self.classification = classification; self.averageHeartRate = averageHeartRate; self.symptoms = symptoms
     }
 }
 
 /// When the export was taken: its local day and clock time.
-public struct ReportExport: Sendable, Equatable {
-    public var date: CivilDate
+package struct ReportExport: Sendable, Equatable {
+    package var date: CivilDate
     /// Minutes after the local midnight.
-    public var minutes: Double
-    public init(date: CivilDate, minutes: Double) { self.date = date; self.minutes = minutes }
+    package var minutes: Double
+    package init(date: CivilDate, minutes: Double) { self.date = date; self.minutes = minutes }
 }
 
 /// Everything the page shows, read from a store in a few queries.
-public struct ReportData: Sendable {
-    public var days: [ReportDay]
-    public var nights: [ReportNight]
-    public var workouts: [ReportWorkout]
-    public var restingHeartRate: [(CivilDate, Double)]
-    public var hrv: [(CivilDate, Double)]
+package struct ReportData: Sendable {
+    package var days: [ReportDay]
+    package var nights: [ReportNight]
+    package var workouts: [ReportWorkout]
+    package var restingHeartRate: [(CivilDate, Double)]
+    package var hrv: [(CivilDate, Double)]
     /// ECG recordings, oldest first.
-    public var ecg: [ReportECG]
-    public var timeZone: String
+    package var ecg: [ReportECG]
+    package var timeZone: String
     /// The export's `ExportDate`, where it had one.
-    public var export: ReportExport?
+    package var export: ReportExport?
     /// What the last import that changed the store changed (`ChangeDigest`): the page's top.
-    public var changes: [DigestChange] = []
+    package var changes: [DigestChange] = []
     /// The vitals tables (ReportVitals.swift).
-    public var vitals = ReportVitals()
+    package var vitals = ReportVitals()
     /// The Data quality section's figures (ReportDataQuality.swift).
-    public var quality = ReportQuality()
+    package var quality = ReportQuality()
 
-    public init(days: [ReportDay], nights: [ReportNight] = [], workouts: [ReportWorkout] = [],
+    package init(days: [ReportDay], nights: [ReportNight] = [], workouts: [ReportWorkout] = [],
                 restingHeartRate: [(CivilDate, Double)] = [], hrv: [(CivilDate, Double)] = [], ecg: [ReportECG] = [],
                 timeZone: String = "UTC", export: ReportExport? = nil) {
         self.days = days; self.nights = nights; self.workouts = workouts
@@ -195,14 +195,14 @@ public struct ReportData: Sendable {
     }
 
     /// The days every figure counts: the complete ones.
-    public var completeDays: [ReportDay] { days.filter { !$0.partial } }
+    package var completeDays: [ReportDay] { days.filter { !$0.partial } }
 
     /// The day the page opens on: the last complete day (the last day when none is complete).
-    public var latestComplete: ReportDay? { days.last { !$0.partial } ?? days.last }
+    package var latestComplete: ReportDay? { days.last { !$0.partial } ?? days.last }
 
     /// The export's own day when it has data: shown as "so far". (A later day, from samples dated
     /// after the export such as a meal plan, is partial too but was not "so far" at the export.)
-    public var exportDay: ReportDay? {
+    package var exportDay: ReportDay? {
         guard let export else { return nil }
         return days.last { $0.date == export.date }
     }
@@ -217,7 +217,7 @@ public struct ReportData: Sendable {
     /// `days` (each a day with data: a `daily_analytics` row or an activity summary) with 0
     /// where a total metric has no value, from the first day that metric was ever recorded on
     /// (before it, the device that records it was not there).
-    public static func countingZeros(_ days: [ReportDay]) -> [ReportDay] {
+    package static func countingZeros(_ days: [ReportDay]) -> [ReportDay] {
         let sorted = days.sorted { $0.date < $1.date }
         var result = sorted
         for path in zeroWhenAbsent {
@@ -228,7 +228,7 @@ public struct ReportData: Sendable {
     }
 
     /// Everything the page shows, through the store's read API (HealthStore).
-    public static func load(from database: Database) throws -> ReportData {
+    package static func load(from database: Database) throws -> ReportData {
         let store = HealthStore(database: database)
         // The zone of the analytics (the settings row is written with them, before the run's row).
         let zoneName = try store.analyticsZoneName() ?? "UTC"

@@ -4,11 +4,11 @@ import HealthStore
 /// The report's Data quality section (docs/data-quality.md): a wear calendar of valid,
 /// low-wear, partial and missing days, the days where our total and the Activity rings differ
 /// most with each source's own total, and the source list. Read through `HealthStore`.
-public struct ReportQuality: Sendable {
-    public var days: [HealthStore.QualityDay] = []
-    public var gaps: [HealthStore.RingsGap] = []
-    public var sources: [HealthStore.InventorySource] = []
-    public init() {}
+package struct ReportQuality: Sendable {
+    package var days: [HealthStore.QualityDay] = []
+    package var gaps: [HealthStore.RingsGap] = []
+    package var sources: [HealthStore.InventorySource] = []
+    package init() {}
 
     /// How many ring differences the section lists.
     static let gapCount = 5

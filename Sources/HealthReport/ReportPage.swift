@@ -4,21 +4,21 @@ import HealthStore
 /// The report as one self-contained HTML page: inline CSS, inline SVG, a few lines of script
 /// for the month and year pickers and the tooltips, and a Content-Security-Policy that lets
 /// the page fetch nothing at all (it is health data; it opens from a file, offline).
-public struct ReportPage: Sendable {
-    public let data: ReportData
-    public let goals: ReportGoals
+package struct ReportPage: Sendable {
+    package let data: ReportData
+    package let goals: ReportGoals
     /// Distances in km or mi (the store's metres either way).
-    public let units: UnitSystem
+    package let units: UnitSystem
 
     /// The page depends on the data, the goals and the units only (no "generated at"): an
     /// import rewrites it when the data changed, and the same store always gives the same bytes.
-    public init(data: ReportData, goals: ReportGoals, units: UnitSystem = .metric) {
+    package init(data: ReportData, goals: ReportGoals, units: UnitSystem = .metric) {
         self.data = data; self.goals = goals; self.units = units
     }
 
     static let calendarMetrics: [ReportMetric] = [.steps, .activeEnergy, .exercise, .sleep]
 
-    public var html: String {
+    package var html: String {
         var s = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
         s += #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">"#
         s += #"<meta name="viewport" content="width=device-width, initial-scale=1"><title>Health report</title>"#

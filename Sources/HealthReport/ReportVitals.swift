@@ -4,13 +4,13 @@ import SQLite
 
 /// What the report's "Heart and vitals" section shows (docs/vitals-hrv-workouts.md), read
 /// through HealthStore's `VitalsStore`.
-public struct ReportVitals: Sendable {
-    public var days: [(date: CivilDate, values: [Double?])] = []
-    public var pressure: [VitalsStore.PressureRow] = []
-    public var workouts: [VitalsStore.WorkoutDetail] = []
-    public init() {}
+package struct ReportVitals: Sendable {
+    package var days: [(date: CivilDate, values: [Double?])] = []
+    package var pressure: [VitalsStore.PressureRow] = []
+    package var workouts: [VitalsStore.WorkoutDetail] = []
+    package init() {}
 
-    public static func load(from database: Database) throws -> ReportVitals {
+    package static func load(from database: Database) throws -> ReportVitals {
         let store = VitalsStore(database: database)
         var v = ReportVitals()
         v.days = try store.dailyVitals()

@@ -10,8 +10,8 @@ import Spreadsheet
 /// person's units. Headers name their
 /// unit ("Walking distance (km)"), dates are date cells, numbers have a fixed format per column.
 /// Samples and ECG voltages stay in Parquet: a sheet holds at most 1,048,576 rows.
-public enum HealthWorkbook {
-    public static let sheets: [(title: String, table: OutputTable)] = [
+package enum HealthWorkbook {
+    package static let sheets: [(title: String, table: OutputTable)] = [
         ("Daily", .daily), ("Weekly", .weekly), ("Monthly", .monthly), ("Yearly", .yearly), ("Sleep", .sleep),
         workoutsSheet, ("Activity rings", .activitySummaries), ("ECG recordings", .ecgRecordings),
         vitalsSheet, bloodPressureSheet,
@@ -21,7 +21,7 @@ public enum HealthWorkbook {
     /// prints landscape at full size, split across pages with its header row and key columns
     /// on each (`PageSetup`); a column empty in every
     /// row is left out, and a sheet without rows (no ECG recordings) too, except Daily.
-    public static func write(from database: Database, to path: String, units: UnitSystem,
+    package static func write(from database: Database, to path: String, units: UnitSystem,
                              durability: Durability = .synced) throws {
         let zone = try HealthStore(database: database).analyticsZoneName().flatMap(TimeZone.init(identifier:))
             ?? TimeZone(identifier: "UTC")!

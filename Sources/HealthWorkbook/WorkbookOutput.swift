@@ -4,19 +4,19 @@ import PrivateFiles
 import SQLite
 
 /// `health.xlsx` as an output of a run (pipeline name `xlsx`).
-public struct WorkbookOutput: Output {
-    public static let fileName = "health.xlsx"
-    public let units: UnitSystem
-    public init(units: UnitSystem = .metric) { self.units = units }
+package struct WorkbookOutput: Output {
+    package static let fileName = "health.xlsx"
+    package let units: UnitSystem
+    package init(units: UnitSystem = .metric) { self.units = units }
 
-    public var name: String { "xlsx" }
-    public var summaryName: String { Self.fileName }
+    package var name: String { "xlsx" }
+    package var summaryName: String { Self.fileName }
 
-    public func isMissing(in folder: String) -> Bool {
+    package func isMissing(in folder: String) -> Bool {
         !FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(Self.fileName))
     }
 
-    public func stage(from database: Database, in staging: String, folder: String, run: StagingRun,
+    package func stage(from database: Database, in staging: String, folder: String, run: StagingRun,
                       progress: (String) throws -> Void) throws -> StagedFiles {
         try progress("workbook")
         let path = (staging as NSString).appendingPathComponent(Self.fileName)

@@ -10,20 +10,20 @@ import HealthQL
 /// character under it, Ctrl-L clears the screen. Home, End and Delete come as any of the
 /// sequences terminals send (`ESC[H`, `ESC[1~`, `ESC[7~`, `ESC O H`; `ESC[F`, `ESC[4~`,
 /// `ESC[8~`, `ESC O F`; `ESC[3~`).
-public final class TerminalLineEditor: LineReader {
+package final class TerminalLineEditor: LineReader {
     private let history: History
     private let complete: (String) -> [String]
     private var saved = termios()
 
     /// `complete` gets the text before the cursor and returns the words that could finish its last word.
-    public init(history: History, complete: @escaping (String) -> [String]) {
+    package init(history: History, complete: @escaping (String) -> [String]) {
         self.history = history
         self.complete = complete
     }
 
-    public static var isAvailable: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+    package static var isAvailable: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
-    public func readLine(prompt: String) -> String? {
+    package func readLine(prompt: String) -> String? {
         enableRawMode()
         defer { restore() }
         var buffer: [Character] = []

@@ -9,13 +9,13 @@ import SQLite
 /// the stored samples once instead of twice. Columns and cells are the ones `TableExporter`
 /// writes from `OutputTable.samples.sql`; only the type and source names come from lookups
 /// instead of SQL joins.
-public final class SeriesSamplesWriter {
+package final class SeriesSamplesWriter {
     private let writer: ParquetWriter
     private let sources: [Int64: SeriesReader.Source]
     private var lastSource: SeriesReader.Source?
-    public private(set) var rows = 0
+    package private(set) var rows = 0
 
-    public init(path: String, sources: [SeriesReader.Source], compression: ParquetCompression = .gzip,
+    package init(path: String, sources: [SeriesReader.Source], compression: ParquetCompression = .gzip,
                 durability: Durability = .synced) throws {
         writer = try ParquetWriter(path: path, createdBy: TableExporter.parquetCreator, columns: OutputTable.samples.columns.map(TableExporter.parquetColumn),
                                    compression: compression, writesGroupsInBackground: true, durability: durability)
@@ -27,7 +27,7 @@ public final class SeriesSamplesWriter {
     /// writer of every samples file, whether its rows come from the analytics' reads or from here.
     /// Returns the rows written.
     @discardableResult
-    public static func write(from database: Database, to path: String, localDays: Range<Int>? = nil,
+    package static func write(from database: Database, to path: String, localDays: Range<Int>? = nil,
                              durability: Durability = .synced) throws -> Int {
         let reader = SeriesReader(database: database)
         let writer = try SeriesSamplesWriter(path: path, sources: try reader.sources(), durability: durability)
@@ -55,7 +55,7 @@ public final class SeriesSamplesWriter {
     /// Type, source and units repeat from row to row: a value known to equal the previous
     /// row's (the same type, the same source id, the same unit String) is appended as a
     /// repeat, without looking at its bytes.
-    public func append(type: String, _ batch: [SeriesReader.Row]) throws {
+    package func append(type: String, _ batch: [SeriesReader.Row]) throws {
         try batch.withUnsafeBufferPointer { rows in
             for k in rows.indices {
                 let source = try source(rows[k].sourceID)
@@ -85,10 +85,10 @@ public final class SeriesSamplesWriter {
     }
 
     /// Completes the file (it appears at its path only now).
-    public func close() throws { try writer.close() }
+    package func close() throws { try writer.close() }
 
     /// Removes the unfinished file.
-    public func abort() { writer.abort() }
+    package func abort() { writer.abort() }
 
     /// Rows come in long runs of one source: the last one is checked before hashing.
     private func source(_ id: Int64) throws -> SeriesReader.Source {

@@ -9,22 +9,22 @@ import PrivateFiles
 /// Streams one `OutputTable` from the store into a CSV file, a Parquet file, or both, in a
 /// single pass over the query: rows go straight from SQLite's buffers into the writers'
 /// (text cells as bytes, no String per cell), so memory is one row group, not the table.
-public struct TableExporter {
+package struct TableExporter {
     let database: Database
     /// Staged files (an `Output`'s) are synced by the publication that moves them into place.
     let durability: Durability
-    public init(database: Database, durability: Durability = .synced) {
+    package init(database: Database, durability: Durability = .synced) {
         self.database = database; self.durability = durability
     }
 
     /// The application our Parquet files name as their writer (`created_by`).
-    public static let parquetCreator = "healthetl"
+    package static let parquetCreator = "healthetl"
 
     /// Writes the table; the files appear at their paths only when complete (each writer
     /// renames its temporary on close). Returns the row count. The CSV file is in `units`
     /// (its headers name them) and `dialect`; Parquet keeps the store's units, for analysis.
     @discardableResult
-    public func export(_ table: OutputTable, csv csvPath: String?, parquet parquetPath: String?,
+    package func export(_ table: OutputTable, csv csvPath: String?, parquet parquetPath: String?,
                        parquetCompression: ParquetCompression = .gzip, units: UnitSystem = .metric,
                        dialect: CSVDialect = .rfc4180, timeZone: TimeZone? = nil) throws -> Int {
         let shown = table.columns.map { units.show($0.name, spreadsheet: false) }

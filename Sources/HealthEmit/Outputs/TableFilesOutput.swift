@@ -8,30 +8,30 @@ import SQLite
 
 /// The store's output tables as files of one format: `csv/<table>.csv` (in the person's
 /// units and the pipeline's CSV dialect) or `parquet/<table>.parquet` (canonical units).
-public struct TableFilesOutput: SeriesOutput {
-    public enum Format: String, Sendable { case csv, parquet }
+package struct TableFilesOutput: SeriesOutput {
+    package enum Format: String, Sendable { case csv, parquet }
 
-    public let format: Format
-    public let units: UnitSystem
-    public let dialect: CSVDialect
+    package let format: Format
+    package let units: UnitSystem
+    package let dialect: CSVDialect
 
-    public init(_ format: Format, units: UnitSystem = .metric, dialect: CSVDialect = .rfc4180) {
+    package init(_ format: Format, units: UnitSystem = .metric, dialect: CSVDialect = .rfc4180) {
         self.format = format; self.units = units; self.dialect = dialect
     }
 
-    public var name: String { format.rawValue }
-    public var summaryName: String { name + "/" }
+    package var name: String { format.rawValue }
+    package var summaryName: String { name + "/" }
 
     /// CSV is for spreadsheets: it leaves bulk tables out; Parquet holds every table.
     func holds(_ table: OutputTable) -> Bool { format == .parquet || !table.isBulk }
 
     private func fileName(_ table: OutputTable) -> String { table.name + "." + format.rawValue }
 
-    public func isMissing(in folder: String) -> Bool {
+    package func isMissing(in folder: String) -> Bool {
         OutputTable.all.contains { holds($0) && !OutputFolders.exists(folder, name, fileName($0)) }
     }
 
-    public func stage(from database: Database, in staging: String, folder: String, run: StagingRun,
+    package func stage(from database: Database, in staging: String, folder: String, run: StagingRun,
                       progress: (String) throws -> Void) throws -> StagedFiles {
         let exporter = TableExporter(database: database, durability: .syncedWhenPublished)
         // Local date-times (the excel-semicolon dialect) are in the analytics' zone.
@@ -59,7 +59,7 @@ public struct TableFilesOutput: SeriesOutput {
     }
 
     /// The samples (Parquet only) are written from the series the analytics read.
-    public func seriesFile(in staging: String) -> (table: OutputTable, path: String)? {
+    package func seriesFile(in staging: String) -> (table: OutputTable, path: String)? {
         guard format == .parquet, holds(.samples) else { return nil }
         return (.samples, (staging as NSString).appendingPathComponent(fileName(.samples)))
     }

@@ -27,27 +27,27 @@ import HealthCore
 /// start at the first line that is a number. A UTF-8 byte order mark, CRLF or CR line ends and
 /// a decimal comma are read as well. A line among the voltages that is not a number is
 /// skipped and counted.
-public enum ECGReader {
+package enum ECGReader {
     /// 1,000,000 voltages (8 MB): over half an hour at 512 Hz, sixty times a real recording.
-    public static let maximumSamples = 1_000_000
+    package static let maximumSamples = 1_000_000
     /// Real lines are under 100 bytes.
-    public static let maximumLineBytes = 4096
+    package static let maximumLineBytes = 4096
     /// A real header has a dozen lines (name, birth date, recorded date, classification …); a
     /// file with no voltage after this many is not a recording, and is left at once (issue 46:
     /// megabytes of junk lines were each tried as a date, at 0.5 MB/s, for minutes).
-    public static let maximumHeaderLines = 100
+    package static let maximumHeaderLines = 100
     /// Lines among the voltages that are not numbers are skipped; once they outnumber the
     /// voltages (and pass this count), the file is junk, not a damaged recording.
-    public static let maximumSkippedLines = 10_000
+    package static let maximumSkippedLines = 10_000
 
     /// The recording in `bytes`; `fileName` is what the recording and any message name.
-    public static func parse(bytes: UnsafeRawBufferPointer, fileName: String) throws(ECGUnreadable) -> ECGRecording {
+    package static func parse(bytes: UnsafeRawBufferPointer, fileName: String) throws(ECGUnreadable) -> ECGRecording {
         var parser = ECGParser(fileName: fileName)
         try parser.feed(bytes)
         return try parser.finish()
     }
 
-    public static func parse(bytes: [UInt8], fileName: String) throws(ECGUnreadable) -> ECGRecording {
+    package static func parse(bytes: [UInt8], fileName: String) throws(ECGUnreadable) -> ECGRecording {
         var parser = ECGParser(fileName: fileName)
         var failure: ECGUnreadable?
         bytes.withUnsafeBytes { buffer in
@@ -59,7 +59,7 @@ public enum ECGReader {
 }
 
 /// `ECGReader` fed in chunks of any size.
-public struct ECGParser {
+package struct ECGParser {
     private let fileName: String
     private var line: [UInt8] = []
     private var lineNumber = 0
@@ -70,12 +70,12 @@ public struct ECGParser {
     private var skippedLines = 0
     private var headerLines = 0
 
-    public init(fileName: String) {
+    package init(fileName: String) {
         self.fileName = fileName
         line.reserveCapacity(256)
     }
 
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(ECGUnreadable) {
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(ECGUnreadable) {
         for b in bytes {
             if b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") {
                 // CRLF is one line end; so are a lone CR (old Mac files) and a lone LF.
@@ -91,7 +91,7 @@ public struct ECGParser {
         }
     }
 
-    public mutating func finish() throws(ECGUnreadable) -> ECGRecording {
+    package mutating func finish() throws(ECGUnreadable) -> ECGRecording {
         if !line.isEmpty { try endLine() }
         guard let recordedAt = header.recordedAt else {
             throw ECGUnreadable(header.unreadableDate.map { "its recorded date '\($0)' cannot be read" }

@@ -10,10 +10,10 @@ import HealthCore
 extension ExportSource {
     static let ecgFolder = "electrocardiograms"
     /// 32 MiB: a real file is 150 KB; `ECGReader.maximumSamples` voltages fit with room to spare.
-    public static let maximumECGFileBytes = 32 << 20
+    package static let maximumECGFileBytes = 32 << 20
 
     /// Paths inside the export (`electrocardiograms/ecg_2020-03-15.csv`), sorted.
-    public func ecgFileNames() -> [String] {
+    package func ecgFileNames() -> [String] {
         if let zip, let zipEntry {
             let prefix = Self.zipName(Self.ecgFolder + "/", besideXML: zipEntry)
             return zip.entries.filter { entry in
@@ -29,7 +29,7 @@ extension ExportSource {
 
     /// Streams the ECG file `name` (one of `ecgFileNames()`); `ECGUnreadable` when it is not a
     /// regular file inside the export of at most `maximumECGFileBytes`.
-    public func readECGFile(_ name: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    package func readECGFile(_ name: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let tooLarge = ECGUnreadable("not a regular file inside the export, or larger than \(Self.maximumECGFileBytes >> 20) MiB")
         if let zip, let zipEntry {
             let wanted = Self.zipName(Self.ecgFolder + "/" + (name as NSString).lastPathComponent, besideXML: zipEntry)

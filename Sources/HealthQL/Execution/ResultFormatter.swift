@@ -3,12 +3,12 @@ import SQLite
 import HealthStore
 
 /// How `healthetl query` prints a result.
-public enum OutputFormat: String, CaseIterable, Sendable {
+package enum OutputFormat: String, CaseIterable, Sendable {
     case table, csv, json
 }
 
-public enum ResultFormatter {
-    public static func format(_ result: QueryResult, as format: OutputFormat) -> String {
+package enum ResultFormatter {
+    package static func format(_ result: QueryResult, as format: OutputFormat) -> String {
         switch format {
         case .table: table(result)
         case .csv: csv(result)
@@ -20,7 +20,7 @@ public enum ResultFormatter {
 
     /// Aligned columns (numbers right-aligned with thousands separators), then `N rows (T ms)`,
     /// then the result's notes. Widths are terminal columns: a Hangul or CJK character takes two.
-    public static func table(_ result: QueryResult) -> String {
+    package static func table(_ result: QueryResult) -> String {
         let header = result.columns.map(\.name)
         let cells = result.rows.map { row in
             row.enumerated().map { i, v in tableCell(v, style: result.columns[safe: i]?.style ?? .decimal) }
@@ -79,7 +79,7 @@ public enum ResultFormatter {
 
     // MARK: CSV (RFC 4180, plain numbers)
 
-    public static func csv(_ result: QueryResult) -> String {
+    package static func csv(_ result: QueryResult) -> String {
         var lines = [result.columns.map { csvField($0.name) }.joined(separator: ",")]
         for row in result.rows { lines.append(row.map { csvField(plain($0)) }.joined(separator: ",")) }
         return lines.joined(separator: "\r\n") + "\r\n"
@@ -104,7 +104,7 @@ public enum ResultFormatter {
 
     /// `significantDigits`: reals rounded to that many digits for reading (`7393.679999999999` →
     /// `7393.68`, the MCP server's answers); nil keeps every digit (`query --format json`).
-    public static func json(_ result: QueryResult, rows: Int? = nil, significantDigits: Int? = nil) -> String {
+    package static func json(_ result: QueryResult, rows: Int? = nil, significantDigits: Int? = nil) -> String {
         let objects = result.rows.prefix(rows ?? result.rows.count).map { row in
             "{" + zip(result.columns, row).map { column, value in
                 JSONText.quoted(column.name) + ":" + jsonValue(value, significantDigits: significantDigits)

@@ -88,9 +88,9 @@ enum SQLFunctions {
 }
 
 /// The statistics behind the aggregates, in plain Swift so tests can check them directly.
-public enum Statistics {
+package enum Statistics {
     /// Linear interpolation between closest ranks (numpy's default): p in 0…1.
-    public static func percentile(_ values: [Double], _ p: Double) -> Double? {
+    package static func percentile(_ values: [Double], _ p: Double) -> Double? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         let rank = min(max(p, 0), 1) * Double(sorted.count - 1)
@@ -99,7 +99,7 @@ public enum Statistics {
     }
 
     /// Sample variance (n − 1); nil below two values.
-    public static func variance(_ values: [Double]) -> Double? {
+    package static func variance(_ values: [Double]) -> Double? {
         guard values.count >= 2 else { return nil }
         let mean = values.reduce(0, +) / Double(values.count)
         return values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)

@@ -3,39 +3,39 @@ import SQLite
 
 /// What a store can be asked, for programs that describe it to someone else (the MCP server's
 /// schema resources and its metric list): every source with its fields, and the types stored.
-public struct SourceDescription: Sendable, Equatable {
-    public struct FieldDescription: Sendable, Equatable {
-        public var name: String
+package struct SourceDescription: Sendable, Equatable {
+    package struct FieldDescription: Sendable, Equatable {
+        package var name: String
         /// number, text, date, time (an instant shown in local time), name (a stored value by its short name).
-        public var kind: String
+        package var kind: String
         /// Selected by `SELECT *`.
-        public var selectedByStar: Bool
+        package var selectedByStar: Bool
     }
-    public var name: String
-    public var summary: String
-    public var fields: [FieldDescription]
+    package var name: String
+    package var summary: String
+    package var fields: [FieldDescription]
 }
 
 /// A HealthKit type present in a store.
-public struct StoredType: Sendable, Equatable {
-    public var alias: String
-    public var identifier: String
-    public var unit: String?
-    public var samples: Int64
-    public var firstDay: String?
-    public var lastDay: String?
+package struct StoredType: Sendable, Equatable {
+    package var alias: String
+    package var identifier: String
+    package var unit: String?
+    package var samples: Int64
+    package var firstDay: String?
+    package var lastDay: String?
     /// cumulative (summed per day), discrete (averaged) or category.
-    public var aggregation: String
+    package var aggregation: String
 }
 
-public enum SchemaCatalog {
+package enum SchemaCatalog {
     /// The sources that are not types: sleep, workouts, activity, ecg, daily … yearly.
-    public static func tableSources() -> [SourceDescription] {
+    package static func tableSources() -> [SourceDescription] {
         TableSource.allCases.map { describe(SourceCatalog.relation(SourceRef($0.rawValue), table: $0)) }
     }
 
     /// A type's fields as a sample-level source (what `SELECT * FROM steps` reads).
-    public static func typeSource(_ name: String) throws(HealthQLError) -> SourceDescription {
+    package static func typeSource(_ name: String) throws(HealthQLError) -> SourceDescription {
         let ref = SourceRef(name)
         switch try SourceCatalog.resolve(ref) {
         case .table(let table): return describe(SourceCatalog.relation(ref, table: table))
@@ -58,7 +58,7 @@ public enum SchemaCatalog {
     }
 
     /// The types a store holds, most samples first, with their unit and local date range.
-    public static func storedTypes(_ store: StoreContext) throws -> [StoredType] {
+    package static func storedTypes(_ store: StoreContext) throws -> [StoredType] {
         let rows = try store.database.rows("""
             SELECT t.identifier, count(*), min(s.local_day), max(s.local_day), max(s.unit)
             FROM types t JOIN sample_data s ON s.type_id = t.id GROUP BY t.id ORDER BY count(*) DESC, t.identifier

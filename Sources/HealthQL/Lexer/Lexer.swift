@@ -1,14 +1,14 @@
 /// Splits a query into tokens. Works on an array of characters so positions are columns a
 /// person can count, and never traps: anything it cannot read becomes a `HealthQLError`.
-public struct Lexer {
+package struct Lexer {
     private let chars: [Character]
     private var index = 0
     private var line = 1
     private var column = 1
 
-    public init(_ text: String) { chars = Array(text) }
+    package init(_ text: String) { chars = Array(text) }
 
-    public static func tokens(_ text: String) throws(HealthQLError) -> [Token] {
+    package static func tokens(_ text: String) throws(HealthQLError) -> [Token] {
         var lexer = Lexer(text)
         var out: [Token] = []
         while true {
@@ -39,7 +39,7 @@ public struct Lexer {
         }
     }
 
-    public mutating func next() throws(HealthQLError) -> Token {
+    package mutating func next() throws(HealthQLError) -> Token {
         skipSpaceAndComments()
         let start = position
         guard let c = current else { return Token(kind: .end, position: start, text: "") }

@@ -1,5 +1,5 @@
 /// Reserved words of HealthQL (case-insensitive in queries).
-public enum Keyword: String, CaseIterable, Sendable {
+package enum Keyword: String, CaseIterable, Sendable {
     case select = "SELECT", from = "FROM", join = "JOIN", on = "ON", `where` = "WHERE", group = "GROUP"
     case by = "BY", having = "HAVING", order = "ORDER", asc = "ASC", desc = "DESC", limit = "LIMIT"
     case and = "AND", or = "OR", not = "NOT", `is` = "IS", null = "NULL", `in` = "IN", `as` = "AS"
@@ -11,13 +11,13 @@ public enum DurationUnit: String, CaseIterable, Sendable, Hashable {
     case minutes = "min", hours = "h", days = "d", weeks = "w", months = "mo", years = "y"
 }
 
-public enum Symbol: String, CaseIterable, Sendable {
+package enum Symbol: String, CaseIterable, Sendable {
     case leftParen = "(", rightParen = ")", comma = ",", dot = ".", star = "*", plus = "+", minus = "-"
     case slash = "/", equal = "=", notEqual = "!=", lessGreater = "<>", less = "<", lessEqual = "<="
     case greater = ">", greaterEqual = ">=", semicolon = ";"
 }
 
-public enum TokenKind: Equatable, Sendable {
+package enum TokenKind: Equatable, Sendable {
     case identifier(String)
     case keyword(Keyword)
     case number(Double)
@@ -27,7 +27,7 @@ public enum TokenKind: Equatable, Sendable {
     case end
 }
 
-public struct Token: Equatable, Sendable {
+package struct Token: Equatable, Sendable {
     public var kind: TokenKind
     public var position: SourcePosition
     /// The text as typed (for messages and completion).

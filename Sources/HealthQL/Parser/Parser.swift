@@ -2,7 +2,7 @@
 /// `SELECT items FROM source [JOIN source ON expr] [WHERE expr] [GROUP BY keys] [HAVING expr]
 ///  [ORDER BY expr [ASC|DESC], …] [LIMIT n] [;]`.
 /// Names are not resolved here (the planner knows the store); only the shape is checked.
-public struct Parser {
+package struct Parser {
     private let tokens: [Token]
     private var index = 0
     /// Nesting depth of expressions: a query of ten thousand '(' must fail, not overflow the stack.
@@ -24,7 +24,7 @@ public struct Parser {
         }
     }
 
-    public static func parse(_ text: String) throws(HealthQLError) -> Query {
+    package static func parse(_ text: String) throws(HealthQLError) -> Query {
         var parser = Parser(tokens: try Lexer.tokens(text))
         return try parser.query()
     }

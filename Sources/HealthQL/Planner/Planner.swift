@@ -25,7 +25,7 @@ public struct ResultColumn: Sendable, Equatable {
 /// IR → SQL. Decides how each source is read (raw samples, the source-merged series of a
 /// cumulative type by day or hour, day-level series for joins), then compiles every clause
 /// against those subqueries. Every value is bound; names are checked before SQLite sees them.
-public struct Planner {
+package struct Planner {
     let store: StoreContext
     let now: Timestamp
     /// The day `today()` names, when not `now`'s local day (the data's last complete day).

@@ -1,6 +1,6 @@
 /// Tab completion: keywords, sources (table sources and every type name), fields, functions,
 /// and time buckets, matched on the word before the cursor.
-public enum Completion {
+package enum Completion {
     static let functions = AggregateFunction.allCases.map(\.rawValue) + TimeFunction.allCases.map(\.rawValue)
     static let metaCommands = [".types", ".schema", ".examples", ".history", ".export", ".clear", ".help", ".quit"]
     /// The words of relative periods (`IN LAST 4 WEEKS`), read by the parser as plain words.
@@ -18,7 +18,7 @@ public enum Completion {
         return out
     }
 
-    public static func candidates(before text: String) -> [String] {
+    package static func candidates(before text: String) -> [String] {
         let word = String(text.reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }.reversed())
         if text.hasPrefix("."), !text.contains(" ") { return metaCommands.filter { $0.hasPrefix(text) } }
         guard !word.isEmpty else { return [] }

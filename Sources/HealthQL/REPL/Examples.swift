@@ -1,12 +1,12 @@
 /// Ready questions for people new to HealthQL (`.examples` in the REPL): each prints its query,
 /// `.examples N` runs one. Every one runs on the bundled sample export (REPLTests checks it).
-public struct Example: Sendable {
-    public var question: String
-    public var query: String
+package struct Example: Sendable {
+    package var question: String
+    package var query: String
 }
 
-public enum Examples {
-    public static let all: [Example] = [
+package enum Examples {
+    package static let all: [Example] = [
         Example(question: "Steps per week, last month",
                 query: "SELECT week, sum(value) AS steps FROM steps WHERE date IN LAST MONTH GROUP BY week;"),
         Example(question: "Steps per day, the last 7 days",

@@ -2,12 +2,12 @@ import Foundation
 
 /// Statements entered in the REPL, kept in a private file (0600: queries name health data)
 /// so the next session can recall them.
-public final class History {
-    public private(set) var entries: [String] = []
+package final class History {
+    package private(set) var entries: [String] = []
     let path: String?
     private let limit = 1000
 
-    public init(path: String?) {
+    package init(path: String?) {
         self.path = path
         if let path, let text = try? String(contentsOfFile: path, encoding: .utf8) {
             entries = text.split(separator: "\n").map(String.init).suffix(limit).map { $0 }
@@ -15,7 +15,7 @@ public final class History {
     }
 
     /// Adds a statement (as one line) unless it repeats the last one, and saves the file.
-    public func add(_ statement: String) {
+    package func add(_ statement: String) {
         let line = statement.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard !line.isEmpty, entries.last != line else { return }

@@ -1,15 +1,15 @@
 import Foundation
 
 /// Where the REPL reads lines: a small line editor on a terminal, plain lines otherwise.
-public protocol LineReader: AnyObject {
+package protocol LineReader: AnyObject {
     /// The next line without its newline; nil at end of input.
     func readLine(prompt: String) -> String?
 }
 
 /// Lines from a pipe or file: no editing, no echo of the prompt's keystrokes.
-public final class PlainLineReader: LineReader {
-    public init() {}
-    public func readLine(prompt: String) -> String? {
+package final class PlainLineReader: LineReader {
+    package init() {}
+    package func readLine(prompt: String) -> String? {
         FileHandle.standardOutput.write(Data(prompt.utf8))
         return Swift.readLine(strippingNewline: true)
     }

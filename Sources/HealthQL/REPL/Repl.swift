@@ -4,19 +4,19 @@ import SQLite
 
 /// `healthetl repl`: reads statements (over several lines until complete), runs them, prints
 /// tables; meta commands start with a dot.
-public final class Repl {
+package final class Repl {
     let engine: QueryEngine
     let history: History
     let reader: LineReader
     private var lastResult: QueryResult?
     let write: (String) -> Void
 
-    public static let prompt = "healthql> "
-    public static let continuation = "     ...> "
+    package static let prompt = "healthql> "
+    package static let continuation = "     ...> "
 
     /// `reader` makes the line source over the REPL's history (the command line's terminal
     /// editor); plain lines without one.
-    public init(engine: QueryEngine, historyPath: String?, reader: ((History) -> LineReader)? = nil,
+    package init(engine: QueryEngine, historyPath: String?, reader: ((History) -> LineReader)? = nil,
                 write: @escaping (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) }) {
         self.engine = engine
         let history = History(path: historyPath)
@@ -25,7 +25,7 @@ public final class Repl {
         self.write = write
     }
 
-    public func run() {
+    package func run() {
         write("HealthQL on \(engine.store.database.path) (zone \(engine.store.timeZone.identifier)). "
               + "End statements with ';'. .examples for ready questions, .help for help.\n")
         if let today = engine.todayDescription { write(today + ".\n") }

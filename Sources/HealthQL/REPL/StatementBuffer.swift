@@ -2,15 +2,15 @@
 /// at `;` (outside quotes and comments) or at a blank line, never merely because what was typed
 /// so far happens to parse (`SELECT type, count(*)` ⏎ `FROM workouts` ⏎ `GROUP BY type;` is one
 /// statement). A mistake more text cannot fix (`SELEC …`) is reported at once.
-public struct StatementBuffer {
-    public private(set) var lines: [String] = []
+package struct StatementBuffer {
+    package private(set) var lines: [String] = []
 
-    public init() {}
+    package init() {}
 
-    public var isEmpty: Bool { lines.isEmpty }
+    package var isEmpty: Bool { lines.isEmpty }
 
     /// Adds a line; returns the statements it completed (several when a line holds `a; b;`).
-    public mutating func add(_ line: String) -> [String] {
+    package mutating func add(_ line: String) -> [String] {
         lines.append(line)
         let text = lines.joined(separator: "\n")
         let (statements, rest) = Self.split(text)
@@ -26,7 +26,7 @@ public struct StatementBuffer {
     }
 
     /// A blank line or the end of input: what was typed so far, as one statement.
-    public mutating func finish() -> String? {
+    package mutating func finish() -> String? {
         defer { lines = [] }
         let text = lines.joined(separator: "\n")
         return text.allSatisfy(\.isWhitespace) ? nil : text

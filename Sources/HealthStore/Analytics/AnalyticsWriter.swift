@@ -3,22 +3,22 @@ import SQLite
 
 /// Writes the aggregate stage's results into the analytics tables, replacing what was there,
 /// in one transaction: a reader sees either the old analytics or the new, never a mix.
-public struct AnalyticsWriter {
+package struct AnalyticsWriter {
     let database: Database
-    public init(database: Database) { self.database = database }
+    package init(database: Database) { self.database = database }
 
-    public struct Content: Sendable {
-        public var days: [DailyAnalytics] = []
-        public var nights: [SleepNight] = []
-        public var typeDays: [DailyTypeMetric] = []
-        public var typeHours: [HourlyTypeAmount] = []
-        public init() {}
+    package struct Content: Sendable {
+        package var days: [DailyAnalytics] = []
+        package var nights: [SleepNight] = []
+        package var typeDays: [DailyTypeMetric] = []
+        package var typeHours: [HourlyTypeAmount] = []
+        package init() {}
     }
 
     /// Replaces the analytics of `days` (nil: of every day) with `content`, inside the
     /// caller's transaction. Weeks, months and years are re-summed by the caller from the
     /// stored days and written with `replacePeriods`.
-    public func replace(days: Set<CivilDate>?, with content: Content, recordedAt: Timestamp) throws {
+    package func replace(days: Set<CivilDate>?, with content: Content, recordedAt: Timestamp) throws {
         if let days {
             for table in ["daily_analytics WHERE date", "daily_metrics WHERE date", "hourly_metrics WHERE date",
                           "sleep_sessions WHERE night_date"] {
@@ -36,7 +36,7 @@ public struct AnalyticsWriter {
     /// (the export was taken some time into it) are partial, every other day complete. A
     /// function of the stored days and the export day alone, so a full and an incremental run
     /// agree, and a later export turns the previous export day complete.
-    public func markPartialDays(exportDay: CivilDate?) throws {
+    package func markPartialDays(exportDay: CivilDate?) throws {
         try database.rows("""
             UPDATE daily_analytics SET partial_day = CASE
               WHEN date = (SELECT min(date) FROM daily_analytics) OR (?1 IS NOT NULL AND date >= ?1) THEN 1 ELSE 0 END
@@ -44,14 +44,14 @@ public struct AnalyticsWriter {
     }
 
     /// The partial days as stored.
-    public func partialDays() throws -> Set<CivilDate> {
+    package func partialDays() throws -> Set<CivilDate> {
         Set(try database.rows("SELECT date FROM daily_analytics WHERE partial_day = 1").compactMap {
             $0[0].string.flatMap { CivilDate(iso: $0) }
         })
     }
 
     /// Empties every analytics table (the profile and samples stay).
-    public func clear() throws {
+    package func clear() throws {
         try database.execute("""
             DELETE FROM daily_analytics; DELETE FROM weekly_analytics; DELETE FROM monthly_analytics;
             DELETE FROM yearly_analytics; DELETE FROM sleep_sessions; DELETE FROM daily_metrics;
@@ -109,7 +109,7 @@ public struct AnalyticsWriter {
     }
 
     /// Replaces the periods of `kind` starting at `starts` (nil: all of them) with `periods`.
-    public func replacePeriods(_ kind: PeriodKind, starts: Set<CivilDate>?, with periods: [PeriodAnalytics],
+    package func replacePeriods(_ kind: PeriodKind, starts: Set<CivilDate>?, with periods: [PeriodAnalytics],
                                recordedAt: Timestamp) throws {
         let (table, key, _) = StoreSchema.periodTable(kind)
         if let starts {

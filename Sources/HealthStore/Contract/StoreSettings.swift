@@ -6,23 +6,23 @@ import SQLite
 /// (`settings.analytics`): an incremental run under other settings rebuilds, and a reader
 /// (HealthQL, the report) takes the zone and the week start from here. The store owns the
 /// format; nobody else writes or parses the line.
-public struct StoreSettings: Sendable, Equatable {
+package struct StoreSettings: Sendable, Equatable {
     /// The version of the analytics tables (`StoreSchema.analyticsVersion` when written).
-    public var schema: Int
+    package var schema: Int
     /// The IANA zone of the local days.
-    public var zone: String
+    package var zone: String
     /// Source priority patterns, in order.
-    public var priority: [String]
-    public var heartbeatMaxGapMinutes: Double
+    package var priority: [String]
+    package var heartbeatMaxGapMinutes: Double
     /// 0 = Monday … 6 = Sunday.
-    public var weekStart: Int
+    package var weekStart: Int
     /// The workouts' zone maximum set by the pipeline or person (nil: from the birth date).
-    public var maxHeartRate: Double?
+    package var maxHeartRate: Double?
     /// The valid-day rule's hours (docs/data-quality.md); nil: the default, which the line
     /// leaves out so that a store written before the setting existed still matches.
-    public var validDayMinWatchHours: Double?
+    package var validDayMinWatchHours: Double?
 
-    public init(zone: String, priority: [String], heartbeatMaxGapMinutes: Double, weekStart: Int,
+    package init(zone: String, priority: [String], heartbeatMaxGapMinutes: Double, weekStart: Int,
                 maxHeartRate: Double? = nil, schema: Int = StoreSchema.analyticsVersion, validDayMinWatchHours: Double? = nil) {
         self.schema = schema; self.zone = zone; self.priority = priority
         self.heartbeatMaxGapMinutes = heartbeatMaxGapMinutes
@@ -32,7 +32,7 @@ public struct StoreSettings: Sendable, Equatable {
     }
 
     /// One line that changes whenever the analytics would (the stored form).
-    public var line: String {
+    package var line: String {
         "schema=\(schema);zone=\(zone);priority=\(priority.joined(separator: "|"));"
             + "heartbeatGap=\(heartbeatMaxGapMinutes);weekStart=\(weekStart)"
             // Only when set, so that the line of every store without it is what it was.
@@ -42,7 +42,7 @@ public struct StoreSettings: Sendable, Equatable {
 
     /// The fields of a stored line; nil for a line that is not one (a store of another program).
     /// Fields a line lacks keep the pipeline's defaults.
-    public init?(line: String) {
+    package init?(line: String) {
         var fields: [String: String] = [:]
         for part in line.split(separator: ";") {
             let pair = part.split(separator: "=", maxSplits: 1)
@@ -58,18 +58,18 @@ public struct StoreSettings: Sendable, Equatable {
     }
 
     /// Saves these settings in a store (inside the caller's transaction, if any).
-    public func save(in database: Database) throws {
+    package func save(in database: Database) throws {
         try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('analytics', ?)", [.text(line)])
     }
 
     /// Saves the zone's name as the person gave it (`UTC`), where Foundation's identifier, which
     /// the line holds, differs (`GMT`): outside the line, so that it never rebuilds a store.
-    public static func saveZoneName(_ name: String, in database: Database) throws {
+    package static func saveZoneName(_ name: String, in database: Database) throws {
         try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('zone_name', ?)", [.text(name)])
     }
 
     /// The zone's name as given, if it names the zone the line holds.
-    public static func zoneName(in database: Database) throws -> String? {
+    package static func zoneName(in database: Database) throws -> String? {
         guard let zone = try stored(in: database)?.zone else { return nil }
         let given = try database.rows("SELECT value FROM settings WHERE key = 'zone_name'").first?.first?.string
         guard let given, TimeZone(identifier: given)?.identifier == zone else { return zone }
@@ -77,19 +77,19 @@ public struct StoreSettings: Sendable, Equatable {
     }
 
     /// The line a store holds, as written (nil: none, or no settings table).
-    public static func storedLine(in database: Database) throws -> String? {
+    package static func storedLine(in database: Database) throws -> String? {
         guard try database.hasTable("settings") else { return nil }
         return try database.rows("SELECT value FROM settings WHERE key = 'analytics'").first?.first?.string
     }
 
     /// The settings a store holds, read.
-    public static func stored(in database: Database) throws -> StoreSettings? {
+    package static func stored(in database: Database) throws -> StoreSettings? {
         try storedLine(in: database).flatMap(StoreSettings.init(line:))
     }
 
     /// Whether `database` was computed under exactly these settings (compared as stored, so a
     /// store of an older analytics version never matches).
-    public func match(_ database: Database) throws -> Bool {
+    package func match(_ database: Database) throws -> Bool {
         try Self.storedLine(in: database) == line
     }
 }

@@ -1,15 +1,15 @@
 import HealthCore
 
 /// A day as the nightly digest reads it (docs/report-and-workbook.md, "The digest").
-public struct DigestDay: Sendable, Equatable {
-    public var date: CivilDate
-    public var steps: Double?
-    public var sleepMinutes: Double?
-    public var restingHeartRate: Double?
+package struct DigestDay: Sendable, Equatable {
+    package var date: CivilDate
+    package var steps: Double?
+    package var sleepMinutes: Double?
+    package var restingHeartRate: Double?
     /// A day known to be incomplete (`daily_analytics.partial_day`): never counted.
-    public var partial: Bool
+    package var partial: Bool
 
-    public init(date: CivilDate, steps: Double? = nil, sleepMinutes: Double? = nil, restingHeartRate: Double? = nil,
+    package init(date: CivilDate, steps: Double? = nil, sleepMinutes: Double? = nil, restingHeartRate: Double? = nil,
                 partial: Bool = false) {
         self.date = date; self.steps = steps; self.sleepMinutes = sleepMinutes; self.restingHeartRate = restingHeartRate
         self.partial = partial
@@ -17,25 +17,25 @@ public struct DigestDay: Sendable, Equatable {
 }
 
 /// One thing an import changed, in a line a person reads in a cron mail.
-public struct DigestChange: Sendable, Equatable, Codable {
+package struct DigestChange: Sendable, Equatable, Codable {
     /// `new-days`, `best`, `streak`, `baseline`, `gap`.
-    public var kind: String
-    public var text: String
-    public init(kind: String, text: String) { self.kind = kind; self.text = text }
+    package var kind: String
+    package var text: String
+    package init(kind: String, text: String) { self.kind = kind; self.text = text }
 }
 
 /// What an import changed, from the store's days before and after it: new complete days, a new
 /// best day of steps, the step-goal streak they extend, resting heart rate or sleep moving away
 /// from the person's 90-day baseline, and gaps without data among the new days. A pure function:
 /// the same two lists always give the same lines.
-public enum ChangeDigest {
+package enum ChangeDigest {
     /// How far the last 7 days must move from the baseline to be told.
-    public static let restingHeartRateShift = 3.0   // bpm
-    public static let sleepShift = 45.0             // minutes
+    package static let restingHeartRateShift = 3.0   // bpm
+    package static let sleepShift = 45.0             // minutes
     /// Days without data in a row that make a gap worth a line.
-    public static let gapDays = 2
+    package static let gapDays = 2
 
-    public static func changes(before: [DigestDay], after: [DigestDay], stepGoal: Double = 10_000) -> [DigestChange] {
+    package static func changes(before: [DigestDay], after: [DigestDay], stepGoal: Double = 10_000) -> [DigestChange] {
         let beforeComplete = Set(before.filter { !$0.partial }.map(\.date))
         let complete = after.filter { !$0.partial }.sorted { $0.date < $1.date }
         let fresh = complete.filter { !beforeComplete.contains($0.date) }

@@ -6,7 +6,7 @@ import SQLite
 /// import that changed the store (`settings.changes`, JSON), which the report shows at its top.
 extension HealthStore {
     /// Every day with analytics: steps, sleep, the day's resting heart rate, partial or not.
-    public func digestDays() throws -> [DigestDay] {
+    package func digestDays() throws -> [DigestDay] {
         guard try database.hasTable("daily_analytics") else { return [] }
         let hasPartial = try database.rows("PRAGMA table_info(daily_analytics)").contains { $0[1].string == "partial_day" }
         return try database.rows("""
@@ -22,12 +22,12 @@ extension HealthStore {
     }
 
     /// The days of the store at `path`, if there is one (the published store before a run).
-    public static func digestDays(atPath path: String) -> [DigestDay] {
+    package static func digestDays(atPath path: String) -> [DigestDay] {
         guard FileManager.default.fileExists(atPath: path), let store = try? HealthStore(path: path) else { return [] }
         return (try? store.digestDays()) ?? []
     }
 
-    public func saveChanges(_ changes: [DigestChange]) throws {
+    package func saveChanges(_ changes: [DigestChange]) throws {
         // Sorted keys: the same changes are the same bytes in every run (an incremental store
         // compares byte for byte with a full one).
         let encoder = JSONEncoder()
@@ -37,7 +37,7 @@ extension HealthStore {
     }
 
     /// The changes of the last import that changed the store (none for an older store).
-    public func latestChanges() throws -> [DigestChange] {
+    package func latestChanges() throws -> [DigestChange] {
         guard try database.hasTable("settings"),
               let json = try database.rows("SELECT value FROM settings WHERE key = 'changes'").first?.first?.string else { return [] }
         return (try? JSONDecoder().decode([DigestChange].self, from: Data(json.utf8))) ?? []

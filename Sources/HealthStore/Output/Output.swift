@@ -11,7 +11,7 @@ import SQLite
 ///
 /// Adding a format is one type conforming to this protocol and one line in the registry
 /// (`OutputRegistry`, above the pipeline, which knows no format).
-public protocol Output: Sendable {
+package protocol Output: Sendable {
     /// Its name in the pipeline's `outputs` (and its staging folder's).
     var name: String { get }
     /// What it publishes, as the run summary lists it (`csv/`, `report/index.html`).
@@ -30,52 +30,52 @@ public protocol Output: Sendable {
     var usesOtherOutputs: Bool { get }
 }
 
-public extension Output {
+package extension Output {
     var usesOtherOutputs: Bool { false }
 }
 
 /// What a run has staged before an output's turn.
-public struct StagingRun: Sendable, Equatable {
+package struct StagingRun: Sendable, Equatable {
     /// Tables this output has staged already (its `SeriesOutput` file).
-    public var written: Set<String>
+    package var written: Set<String>
     /// Parquet files of tables the outputs before it staged in this run (table → file): an
     /// output holding the same table links the file instead of writing it again.
-    public var parquetTables: [String: String]
-    public init(written: Set<String> = [], parquetTables: [String: String] = [:]) {
+    package var parquetTables: [String: String]
+    package init(written: Set<String> = [], parquetTables: [String: String] = [:]) {
         self.written = written; self.parquetTables = parquetTables
     }
 }
 
 /// An output that writes a table from the series the analytics read, on a thread beside them
 /// (the samples: the store is read once, and their encoding runs on the other core).
-public protocol SeriesOutput: Output {
+package protocol SeriesOutput: Output {
     /// The table written that way and the file it is staged as in `staging` (nil: none).
     func seriesFile(in staging: String) -> (table: OutputTable, path: String)?
 }
 
 /// What an output staged: files or folders with the paths they are published as (the
 /// publication creates their parent folders, private), and rows per table.
-public struct StagedFiles: Sendable, Equatable {
-    public var moves: [StagedOutput]
-    public var rows: [String: Int]
+package struct StagedFiles: Sendable, Equatable {
+    package var moves: [StagedOutput]
+    package var rows: [String: Int]
     /// The output's Parquet file of each table it staged whole (for `StagingRun.parquetTables`).
-    public var parquetTables: [String: String]
-    public init(moves: [StagedOutput] = [], rows: [String: Int] = [:], parquetTables: [String: String] = [:]) {
+    package var parquetTables: [String: String]
+    package init(moves: [StagedOutput] = [], rows: [String: Int] = [:], parquetTables: [String: String] = [:]) {
         self.moves = moves; self.rows = rows; self.parquetTables = parquetTables
     }
 }
 
 /// A staged file or folder and the path it is published as.
-public struct StagedOutput: Sendable, Equatable {
-    public let staged: String
-    public let final: String
-    public init(staged: String, final: String) { self.staged = staged; self.final = final }
+package struct StagedOutput: Sendable, Equatable {
+    package let staged: String
+    package let final: String
+    package init(staged: String, final: String) { self.staged = staged; self.final = final }
 }
 
 /// Private folders for staged outputs.
-public enum OutputFolders {
+package enum OutputFolders {
     /// Creates `folder` (and its parents) readable by the owner only.
-    public static func makePrivate(_ folder: String) throws {
+    package static func makePrivate(_ folder: String) throws {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
@@ -86,14 +86,14 @@ public enum OutputFolders {
     }
 
     /// Every file staged in `staging` (hidden ones left out), sorted, published under `target`.
-    public static func moves(from staging: String, to target: String) -> [StagedOutput] {
+    package static func moves(from staging: String, to target: String) -> [StagedOutput] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: staging))?.filter { !$0.hasPrefix(".") } ?? []
         return names.sorted().map {
             StagedOutput(staged: (staging as NSString).appendingPathComponent($0), final: (target as NSString).appendingPathComponent($0))
         }
     }
 
-    public static func exists(_ folder: String, _ sub: String, _ name: String) -> Bool {
+    package static func exists(_ folder: String, _ sub: String, _ name: String) -> Bool {
         FileManager.default.fileExists(atPath: ((folder as NSString).appendingPathComponent(sub) as NSString).appendingPathComponent(name))
     }
 }

@@ -10,7 +10,7 @@ import SQLite
 /// the builder's tap), which costs little per sample instead of reading the whole
 /// `sample_data` table back (some 15 % of a year's full import; docs/PERFORMANCE.md). An
 /// incremental run reads it from the store (`read`).
-public struct QualityTally: Sendable {
+package struct QualityTally: Sendable {
     struct GroupKey: Hashable { var type: Int64; var source: Int64; var day: Int64 }
     typealias Group = (count: Int64, sum: Double)
 
@@ -36,7 +36,7 @@ public struct QualityTally: Sendable {
     /// False when a source's day came back after it was summed (only a clock set back by more
     /// than a day would do it): its sum is then not the store's to the last bit, and the
     /// writer reads the tally from the store instead.
-    public private(set) var isExact = true
+    package private(set) var isExact = true
 
     /// A source's samples of its newest day and the day before, not yet summed: a series comes
     /// in start order, so its local days only go forward, but for the hour when a clock goes
@@ -49,12 +49,12 @@ public struct QualityTally: Sendable {
     static let steps = "HKQuantityTypeIdentifierStepCount"
 
     /// `phones`: the ids of the sources that are phones (`phoneSources`).
-    public init(calendar: LocalCalendar, phones: Set<Int64>) {
+    package init(calendar: LocalCalendar, phones: Set<Int64>) {
         self.calendar = calendar; self.phones = phones
     }
 
     /// The sources whose step samples tell that the phone was carried.
-    public static func phoneSources(in database: Database) throws -> Set<Int64> {
+    package static func phoneSources(in database: Database) throws -> Set<Int64> {
         Set(try database.rows("""
             SELECT id FROM sources WHERE device_model LIKE 'iPhone%' OR (device_model IS NULL AND name LIKE '%iPhone%')
             """).compactMap { $0[0].int })
@@ -65,7 +65,7 @@ public struct QualityTally: Sendable {
     /// Adds a batch of one type's series, in start order (the analytics' tap). Every sample of
     /// the store must pass exactly once, each type's batches one after the other, and `finish`
     /// be called after the last.
-    public mutating func add(type identifier: String, _ rows: [SeriesReader.Row]) {
+    package mutating func add(type identifier: String, _ rows: [SeriesReader.Row]) {
         let type = typeKey(identifier)
         if type != openType { closeType(); openType = type }
         let hours = identifier == Self.heartRate ? 1 : identifier == Self.steps ? 2 : 0
@@ -85,7 +85,7 @@ public struct QualityTally: Sendable {
     }
 
     /// Closes the last type: call once after the last batch.
-    public mutating func finish() {
+    package mutating func finish() {
         closeType()
         openType = -1
     }

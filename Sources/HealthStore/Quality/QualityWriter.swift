@@ -11,16 +11,16 @@ import SQLite
 /// Only `days` are rewritten (nil: every day); the columns that depend on every day or on the
 /// settings (`partial_day`, `valid_day`, the inventory, the priorities) are recomputed whole,
 /// so an incremental run leaves the same rows as a full one.
-public struct QualityWriter {
-    public struct Settings: Sendable, Equatable {
+package struct QualityWriter {
+    package struct Settings: Sendable, Equatable {
         /// `validDayMinWatchHours`: a day is valid with at least this many worn hours.
-        public var validDayMinWatchHours: Double
-        public init(validDayMinWatchHours: Double = QualityWriter.defaultValidDayMinWatchHours) {
+        package var validDayMinWatchHours: Double
+        package init(validDayMinWatchHours: Double = QualityWriter.defaultValidDayMinWatchHours) {
             self.validDayMinWatchHours = validDayMinWatchHours
         }
     }
 
-    public static let defaultValidDayMinWatchHours = 10.0
+    package static let defaultValidDayMinWatchHours = 10.0
 
     let database: Database
     var calendar: LocalCalendar
@@ -29,7 +29,7 @@ public struct QualityWriter {
     let ranks: ([Source]) -> [Source: Int]
     private var rankOf: [Source: Int] = [:]
 
-    public init(database: Database, calendar: LocalCalendar, settings: Settings, ranks: @escaping ([Source]) -> [Source: Int]) {
+    package init(database: Database, calendar: LocalCalendar, settings: Settings, ranks: @escaping ([Source]) -> [Source: Int]) {
         self.database = database; self.calendar = calendar; self.settings = settings; self.ranks = ranks
     }
 
@@ -60,11 +60,11 @@ public struct QualityWriter {
 
     /// A source as the outputs name it: its name and device model, whatever its versions
     /// (device descriptions lost their per-object address at ingest: `DeviceAddress`).
-    public struct Source: Hashable, Comparable, Sendable {
-        public var name: String
+    package struct Source: Hashable, Comparable, Sendable {
+        package var name: String
         /// "" when the source named none.
-        public var model: String
-        public static func < (a: Source, b: Source) -> Bool { (a.name, a.model) < (b.name, b.model) }
+        package var model: String
+        package static func < (a: Source, b: Source) -> Bool { (a.name, a.model) < (b.name, b.model) }
         var modelText: String? { model.isEmpty ? nil : model }
         var modelValue: SQLValue { modelText.map { .text($0) } ?? .null }
     }
@@ -73,7 +73,7 @@ public struct QualityWriter {
     /// upgraded store (version 5) has none yet: then every day is computed.
     /// `tally`: gathered from every sample on the analytics' way (a full build); read from the
     /// store if nil or not exact.
-    public mutating func update(days requested: Set<CivilDate>?, tally gathered: QualityTally? = nil) throws {
+    package mutating func update(days requested: Set<CivilDate>?, tally gathered: QualityTally? = nil) throws {
         let empty = try database.scalar("SELECT count(*) FROM data_quality").int == 0
         let days = empty ? nil : requested
         let sources = try sourceKeys()

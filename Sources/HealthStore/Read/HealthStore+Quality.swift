@@ -5,52 +5,52 @@ import SQLite
 /// without them (older than version 6, read before its first import by this version) reads as
 /// empty.
 extension HealthStore {
-    public struct QualityDay: Sendable, Equatable {
-        public var date: CivilDate
-        public var watchHours: Int
-        public var phoneHours: Int
-        public var sourceCount: Int
-        public var valid: Bool
-        public var partial: Bool
-        public var timeZone: String?
-        public var utcOffset: String?
+    package struct QualityDay: Sendable, Equatable {
+        package var date: CivilDate
+        package var watchHours: Int
+        package var phoneHours: Int
+        package var sourceCount: Int
+        package var valid: Bool
+        package var partial: Bool
+        package var timeZone: String?
+        package var utcOffset: String?
     }
 
     /// A source's own total of a metric on a day, with the priority it got (1 = best).
-    public struct SourceTotal: Sendable, Equatable {
-        public var source: String
-        public var deviceModel: String?
-        public var total: Double
-        public var priority: Int?
+    package struct SourceTotal: Sendable, Equatable {
+        package var source: String
+        package var deviceModel: String?
+        package var total: Double
+        package var priority: Int?
     }
 
     /// A day where our total and the Watch's rings differ.
-    public struct RingsGap: Sendable, Equatable {
-        public var date: CivilDate
-        public var metric: String
-        public var merged: Double
-        public var rings: Double
-        public var difference: Double
-        public var allSourcesSum: Double
-        public var disagree: Bool
-        public var sources: [SourceTotal]
+    package struct RingsGap: Sendable, Equatable {
+        package var date: CivilDate
+        package var metric: String
+        package var merged: Double
+        package var rings: Double
+        package var difference: Double
+        package var allSourcesSum: Double
+        package var disagree: Bool
+        package var sources: [SourceTotal]
         /// Exact copies of the day's records of the metric dropped at load; nil: unknown (a
         /// store upgraded in place, docs/data-quality.md).
-        public var duplicatesDropped: Int? = nil
+        package var duplicatesDropped: Int? = nil
     }
 
     /// A source (name and device model) over every type it wrote.
-    public struct InventorySource: Sendable, Equatable {
-        public var source: String
-        public var deviceModel: String?
-        public var records: Int
-        public var types: Int
-        public var firstSeen: CivilDate
-        public var lastSeen: CivilDate
-        public var priority: Int?
+    package struct InventorySource: Sendable, Equatable {
+        package var source: String
+        package var deviceModel: String?
+        package var records: Int
+        package var types: Int
+        package var firstSeen: CivilDate
+        package var lastSeen: CivilDate
+        package var priority: Int?
     }
 
-    public func qualityDays() throws -> [QualityDay] {
+    package func qualityDays() throws -> [QualityDay] {
         guard try database.hasTable("data_quality") else { return [] }
         return try database.rows("""
             SELECT date, watch_hours, phone_hours, source_count, valid_day, partial_day, time_zone, utc_offset
@@ -65,7 +65,7 @@ extension HealthStore {
 
     /// The `limit` days with the largest difference between our total and the rings (either
     /// metric), largest first, each with its sources' own totals.
-    public func largestRingsGaps(limit: Int) throws -> [RingsGap] {
+    package func largestRingsGaps(limit: Int) throws -> [RingsGap] {
         guard try database.hasTable("reconciliation") else { return [] }
         // A version-6 store (read before an import by this version upgrades it) lacks the column.
         let copies = try database.scalar(
@@ -96,7 +96,7 @@ extension HealthStore {
     }
 
     /// Every source and device, best priority first.
-    public func sourceInventory() throws -> [InventorySource] {
+    package func sourceInventory() throws -> [InventorySource] {
         guard try database.hasTable("source_inventory") else { return [] }
         return try database.rows("""
             SELECT source_name, device_model, sum(records), count(*), min(first_seen), max(last_seen), min(priority)

@@ -3,9 +3,9 @@ import HealthCore
 /// The data-quality tables (docs/data-quality.md) as files: `reconciliation`,
 /// `reconciliation_sources`, `data_quality` and `sources` (the store's `source_inventory`).
 extension OutputTable {
-    public static let quality: [OutputTable] = [reconciliation, reconciliationSources, dataQuality, sourceInventory]
+    package static let quality: [OutputTable] = [reconciliation, reconciliationSources, dataQuality, sourceInventory]
 
-    public static let reconciliation = OutputTable(
+    package static let reconciliation = OutputTable(
         name: "reconciliation",
         columns: [Column("date", .date, optional: false), Column("metric", .text(dictionary: true), optional: false),
                   Column("merged", .real(places: 2)), Column("all_sources_sum", .real(places: 2), optional: false),
@@ -18,7 +18,7 @@ extension OutputTable {
             FROM reconciliation ORDER BY date, metric
             """)
 
-    public static let reconciliationSources = OutputTable(
+    package static let reconciliationSources = OutputTable(
         name: "reconciliation_sources",
         columns: [Column("date", .date, optional: false), Column("metric", .text(dictionary: true), optional: false),
                   Column("source_name", .text(dictionary: true), optional: false),
@@ -30,7 +30,7 @@ extension OutputTable {
             ORDER BY date, metric, source_name, device_model
             """)
 
-    public static let dataQuality = OutputTable(
+    package static let dataQuality = OutputTable(
         name: "data_quality",
         columns: [Column("date", .date, optional: false), Column("watch_hours", .integer, optional: false),
                   Column("phone_hours", .integer, optional: false), Column("source_count", .integer, optional: false),
@@ -42,7 +42,7 @@ extension OutputTable {
             """)
 
     /// The store's `sources` table holds source ids; the inventory is `sources` in the files.
-    public static let sourceInventory = OutputTable(
+    package static let sourceInventory = OutputTable(
         name: "sources",
         columns: [Column("source_name", .text(dictionary: true), optional: false),
                   Column("device_model", .text(dictionary: true)),

@@ -2,8 +2,8 @@ import HealthCore
 
 /// One table of the store's file outputs (CSV, Parquet, and whatever else turns the store into
 /// files): its columns and the query that yields them, so every format comes from the same rows.
-public struct OutputTable: Sendable {
-    public enum Kind: Sendable, Hashable {
+package struct OutputTable: Sendable {
+    package enum Kind: Sendable, Hashable {
         /// `dictionary`: few distinct values (types, sources): Parquet dictionary-encodes them.
         case text(dictionary: Bool)
         case integer
@@ -15,31 +15,31 @@ public struct OutputTable: Sendable {
         case timestamp
     }
 
-    public struct Column: Sendable {
-        public var name: String
-        public var kind: Kind
-        public var optional: Bool
-        public init(_ name: String, _ kind: Kind, optional: Bool = true) {
+    package struct Column: Sendable {
+        package var name: String
+        package var kind: Kind
+        package var optional: Bool
+        package init(_ name: String, _ kind: Kind, optional: Bool = true) {
             self.name = name; self.kind = kind; self.optional = optional
         }
     }
 
     /// File name without extension: `csv/<name>.csv`, `parquet/<name>.parquet`.
-    public var name: String
-    public var columns: [Column]
-    public var sql: String
+    package var name: String
+    package var columns: [Column]
+    package var sql: String
     /// Millions of rows (every sample, every voltage): a format meant for spreadsheets leaves the
     /// table out, one meant for data tools writes it. What the table is, not which formats take it.
-    public var isBulk: Bool
+    package var isBulk: Bool
 
-    public init(name: String, columns: [Column], sql: String, isBulk: Bool = false) {
+    package init(name: String, columns: [Column], sql: String, isBulk: Bool = false) {
         self.name = name; self.columns = columns; self.sql = sql; self.isBulk = isBulk
     }
 }
 
 extension OutputTable {
     /// Every output table (docs/TABLES.md), in the order they are written.
-    public static let all: [OutputTable] = [samples, daily, weekly, monthly, yearly, workouts, sleep, activitySummaries,
+    package static let all: [OutputTable] = [samples, daily, weekly, monthly, yearly, workouts, sleep, activitySummaries,
                                             ecgRecordings, ecgSamples] + vitalsTables + quality
 
     static func metricColumns() -> [Column] {
@@ -50,7 +50,7 @@ extension OutputTable {
     static let metricList = StoreSchema.metricNames
 
     /// Every stored sample; Parquet only (a spreadsheet cannot hold millions of rows).
-    public static let samples = OutputTable(
+    package static let samples = OutputTable(
         name: "samples",
         columns: [Column("type", .text(dictionary: true), optional: false), Column("source_name", .text(dictionary: true), optional: false),
                   Column("source_version", .text(dictionary: true)), Column("device_model", .text(dictionary: true)),
@@ -68,32 +68,32 @@ extension OutputTable {
         isBulk: true)
 
     /// `partial_day` last, so that readers of the earlier columns by position are unchanged.
-    public static let daily = OutputTable(
+    package static let daily = OutputTable(
         name: "daily", columns: [Column("date", .date, optional: false)] + metricColumns()
             + [Column("partial_day", .integer, optional: false)],
         sql: "SELECT date, \(metricList), partial_day FROM daily_analytics ORDER BY date")
 
     static let periodTail = [Column("days_with_data", .integer, optional: false)]
 
-    public static let weekly = OutputTable(
+    package static let weekly = OutputTable(
         name: "weekly",
         columns: [Column("week_start", .date, optional: false), Column("week_end", .date, optional: false)] + metricColumns() + periodTail,
         sql: "SELECT week_start, week_end, \(metricList), days_with_data FROM weekly_analytics ORDER BY week_start")
 
-    public static let monthly = OutputTable(
+    package static let monthly = OutputTable(
         name: "monthly",
         columns: [Column("year", .integer, optional: false), Column("month", .integer, optional: false),
                   Column("start_date", .date, optional: false), Column("end_date", .date, optional: false)]
             + metricColumns() + periodTail,
         sql: "SELECT year, month, start_date, end_date, \(metricList), days_with_data FROM monthly_analytics ORDER BY start_date")
 
-    public static let yearly = OutputTable(
+    package static let yearly = OutputTable(
         name: "yearly",
         columns: [Column("year", .integer, optional: false), Column("start_date", .date, optional: false),
                   Column("end_date", .date, optional: false)] + metricColumns() + periodTail,
         sql: "SELECT year, start_date, end_date, \(metricList), days_with_data FROM yearly_analytics ORDER BY year")
 
-    public static let workouts = OutputTable(
+    package static let workouts = OutputTable(
         name: "workouts",
         columns: [Column("id", .integer, optional: false), Column("activity_type", .text(dictionary: true), optional: false),
                   Column("source_name", .text(dictionary: true)), Column("device_model", .text(dictionary: true)),
@@ -112,7 +112,7 @@ extension OutputTable {
             FROM workouts w LEFT JOIN workout_details d ON d.workout_id = w.id ORDER BY w.start_us, w.id
             """)
 
-    public static let sleep = OutputTable(
+    package static let sleep = OutputTable(
         name: "sleep",
         columns: [Column("night_date", .date, optional: false), Column("start_utc", .timestamp, optional: false),
                   Column("end_utc", .timestamp, optional: false)]
@@ -128,7 +128,7 @@ extension OutputTable {
             ORDER BY night_date
             """)
 
-    public static let activitySummaries = OutputTable(
+    package static let activitySummaries = OutputTable(
         name: "activity_summaries",
         columns: [Column("date", .date, optional: false)]
             + ["active_energy_kcal", "active_energy_goal_kcal", "move_time_min", "move_time_goal_min", "exercise_min",
@@ -139,7 +139,7 @@ extension OutputTable {
             """)
 
     /// One row per electrocardiogram, in recording order.
-    public static let ecgRecordings = OutputTable(
+    package static let ecgRecordings = OutputTable(
         name: "ecg_recordings",
         columns: [Column("id", .integer, optional: false), Column("recorded_utc", .timestamp, optional: false),
                   Column("local_date", .date), Column("classification", .text(dictionary: true)),
@@ -154,7 +154,7 @@ extension OutputTable {
             """)
 
     /// Every voltage of every recording (µV, in order); Parquet only: 15,360 rows a recording.
-    public static let ecgSamples = OutputTable(
+    package static let ecgSamples = OutputTable(
         name: "ecg_samples",
         columns: [Column("recording_id", .integer, optional: false), Column("sample_index", .integer, optional: false),
                   Column("microvolts", .real(places: 3), optional: false)],

@@ -3,23 +3,23 @@ import SQLite
 
 /// A day as the report reads it from `daily_analytics`: the totals it shows, time in bed, and
 /// whether the day is known to be incomplete.
-public struct StoredReportDay: Sendable, Equatable {
-    public var date: CivilDate
-    public var steps: Double?
-    public var activeEnergyKcal: Double?
-    public var exerciseMinutes: Double?
-    public var sleepMinutes: Double?
+package struct StoredReportDay: Sendable, Equatable {
+    package var date: CivilDate
+    package var steps: Double?
+    package var activeEnergyKcal: Double?
+    package var exerciseMinutes: Double?
+    package var sleepMinutes: Double?
     /// Walking and running distance together (0 when neither).
-    public var distanceMeters: Double?
-    public var inBedMinutes: Double?
+    package var distanceMeters: Double?
+    package var inBedMinutes: Double?
     /// `partial_day`; nil in a store of version 4 (written before the column), where the reader
     /// applies the rule itself (docs/days-and-averages.md).
-    public var partial: Bool?
+    package var partial: Bool?
 }
 
 extension HealthStore {
     /// Every day of `daily_analytics`, oldest first.
-    public func allReportDays() throws -> [StoredReportDay] {
+    package func allReportDays() throws -> [StoredReportDay] {
         let hasPartial = try database.rows("PRAGMA table_info(daily_analytics)").contains { $0[1].string == "partial_day" }
         return try database.rows("""
             SELECT date, steps, active_energy_kcal, exercise_minutes, sleep_total_minutes,

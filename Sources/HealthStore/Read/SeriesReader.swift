@@ -3,7 +3,7 @@ import SQLite
 
 /// Where the merge and aggregate stages read series from: one type at a time, in start order
 /// (then insertion order), in batches.
-public protocol SeriesSource {
+package protocol SeriesSource {
     /// The samples of a type in start order, `batchSize` at a time; with `starting`, only those
     /// starting in that range (µs).
     func forEachBatch(typeID: Int64, starting range: Range<Int64>?, batchSize: Int,
@@ -13,56 +13,56 @@ public protocol SeriesSource {
 /// Reads series back out of the store for the merge and aggregate stages: one type at a
 /// time, in start order, through the (type, start) index, in batches, so memory stays flat
 /// however long the series is.
-public struct SeriesReader: SeriesSource {
+package struct SeriesReader: SeriesSource {
     /// A stored source, as the priority merge and the samples output need it.
-    public struct Source: Sendable, Hashable {
-        public var id: Int64
-        public var name: String
-        public var version: String?
-        public var deviceModel: String?
+    package struct Source: Sendable, Hashable {
+        package var id: Int64
+        package var name: String
+        package var version: String?
+        package var deviceModel: String?
     }
 
     /// A stored sample of one type: what the merge and aggregate stages need, and the rest
     /// of a `samples` output row.
-    public struct Row: Sendable, Equatable {
-        public var start: Int64
-        public var end: Int64
-        public var value: Double?
-        public var sourceID: Int64
-        public var userEntered: Bool
-        public var categoryValue: String?
+    package struct Row: Sendable, Equatable {
+        package var start: Int64
+        package var end: Int64
+        package var value: Double?
+        package var sourceID: Int64
+        package var userEntered: Bool
+        package var categoryValue: String?
         /// Days since 1970-01-01 of the local date of `start`.
-        public var localDay: Int
-        public var unit: String?
-        public var created: Int64?
-        public var rawValue: String?
-        public var rawUnit: String?
+        package var localDay: Int
+        package var unit: String?
+        package var created: Int64?
+        package var rawValue: String?
+        package var rawUnit: String?
         /// The row's id in `sample_data` (the order in which the data-quality sums add up).
-        public var id: Int64
+        package var id: Int64
     }
 
     let database: Database
-    public init(database: Database) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     /// Stored type identifiers by id. (`EXISTS` seeks the (type, start) index once per type;
     /// `IN (SELECT DISTINCT type_id …)` read all of it: 0.13 s for 2.4 M samples.)
-    public func types() throws -> [(id: Int64, identifier: String)] {
+    package func types() throws -> [(id: Int64, identifier: String)] {
         try database.rows("SELECT id, identifier FROM types t WHERE EXISTS (SELECT 1 FROM sample_data s WHERE s.type_id = t.id) ORDER BY id")
             .map { ($0[0].int ?? 0, $0[1].string ?? "") }
     }
 
     /// Every type identifier by id, stored samples or not (no index needed).
-    public func allTypes() throws -> [(id: Int64, identifier: String)] {
+    package func allTypes() throws -> [(id: Int64, identifier: String)] {
         try database.rows("SELECT id, identifier FROM types ORDER BY id").map { ($0[0].int ?? 0, $0[1].string ?? "") }
     }
 
-    public func sources() throws -> [Source] {
+    package func sources() throws -> [Source] {
         try database.rows("SELECT id, name, version, device_model FROM sources ORDER BY id")
             .map { Source(id: $0[0].int ?? 0, name: $0[1].string ?? "", version: $0[2].string, deviceModel: $0[3].string) }
     }
 
     /// Spans of workouts of `activityType`, in start order.
-    public func workoutSpans(activityType: String) throws -> [Range<Int64>] {
+    package func workoutSpans(activityType: String) throws -> [Range<Int64>] {
         try database.rows("""
             SELECT start_us, end_us FROM workouts WHERE activity_type = ? AND start_us IS NOT NULL
               AND end_us > start_us ORDER BY start_us
@@ -72,7 +72,7 @@ public struct SeriesReader: SeriesSource {
 
     /// The samples of a type in start order (then insertion order: the order of the `samples`
     /// output), `batchSize` at a time; with `starting`, only those starting in that range (µs).
-    public func forEachBatch(typeID: Int64, starting range: Range<Int64>? = nil, batchSize: Int = 8192,
+    package func forEachBatch(typeID: Int64, starting range: Range<Int64>? = nil, batchSize: Int = 8192,
                              _ body: ([Row]) throws -> Void) throws {
         let stmt = try database.prepare("""
             SELECT start_us, end_us, value, source_id, user_entered, category_value, local_day, unit,

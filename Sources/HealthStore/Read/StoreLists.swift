@@ -2,37 +2,37 @@ import HealthCore
 import SQLite
 
 /// A day's Activity rings as the Watch recorded them (`activity_summaries`).
-public struct StoredActivityRings: Sendable, Equatable {
-    public var date: CivilDate
-    public var standHours: Double?
-    public var activeEnergyGoal: Double?
-    public var exerciseGoal: Double?
-    public var standHoursGoal: Double?
+package struct StoredActivityRings: Sendable, Equatable {
+    package var date: CivilDate
+    package var standHours: Double?
+    package var activeEnergyGoal: Double?
+    package var exerciseGoal: Double?
+    package var standHoursGoal: Double?
 }
 
 /// A workout on its local day (`workouts`).
-public struct StoredWorkout: Sendable, Equatable {
-    public var date: CivilDate
+package struct StoredWorkout: Sendable, Equatable {
+    package var date: CivilDate
     /// As the export names it (`HKWorkoutActivityTypeRunning`).
-    public var activityType: String
-    public var minutes: Double?
-    public var distanceMeters: Double?
-    public var energyKcal: Double?
+    package var activityType: String
+    package var minutes: Double?
+    package var distanceMeters: Double?
+    package var energyKcal: Double?
 }
 
 /// An ECG recording on its local day (`ecg_recordings`).
-public struct StoredECG: Sendable, Equatable {
-    public var date: CivilDate
-    public var classification: String?
-    public var averageHeartRate: Double?
-    public var symptoms: String?
+package struct StoredECG: Sendable, Equatable {
+    package var date: CivilDate
+    package var classification: String?
+    package var averageHeartRate: Double?
+    package var symptoms: String?
 }
 
 /// Whole lists for a reader that shows everything (the report): rows without a readable date
 /// are left out.
 extension HealthStore {
     /// Every day's Activity rings.
-    public func allActivityRings() throws -> [StoredActivityRings] {
+    package func allActivityRings() throws -> [StoredActivityRings] {
         try database.rows("""
             SELECT date, stand_hours, active_energy_goal_kcal, exercise_goal_min, stand_hours_goal FROM activity_summaries
             """).compactMap { r in
@@ -43,13 +43,13 @@ extension HealthStore {
     }
 
     /// Every sleep night, oldest first.
-    public func allSleepNights() throws -> [SleepNight] {
+    package func allSleepNights() throws -> [SleepNight] {
         try sleepNights("ORDER BY night_date")
     }
 
     /// Workouts with a local day, in the order they started; a copy of a workout recorded by two
     /// apps (`workout_details.duplicate_of`) once, as the original.
-    public func allWorkouts() throws -> [StoredWorkout] {
+    package func allWorkouts() throws -> [StoredWorkout] {
         try database.rows("""
             SELECT local_date, activity_type, duration_min, distance_m, energy_kcal FROM counted_workouts
             WHERE local_date IS NOT NULL ORDER BY start_us
@@ -62,13 +62,13 @@ extension HealthStore {
 
     /// The names of the person's own Apple devices in the store (sources whose records name an
     /// iPhone or a Watch: "Alex’s iPhone"), which every later export of that person holds too.
-    public func appleDeviceNames() throws -> Set<String> {
+    package func appleDeviceNames() throws -> Set<String> {
         Set(try database.rows("SELECT DISTINCT name FROM sources WHERE device_model IN ('iPhone', 'Watch')").compactMap { $0[0].string })
     }
 
     /// The person's sleep goals from the Health app (`HKDataTypeSleepDurationGoal`: each in force
     /// from its start until the next), oldest first, in minutes.
-    public func sleepGoals() throws -> [(start: Timestamp, minutes: Double)] {
+    package func sleepGoals() throws -> [(start: Timestamp, minutes: Double)] {
         try database.rows("""
             SELECT s.start_us, s.value FROM sample_data s JOIN types t ON t.id = s.type_id
             WHERE t.identifier = 'HKDataTypeSleepDurationGoal' AND s.value > 0 ORDER BY s.start_us, s.id
@@ -79,7 +79,7 @@ extension HealthStore {
     }
 
     /// The daily average of a discrete type (`daily_metrics`), oldest first, days with one only.
-    public func dailyAverages(of type: String) throws -> [(CivilDate, Double)] {
+    package func dailyAverages(of type: String) throws -> [(CivilDate, Double)] {
         try database.rows("SELECT date, average FROM daily_metrics WHERE type = ? AND average IS NOT NULL ORDER BY date",
                           [.text(type)]).compactMap { r in
             guard let d = r[0].string.flatMap({ CivilDate(iso: $0) }), let v = r[1].double else { return nil }
@@ -88,7 +88,7 @@ extension HealthStore {
     }
 
     /// ECG recordings with a local day, oldest first.
-    public func allECGRecordings() throws -> [StoredECG] {
+    package func allECGRecordings() throws -> [StoredECG] {
         try database.rows("""
             SELECT local_date, classification, average_heart_rate, symptoms FROM ecg_recordings
             WHERE local_date IS NOT NULL ORDER BY recorded_utc, id
@@ -100,7 +100,7 @@ extension HealthStore {
 
     /// The zone the store's local days are in: its analytics settings' (named as the person gave
     /// it), else its last run's.
-    public func analyticsZoneName() throws -> String? {
+    package func analyticsZoneName() throws -> String? {
         // The settings row is written with the analytics, before the run's row.
         if let zone = try StoreSettings.zoneName(in: database) { return zone }
         return try lastRun()?.timeZone

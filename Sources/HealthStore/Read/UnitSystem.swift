@@ -1,30 +1,30 @@
 /// The units a person reads: the store stays canonical (m, kg, °C, kcal, minutes); CSV, the
 /// workbook and the report show values in these. Pipeline (or person) key `units`.
-public enum UnitSystem: String, Codable, Sendable, CaseIterable {
+package enum UnitSystem: String, Codable, Sendable, CaseIterable {
     case metric, imperial
 }
 
 /// How one output column is shown: its CSV name and spreadsheet header (both name the unit),
 /// and the conversion of its stored value.
-public struct ShownColumn: Sendable, Equatable {
+package struct ShownColumn: Sendable, Equatable {
     /// The CSV header: the store's name, its unit suffix changed where the unit is
     /// (`walking_distance_m` → `walking_distance_mi`).
-    public var csvName: String
+    package var csvName: String
     /// The spreadsheet header: words and the unit (`Walking distance (km)`).
-    public var title: String
-    public var scale = 1.0
-    public var offset = 0.0
+    package var title: String
+    package var scale = 1.0
+    package var offset = 0.0
     /// Decimals shown, where the unit changes them (distances in km or mi: 2).
-    public var places: Int?
+    package var places: Int?
 
-    public func convert(_ value: Double) -> Double { value * scale + offset }
+    package func convert(_ value: Double) -> Double { value * scale + offset }
 }
 
 extension UnitSystem {
     /// How `column` is shown: in CSV (`spreadsheet` false, where metric keeps the store's units
     /// and names, so today's files stay as they are) or in the workbook and the report (where
     /// distances read in km).
-    public func show(_ column: String, spreadsheet: Bool) -> ShownColumn {
+    package func show(_ column: String, spreadsheet: Bool) -> ShownColumn {
         let (stem, unit) = Self.split(column)
         var shown = ShownColumn(csvName: column, title: Self.words(stem) + (Self.unitText[unit ?? ""].map { " (\($0))" } ?? ""))
         switch (unit, self) {

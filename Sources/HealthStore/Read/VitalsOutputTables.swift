@@ -3,15 +3,15 @@ import HealthCore
 /// The vitals tables as files (docs/vitals-hrv-workouts.md): in CSV (the person's units, by
 /// the column names' unit suffixes) and Parquet (canonical units).
 extension OutputTable {
-    public static let vitalsTables: [OutputTable] = [dailyVitals, bloodPressure, hrvMeasurements, workoutDetails]
+    package static let vitalsTables: [OutputTable] = [dailyVitals, bloodPressure, hrvMeasurements, workoutDetails]
 
-    public static let dailyVitals = OutputTable(
+    package static let dailyVitals = OutputTable(
         name: "daily_vitals",
         columns: [Column("date", .date, optional: false)]
             + VitalsStore.dailyVitalColumns.map { Column($0, .real(places: $0 == "bmi" || $0.hasSuffix("_kg") ? 2 : 1)) },
         sql: "SELECT date, \(VitalsStore.dailyVitalColumns.joined(separator: ", ")) FROM daily_vitals ORDER BY date")
 
-    public static let bloodPressure = OutputTable(
+    package static let bloodPressure = OutputTable(
         name: "blood_pressure",
         columns: [Column("local_date", .date, optional: false), Column("time_utc", .timestamp, optional: false),
                   Column("systolic_mmhg", .real(places: 0)), Column("diastolic_mmhg", .real(places: 0)),
@@ -21,7 +21,7 @@ extension OutputTable {
             ORDER BY time_utc, correlation_id
             """)
 
-    public static let hrvMeasurements = OutputTable(
+    package static let hrvMeasurements = OutputTable(
         name: "hrv_measurements",
         columns: [Column("local_date", .date, optional: false), Column("start_utc", .timestamp, optional: false),
                   Column("source_name", .text(dictionary: true)), Column("beats", .integer, optional: false),
@@ -34,7 +34,7 @@ extension OutputTable {
                    apple_sdnn_ms, note FROM hrv_measurements ORDER BY start_utc, sample_id
             """)
 
-    public static let workoutDetails = OutputTable(
+    package static let workoutDetails = OutputTable(
         name: "workout_details",
         columns: [Column("workout_id", .integer, optional: false), Column("local_date", .date),
                   Column("activity", .text(dictionary: true), optional: false),

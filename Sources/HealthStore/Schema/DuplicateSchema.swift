@@ -9,9 +9,9 @@ import SQLite
 /// a record new to the store (counted) from the copies of one the store already holds
 /// (counted when that record was first imported): only the merge knows which records are new.
 extension StoreSchema {
-    public static let duplicatesVersion = 7
+    package static let duplicatesVersion = 7
 
-    public static let duplicateTables = """
+    package static let duplicateTables = """
     CREATE TABLE IF NOT EXISTS duplicate_copies (
         identity INTEGER PRIMARY KEY, type_id INTEGER NOT NULL, local_day INTEGER NOT NULL, copies INTEGER NOT NULL);
     """
@@ -19,7 +19,7 @@ extension StoreSchema {
     /// `settings` key of a store upgraded from before `duplicatesVersion` that held samples: the
     /// last local day (ISO) it had data for. The copies of what it loaded then were never counted,
     /// so `duplicates_dropped` is NULL (unknown) on that day and every day before it.
-    public static let duplicatesUnknownThroughKey = "duplicates_unknown_through"
+    package static let duplicatesUnknownThroughKey = "duplicates_unknown_through"
 
     /// Version 7 in an older store: the table, the marker of the days whose copies are unknown
     /// (in one transaction, so that a second run finds both or neither) and the reconciliation's

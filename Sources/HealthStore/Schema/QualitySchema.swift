@@ -7,9 +7,9 @@ import SQLite
 extension StoreSchema {
     /// The version that added these tables: a store upgraded from an earlier one has them empty
     /// until the next run fills every day.
-    public static let qualityVersion = 6
+    package static let qualityVersion = 6
 
-    public static let qualityTables = """
+    package static let qualityTables = """
     CREATE TABLE IF NOT EXISTS reconciliation (
         date TEXT NOT NULL, metric TEXT NOT NULL, merged REAL, all_sources_sum REAL NOT NULL,
         overlap_removed REAL, source_count INTEGER NOT NULL, rings REAL, rings_difference REAL,

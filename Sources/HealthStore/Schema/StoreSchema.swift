@@ -4,7 +4,7 @@ import SQLite
 /// The tables of `health.sqlite` (docs/TABLES.md). Samples are stored compactly (integer
 /// instants, type and source as ids) in `sample_data`; the `samples` view shows them with
 /// the documented column names, ISO 8601 instants and names instead of ids.
-public enum StoreSchema {
+package enum StoreSchema {
     /// 4: the ECG tables. 5: nights dated by their wake-up day, naps and in-bed-only nights
     /// (`sleepColumns`), and `daily_analytics.partial_day`. A store of version 3 or 4 is
     /// upgraded in place (`upgrade`). 6: the vitals tables (`vitalsTables`, VitalsSchema.swift) and the
@@ -12,19 +12,19 @@ public enum StoreSchema {
     /// load (`duplicateTables`, DuplicateSchema.swift) and `reconciliation.duplicates_dropped`.
     /// 8: `workout_details.duplicate_of` and the `counted_workouts` view (a workout recorded by
     /// two apps counted once, issue 44).
-    public static let version = 8
+    package static let version = 8
     /// The last version that changed what the analytics are: a store's analytics (and so an
     /// incremental run on it) stay valid across later versions that only add tables.
     /// 5: sleep nights by wake-up day, so a store of an earlier version is re-analysed (which
     /// also sets its `partial_day`).
-    public static let analyticsVersion = 5
+    package static let analyticsVersion = 5
     /// The oldest version `upgrade` brings to `version`; an older store is rebuilt.
-    public static let oldestUpgradable = 3
+    package static let oldestUpgradable = 3
 
     /// Brings a store of `oldestUpgradable` or later to `version`, inside the caller's
     /// transaction or outside any. Every step can run twice (a staged store of an earlier
     /// version, resumed by this one).
-    public static func upgrade(_ database: Database) throws {
+    package static func upgrade(_ database: Database) throws {
         try database.execute(ecgTables)
         try addSleepColumns(database)
         try addVitalsTables(database)
@@ -39,7 +39,7 @@ public enum StoreSchema {
 
     /// One row per night (docs/sleep-nights.md). `asleep_minutes` is NULL on a night in bed
     /// only (no asleep/awake record): how long was slept is unknown, not 0.
-    public static let sleepSessions = """
+    package static let sleepSessions = """
     CREATE TABLE sleep_sessions (
         id INTEGER PRIMARY KEY, night_date TEXT NOT NULL UNIQUE, start_utc TEXT NOT NULL, end_utc TEXT NOT NULL,
         in_bed_minutes REAL NOT NULL, asleep_minutes REAL, core_minutes REAL NOT NULL,
@@ -68,15 +68,15 @@ public enum StoreSchema {
 
     /// The version that added `daily_analytics.partial_day`: a store upgraded from an earlier one
     /// has the column at its default until the first run sets it.
-    public static let partialDayVersion = 5
+    package static let partialDayVersion = 5
 
     /// Version 5 (docs/days-and-averages.md): 1 for a day known to be incomplete (the first day
     /// of data, the export's own day and any after it), 0 for a complete day.
-    public static let partialDayColumn = "partial_day INTEGER NOT NULL DEFAULT 0"
+    package static let partialDayColumn = "partial_day INTEGER NOT NULL DEFAULT 0"
 
     /// Electrocardiograms (version 4). A recording is known by its instant and watch, so a
     /// cumulative export's recordings are stored once however often they are imported.
-    public static let ecgTables = """
+    package static let ecgTables = """
     CREATE TABLE IF NOT EXISTS ecg_recordings (
         id INTEGER PRIMARY KEY, recorded_utc TEXT NOT NULL, local_date TEXT, classification TEXT, symptoms TEXT,
         software_version TEXT, device TEXT, sample_rate_hz REAL, lead TEXT, unit TEXT, average_heart_rate REAL,
@@ -87,7 +87,7 @@ public enum StoreSchema {
         PRIMARY KEY (recording_id, sample_index)) WITHOUT ROWID;
     """
 
-    public static let tables = """
+    package static let tables = """
     PRAGMA user_version = \(version);
     CREATE TABLE types (id INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE);
     CREATE TABLE sources (
@@ -168,7 +168,7 @@ public enum StoreSchema {
     """
 
     /// The metric column names, in the documented order (docs/TABLES.md), for SELECT and INSERT lists.
-    public static let metricNames = DailyMetric.allCases.map(\.column).joined(separator: ", ")
+    package static let metricNames = DailyMetric.allCases.map(\.column).joined(separator: ", ")
 
     /// The table of a period kind and its first- and last-day columns.
     static func periodTable(_ kind: PeriodKind) -> (table: String, start: String, end: String) {
@@ -180,12 +180,12 @@ public enum StoreSchema {
     }
 
     /// The metric columns, in the documented order: whole numbers as INTEGER, the rest REAL.
-    public static let metricColumns = DailyMetric.allCases
+    package static let metricColumns = DailyMetric.allCases
         .map { "\($0.column) \($0.isInteger ? "INTEGER" : "REAL")" }.joined(separator: ", ")
 
     /// The analytics (docs/TABLES.md, "Analytics"), sleep nights, the long-form per-type days and
     /// the merged hours of cumulative types (what HealthQL sums by hour).
-    public static let analyticsTables = """
+    package static let analyticsTables = """
     CREATE TABLE daily_analytics (
         id INTEGER PRIMARY KEY, date TEXT NOT NULL UNIQUE, \(metricColumns), \(partialDayColumn),
         recorded_at TEXT NOT NULL);
@@ -210,7 +210,7 @@ public enum StoreSchema {
 
     /// Built after the bulk load: creating indexes on a full table is several times faster
     /// than maintaining them row by row.
-    public static let indexes = """
+    package static let indexes = """
     CREATE INDEX sample_type_start ON sample_data (type_id, start_us);
     CREATE INDEX heartbeat_sample ON heartbeat_data (sample_id);
     CREATE INDEX workout_start ON workouts (start_us);
@@ -220,7 +220,7 @@ public enum StoreSchema {
     CREATE INDEX correlation_member_correlation ON correlation_members (correlation_id);
     """
 
-    public static let views = """
+    package static let views = """
     CREATE VIEW samples AS
     SELECT s.id, t.identifier AS type, src.name AS source_name, src.version AS source_version,
            src.device_model AS device_model,

@@ -7,9 +7,9 @@ import SQLite
 extension StoreSchema {
     /// The version whose tables these are.
     /// 7 (issue 44): `workout_details.duplicate_of`, the `counted_workouts` view.
-    public static let vitalsVersion = 7
+    package static let vitalsVersion = 7
 
-    public static let vitalsTables = """
+    package static let vitalsTables = """
     CREATE TABLE IF NOT EXISTS daily_vitals (
         date TEXT PRIMARY KEY, resting_heart_rate REAL, walking_heart_rate REAL, hrv_sdnn_ms REAL, hrv_rmssd_ms REAL,
         vo2_max REAL, weight_kg REAL, bmi REAL, body_fat_percent REAL, systolic_mmhg REAL, diastolic_mmhg REAL,

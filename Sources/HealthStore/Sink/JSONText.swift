@@ -3,7 +3,7 @@ import SQLite
 
 /// Metadata as a JSON object text (SQLite's JSON functions read it). Repeated keys — real
 /// exports have them — become arrays, so nothing is lost.
-public enum JSONText {
+package enum JSONText {
     static func object(_ entries: [MetadataEntry]) -> String? {
         var writer = JSONObjectWriter()
         guard writer.write(entries) else { return nil }
@@ -11,7 +11,7 @@ public enum JSONText {
     }
 
     /// `s` as a JSON string literal.
-    public static func quoted(_ s: String) -> String {
+    package static func quoted(_ s: String) -> String {
         var bytes: [UInt8] = []
         JSONObjectWriter.appendQuoted(s, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)

@@ -18,20 +18,20 @@ import SQLite
 /// caller's checkpoint (one row in the same transaction), so a killed load resumes from a
 /// state that matches its data exactly (`init(resuming:)`): a copy read before the last
 /// commit is in `duplicate_copies`, one read after it is read again and counted then.
-public final class SQLiteSink {
-    public struct Counts: Codable, Sendable, Equatable {
-        public var samplesWritten = 0
-        public var duplicatesDropped = 0
-        public var quarantined = 0
-        public var workouts = 0
-        public var routePoints = 0
-        public var correlations = 0
+package final class SQLiteSink {
+    package struct Counts: Codable, Sendable, Equatable {
+        package var samplesWritten = 0
+        package var duplicatesDropped = 0
+        package var quarantined = 0
+        package var workouts = 0
+        package var routePoints = 0
+        package var correlations = 0
         /// Samples created after the export was made (its `ExportDate`, or now): kept, but they
         /// do not move their anchor (a record dated 2030 would hide every later record).
-        public var futureDated = 0
+        package var futureDated = 0
         /// ECG recordings written (one already in the store is not written again).
-        public var ecgRecordings = 0
-        public init() {}
+        package var ecgRecordings = 0
+        package init() {}
 
         enum CodingKeys: String, CodingKey {
             case samplesWritten, duplicatesDropped, quarantined, workouts, routePoints, correlations, futureDated
@@ -39,7 +39,7 @@ public final class SQLiteSink {
         }
 
         // A checkpoint written before `futureDated` existed still resumes.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             samplesWritten = try c.decode(Int.self, forKey: .samplesWritten)
             duplicatesDropped = try c.decode(Int.self, forKey: .duplicatesDropped)
@@ -52,7 +52,7 @@ public final class SQLiteSink {
         }
     }
 
-    public let database: Database
+    package let database: Database
     private var counts = Counts()
     private var typeIDs: [String: Int64] = [:]
     private var sourceIDs: [SourceInfo: Int64] = [:]
@@ -94,7 +94,7 @@ public final class SQLiteSink {
     private let insertRoutePoint: Statement
     /// Gets a copy of every sample row inserted (a full load, so that the analytics can read
     /// the series while the store is indexed); nil: none, or dropped after a failed write.
-    public var sampleRuns: SampleRunWriter?
+    package var sampleRuns: SampleRunWriter?
     /// SQLite's page cache during the load (KiB), and from the index build on (see `finish`).
     static let cacheKiB = 32768
     static let afterLoadCacheKiB = 8192
@@ -105,7 +105,7 @@ public final class SQLiteSink {
     /// `recentIdentities`: identities the duplicate filter holds in memory (tests make it small).
     /// `alreadyStored`: the workouts and correlations of the store this one's rows will be merged
     /// into (an incremental run), not written again.
-    public init(path: String, runID: Int64 = 1, resuming: Counts? = nil, expectedSamples: Int = 0,
+    package init(path: String, runID: Int64 = 1, resuming: Counts? = nil, expectedSamples: Int = 0,
                 recentIdentities: Int? = nil, alreadyStored: StoredIdentities = StoredIdentities()) throws {
         // Its runs (unlinked at once) go beside the store, like the sample runs.
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
@@ -186,16 +186,16 @@ public final class SQLiteSink {
     }
 
     /// What has been written so far.
-    public var writtenCounts: Counts { counts }
+    package var writtenCounts: Counts { counts }
 
     /// Route files the workouts written so far reference, in order.
-    public func routeFilePaths() throws -> [String] {
+    package func routeFilePaths() throws -> [String] {
         try database.rows("SELECT file_path FROM workout_routes WHERE file_path IS NOT NULL ORDER BY id").compactMap { $0[0].string }
     }
 
     /// Commits everything written so far together with `checkpoint` (the caller's state,
     /// opaque here), and opens the next transaction.
-    public func commit(checkpoint: String) throws {
+    package func commit(checkpoint: String) throws {
         try saveAnchors()
         try saveDroppedCopies()
         try saveCheckpoint(checkpoint)
@@ -230,7 +230,7 @@ public final class SQLiteSink {
     /// is not a store this program wrote.
     /// The checkpoint of a staged store; `damaged` when the file is not sound (SQLite's
     /// quick check, after the open has rolled back what a killed run left half-written).
-    public static func checkpoint(at path: String) -> (state: String?, damaged: String?) {
+    package static func checkpoint(at path: String) -> (state: String?, damaged: String?) {
         guard let db = try? Database(path: path, mode: .readWrite),
               (try? db.execute("PRAGMA locking_mode = EXCLUSIVE")) != nil else { return (nil, "cannot be opened") }
         if let problem = StoreCheck.problem(in: db) { return (nil, problem) }
@@ -238,7 +238,7 @@ public final class SQLiteSink {
         return (rows.first?[0].string, nil)
     }
 
-    public func write(_ batch: consuming NormalizedBatch) throws {
+    package func write(_ batch: consuming NormalizedBatch) throws {
         guard batch.identities.count == batch.samples.count else {
             throw HealthETLError.internal("a batch reached the store without its samples' identities")
         }
@@ -413,7 +413,7 @@ public final class SQLiteSink {
     ///
     /// `reading` (if given) is committed first, with everything loaded: the input is read.
     /// `checkpoint` is committed with the result.
-    public func finish(reading: String? = nil, checkpoint: (Counts) -> String? = { _ in nil }) throws -> Counts {
+    package func finish(reading: String? = nil, checkpoint: (Counts) -> String? = { _ in nil }) throws -> Counts {
         try saveAnchors()
         try saveDroppedCopies()
         if let reading { try saveCheckpoint(reading) }

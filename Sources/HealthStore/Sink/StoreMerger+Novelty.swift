@@ -77,7 +77,7 @@ extension StoreMerger {
 
     /// Whether merging the attached delta would add or change a row of the store (read only;
     /// attach first). Nil: nothing would change; else the first table that would.
-    public func firstTableTheMergeWouldChange() throws -> String? {
+    package func firstTableTheMergeWouldChange() throws -> String? {
         let tables = try database.rows("SELECT name FROM delta.sqlite_master WHERE type = 'table' ORDER BY name")
             .compactMap { $0[0].string }
         for table in tables where !Self.mergedWithTheirParent.contains(table) && !Self.neverMerged.contains(table) {

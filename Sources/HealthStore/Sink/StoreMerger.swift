@@ -9,30 +9,30 @@ import SQLite
 /// id, a correlation's identity, a summary's date.
 /// Ids of new rows are the delta's plus an offset past the store's largest, so child rows
 /// (heartbeats, route points, correlation members) keep their links without a lookup each.
-public struct StoreMerger {
+package struct StoreMerger {
     let database: Database
-    public init(database: Database) { self.database = database }
+    package init(database: Database) { self.database = database }
 
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Samples with `id > firstNewSampleID - 1` are the ones this merge added.
-        public var firstNewSampleID: Int64
-        public var newSamples: Int
-        public var newWorkouts: Int
+        package var firstNewSampleID: Int64
+        package var newSamples: Int
+        package var newWorkouts: Int
         /// Start and end (µs) of each new workout.
-        public var newWorkoutSpans: [(Int64, Int64)]
+        package var newWorkoutSpans: [(Int64, Int64)]
         /// ECG recordings the published store did not hold.
-        public var newECGRecordings = 0
+        package var newECGRecordings = 0
     }
 
     /// SQLite attaches only outside a transaction: attach, then merge inside one, then detach.
-    public func attach(deltaPath: String) throws {
+    package func attach(deltaPath: String) throws {
         try database.rows("ATTACH DATABASE ? AS delta", [.text(deltaPath)])
     }
 
-    public func detach() { try? database.execute("DETACH DATABASE delta") }
+    package func detach() { try? database.execute("DETACH DATABASE delta") }
 
     /// Merges the attached delta; call inside a transaction.
-    public func merge() throws -> Result {
+    package func merge() throws -> Result {
         try database.execute("""
             INSERT INTO main.types (identifier)
               SELECT identifier FROM delta.types WHERE identifier NOT IN (SELECT identifier FROM main.types);

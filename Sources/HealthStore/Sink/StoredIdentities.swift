@@ -5,14 +5,14 @@ import SQLite
 /// not write them again: the merge would keep the published ones and drop these anyway, and
 /// every nightly run over a new export file would otherwise parse, write and compare each
 /// workout of the file, with its events, statistics and route points.
-public struct StoredIdentities: Sendable {
-    public var workouts: Set<Int64> = []
-    public var correlations: Set<UInt64> = []
+package struct StoredIdentities: Sendable {
+    package var workouts: Set<Int64> = []
+    package var correlations: Set<UInt64> = []
 
-    public init() {}
+    package init() {}
 
     /// Read from a store (a few thousand rows at most).
-    public static func read(from database: Database) throws -> StoredIdentities {
+    package static func read(from database: Database) throws -> StoredIdentities {
         var stored = StoredIdentities()
         for row in try database.rows("SELECT id FROM workouts") {
             if let id = row[0].int { stored.workouts.insert(id) }

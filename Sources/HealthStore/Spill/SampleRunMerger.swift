@@ -4,21 +4,21 @@ import SQLite
 /// Merges the sorted runs of a load into one stream in (type, start, row id) order: the
 /// order in which `SeriesReader` reads the store through its (type, start) index, with the
 /// same rows and values. Types must be asked for in ascending order, each once.
-public final class SampleRunMerger: SeriesSource {
+package final class SampleRunMerger: SeriesSource {
     private var cursors: [RunCursor]
     /// Indexes into `cursors` of the runs not yet read to their end, as a min-heap by key.
     private var heap: [Int] = []
     private var texts = RepeatedRowTexts()
     private var lastTypeAsked = Int64.min
-    public let typeIDs: [Int64]
+    package let typeIDs: [Int64]
 
-    public init(_ runs: SampleRuns, bufferBytes: Int = 256 << 10) throws {
+    package init(_ runs: SampleRuns, bufferBytes: Int = 256 << 10) throws {
         typeIDs = runs.typeIDs
         cursors = try runs.runs.map { try RunCursor($0, bufferBytes: bufferBytes) }
         for i in cursors.indices where cursors[i].key != nil { push(i) }
     }
 
-    public func forEachBatch(typeID: Int64, starting range: Range<Int64>? = nil, batchSize: Int = 8192,
+    package func forEachBatch(typeID: Int64, starting range: Range<Int64>? = nil, batchSize: Int = 8192,
                              _ body: ([SeriesReader.Row]) throws -> Void) throws {
         guard typeID > lastTypeAsked else {
             throw HealthETLError.internal("sample runs read out of type order (type \(typeID) after \(lastTypeAsked))")

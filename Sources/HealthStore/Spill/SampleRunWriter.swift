@@ -15,7 +15,7 @@ import Darwin
 ///
 /// Run files are unlinked as soon as they are created: whatever happens to the process, they
 /// leave nothing behind. Rows are encoded field by field (`SpilledRow`), text as UTF-8.
-public final class SampleRunWriter {
+package final class SampleRunWriter {
     /// Where a row held in memory is, and its sort key.
     private struct Entry {
         var key: SpilledRow.Key
@@ -32,14 +32,14 @@ public final class SampleRunWriter {
     private var lastType: Int64 = -1
 
     /// Runs go to files in `folder`; `runBytes` of encoded rows are sorted in memory at a time.
-    public init(folder: String, runBytes: Int = 16 << 20) {
+    package init(folder: String, runBytes: Int = 16 << 20) {
         self.folder = folder
         self.runBytes = max(runBytes, SpilledRow.headerSize)
         bytes.reserveCapacity(self.runBytes + (64 << 10))
     }
 
     /// Appends one stored row (the columns `SeriesReader` reads, plus its type and row id).
-    public func append(type: Int64, rowID: Int64, source: Int64, start: Int64, end: Int64, created: Int64?,
+    package func append(type: Int64, rowID: Int64, source: Int64, start: Int64, end: Int64, created: Int64?,
                        localDay: Int, value: Double?, unit: String?, rawValue: String?, rawUnit: String?,
                        categoryValue: String?, userEntered: Bool) throws {
         guard let type32 = Int32(exactly: type), let source32 = Int32(exactly: source), let day32 = Int32(exactly: localDay)
@@ -55,7 +55,7 @@ public final class SampleRunWriter {
     }
 
     /// Writes the last run; the runs are then ready to merge.
-    public func finish() throws -> SampleRuns {
+    package func finish() throws -> SampleRuns {
         if !entries.isEmpty { try spill() }
         bytes = []
         entries = []
@@ -89,11 +89,11 @@ public final class SampleRunWriter {
 }
 
 /// The sorted runs of one load, and the types they hold (ascending).
-public struct SampleRuns: @unchecked Sendable {
+package struct SampleRuns: @unchecked Sendable {
     // Unchecked: handed from the sink's thread to the merging one, never shared.
     let runs: [SampleRun]
-    public let typeIDs: [Int64]
-    public var rows: Int { runs.reduce(0) { $0 + $1.rows } }
+    package let typeIDs: [Int64]
+    package var rows: Int { runs.reduce(0) { $0 + $1.rows } }
 }
 
 /// One run: an unlinked file of rows sorted by (type, start, row id).

@@ -6,7 +6,7 @@ import SQLite
 extension VitalsStore {
     /// Every `daily_vitals` row, oldest first, values in `dailyVitalColumns` order. A store
     /// without the table (older than version 6, not yet imported by this one) has none.
-    public func dailyVitals() throws -> [(date: CivilDate, values: [Double?])] {
+    package func dailyVitals() throws -> [(date: CivilDate, values: [Double?])] {
         guard try database.hasTable("daily_vitals") else { return [] }
         let stmt = try database.prepare("SELECT date, \(Self.dailyVitalColumns.joined(separator: ", ")) FROM daily_vitals ORDER BY date")
         var rows: [(CivilDate, [Double?])] = []
@@ -17,14 +17,14 @@ extension VitalsStore {
         return rows
     }
 
-    public struct PressureRow: Sendable, Equatable {
-        public var date: CivilDate
-        public var time: Timestamp
-        public var systolic: Double?, diastolic: Double?
+    package struct PressureRow: Sendable, Equatable {
+        package var date: CivilDate
+        package var time: Timestamp
+        package var systolic: Double?, diastolic: Double?
     }
 
     /// The latest `limit` blood-pressure readings, oldest first.
-    public func latestPressure(limit: Int) throws -> [PressureRow] {
+    package func latestPressure(limit: Int) throws -> [PressureRow] {
         guard try database.hasTable("blood_pressure") else { return [] }
         return try database.rows("""
             SELECT local_date, time_utc, systolic_mmhg, diastolic_mmhg FROM
@@ -35,18 +35,18 @@ extension VitalsStore {
         }
     }
 
-    public struct WorkoutDetail: Sendable, Equatable {
-        public var activity: String
-        public var localStart: String?
-        public var minutes: Double?, distance: Double?, energy: Double?
-        public var averageHeartRate: Double?, maximumHeartRate: Double?
+    package struct WorkoutDetail: Sendable, Equatable {
+        package var activity: String
+        package var localStart: String?
+        package var minutes: Double?, distance: Double?, energy: Double?
+        package var averageHeartRate: Double?, maximumHeartRate: Double?
         /// Seconds in zones 1…5, nil without heart rate or a maximum.
-        public var zoneSeconds: [Double]?
-        public var routeDistance: Double?, elevationGain: Double?, pace: Double?
+        package var zoneSeconds: [Double]?
+        package var routeDistance: Double?, elevationGain: Double?, pace: Double?
     }
 
     /// The latest `limit` workouts, newest first (a copy of another, `duplicate_of`, left out).
-    public func latestWorkouts(limit: Int) throws -> [WorkoutDetail] {
+    package func latestWorkouts(limit: Int) throws -> [WorkoutDetail] {
         guard try database.hasTable("workout_details") else { return [] }
         return try database.rows("""
             SELECT d.activity, d.local_start, d.duration_min, d.distance_m, d.energy_kcal, d.avg_heart_rate, d.max_heart_rate,

@@ -5,9 +5,9 @@ import SQLite
 /// from, read after the load, and the four tables they are written to. The rules themselves
 /// are HealthAggregate's (`BeatIntervals`, `HeartRateZones`, `RouteFigures`); HealthAnalytics'
 /// `VitalsBuilder` puts the two together.
-public struct VitalsStore {
+package struct VitalsStore {
     let database: Database
-    public init(database: Database) { self.database = database }
+    package init(database: Database) { self.database = database }
 
     static let hrvType = "HKQuantityTypeIdentifierHeartRateVariabilitySDNN"
     static let heartRateType = "HKQuantityTypeIdentifierHeartRate"
@@ -19,18 +19,18 @@ public struct VitalsStore {
 
     // MARK: HRV
 
-    public struct BeatList: Sendable {
-        public var sampleID: Int64
-        public var localDay: CivilDate
-        public var start: Timestamp
-        public var source: String
+    package struct BeatList: Sendable {
+        package var sampleID: Int64
+        package var localDay: CivilDate
+        package var start: Timestamp
+        package var source: String
         /// Apple's SDNN (the record's value) where the list sits on an HRV record.
-        public var appleSDNN: Double?
-        public var beats: [(timeMicroseconds: Int64?, bpm: Double?)]
+        package var appleSDNN: Double?
+        package var beats: [(timeMicroseconds: Int64?, bpm: Double?)]
     }
 
     /// Every stored beat list of `days` (nil: all), one at a time, beats in the export's order.
-    public func forEachBeatList(days: Set<CivilDate>?, _ body: (BeatList) throws -> Void) throws {
+    package func forEachBeatList(days: Set<CivilDate>?, _ body: (BeatList) throws -> Void) throws {
         let wanted = Self.dayNumbers(days)
         let stmt = try database.prepare("""
             SELECT h.sample_id, s.local_day, s.start_us, src.name, CASE WHEN t.identifier = ? THEN s.value END, h.time_us, h.bpm
@@ -56,12 +56,12 @@ public struct VitalsStore {
         if let list = current { try body(list) }
     }
 
-    public struct HRVRow: Sendable {
-        public var list: BeatList
-        public var beats: Int, intervals: Int
-        public var meanNN: Double?, sdnn: Double?, rmssd: Double?, pnn50: Double?
-        public var note: String?
-        public init(list: BeatList, beats: Int, intervals: Int, meanNN: Double?, sdnn: Double?, rmssd: Double?,
+    package struct HRVRow: Sendable {
+        package var list: BeatList
+        package var beats: Int, intervals: Int
+        package var meanNN: Double?, sdnn: Double?, rmssd: Double?, pnn50: Double?
+        package var note: String?
+        package init(list: BeatList, beats: Int, intervals: Int, meanNN: Double?, sdnn: Double?, rmssd: Double?,
                     pnn50: Double?, note: String?) {
             self.list = list; self.beats = beats; self.intervals = intervals; self.meanNN = meanNN; self.sdnn = sdnn
             self.rmssd = rmssd; self.pnn50 = pnn50; self.note = note
@@ -70,19 +70,19 @@ public struct VitalsStore {
 
     // MARK: Workouts
 
-    public struct Workout: Sendable {
-        public var id: Int64
-        public var activityType: String
-        public var localDate: CivilDate?
-        public var start: Timestamp?, end: Timestamp?
-        public var durationMinutes: Double?, distance: Double?, energy: Double?
-        public var sourceName = "", deviceModel: String?
+    package struct Workout: Sendable {
+        package var id: Int64
+        package var activityType: String
+        package var localDate: CivilDate?
+        package var start: Timestamp?, end: Timestamp?
+        package var durationMinutes: Double?, distance: Double?, energy: Double?
+        package var sourceName = "", deviceModel: String?
         /// Apple's own statistics of the workout (`WorkoutStatistics` of HeartRate), if the export has them.
-        public var appleAverageHeartRate: Double?, appleMaximumHeartRate: Double?
+        package var appleAverageHeartRate: Double?, appleMaximumHeartRate: Double?
     }
 
     /// The workouts of `days` (by their local date; nil: all), and those without a date.
-    public func workouts(days: Set<CivilDate>?) throws -> [Workout] {
+    package func workouts(days: Set<CivilDate>?) throws -> [Workout] {
         var result: [Workout] = []
         let stmt = try database.prepare("""
             SELECT id, activity_type, local_date, start_us, end_us, duration_min, distance_m, energy_kcal, source_name, device_model,
@@ -105,7 +105,7 @@ public struct VitalsStore {
     }
 
     /// Heart-rate samples (start µs, bpm) starting inside [start, end), in time order, of every source.
-    public func heartRates(from start: Timestamp, to end: Timestamp) throws -> [(start: Int64, bpm: Double)] {
+    package func heartRates(from start: Timestamp, to end: Timestamp) throws -> [(start: Int64, bpm: Double)] {
         let stmt = try database.prepare("""
             SELECT s.start_us, s.value FROM sample_data s
             WHERE s.type_id = (SELECT id FROM types WHERE identifier = ?) AND s.start_us >= ? AND s.start_us < ?
@@ -120,7 +120,7 @@ public struct VitalsStore {
     /// The route points of a workout, every route in order, handed to `visit` one by one (a
     /// route of millions of points is never held), for workout after workout: the query
     /// prepared once (preparing it cost more than running it).
-    public func routePointReader() throws -> (Int64, (_ latitude: Double, _ longitude: Double, _ altitude: Double?) -> Void) throws -> Void {
+    package func routePointReader() throws -> (Int64, (_ latitude: Double, _ longitude: Double, _ altitude: Double?) -> Void) throws -> Void {
         let stmt = try database.prepare("""
             SELECT p.latitude, p.longitude, p.altitude FROM workout_route_points p JOIN workout_routes r ON r.id = p.route_id
             WHERE r.workout_id = ? ORDER BY r.id, p.rowid
@@ -133,7 +133,7 @@ public struct VitalsStore {
 
     /// Workouts whose route names a GPX file another workout's route names too (Apple reuses
     /// names; the export holds one file): each such workout → the file and the other workout.
-    public func sharedRouteFiles() throws -> [Int64: (file: String, other: Int64)] {
+    package func sharedRouteFiles() throws -> [Int64: (file: String, other: Int64)] {
         var shared: [Int64: (file: String, other: Int64)] = [:]
         for row in try database.rows("""
             SELECT a.workout_id, a.file_path, b.workout_id FROM workout_routes a
@@ -147,36 +147,36 @@ public struct VitalsStore {
     }
 
     /// The birth date of the export's `Me` (nil: none, or not a day).
-    public func birthDate() throws -> CivilDate? {
+    package func birthDate() throws -> CivilDate? {
         try database.scalar("SELECT date_of_birth FROM profile WHERE id = 1").string.flatMap { CivilDate(iso: String($0.prefix(10))) }
     }
 
-    public struct WorkoutRow: Sendable {
-        public var workout: Workout
-        public var localStart: String?, localEnd: String?
-        public var averageHeartRate: Double?, maximumHeartRate: Double?
-        public var heartRateSamples: Int
-        public var zoneSeconds: [Double]?
-        public var zoneMaximum: Double?
-        public var routeDistance: Double?, elevationGain: Double?, pace: Double?
+    package struct WorkoutRow: Sendable {
+        package var workout: Workout
+        package var localStart: String?, localEnd: String?
+        package var averageHeartRate: Double?, maximumHeartRate: Double?
+        package var heartRateSamples: Int
+        package var zoneSeconds: [Double]?
+        package var zoneMaximum: Double?
+        package var routeDistance: Double?, elevationGain: Double?, pace: Double?
         /// The workout this one is a copy of (the same activity at the same time, recorded by a
         /// source of lower priority): listed, but counted there, not here.
-        public var duplicateOf: Int64?
-        public var note: String?
-        public init(workout: Workout) { self.workout = workout; heartRateSamples = 0 }
+        package var duplicateOf: Int64?
+        package var note: String?
+        package init(workout: Workout) { self.workout = workout; heartRateSamples = 0 }
     }
 
     // MARK: Blood pressure
 
-    public struct PressureReading: Sendable {
-        public var correlationID: Int64
-        public var time: Timestamp
-        public var systolic: Double?, diastolic: Double?
-        public var source: String?
+    package struct PressureReading: Sendable {
+        package var correlationID: Int64
+        package var time: Timestamp
+        package var systolic: Double?, diastolic: Double?
+        package var source: String?
     }
 
     /// Every blood-pressure correlation, its two members read together.
-    public func pressureReadings() throws -> [PressureReading] {
+    package func pressureReadings() throws -> [PressureReading] {
         let stmt = try database.prepare("""
             SELECT c.id, c.start_utc,
                    (SELECT value FROM correlation_members m WHERE m.correlation_id = c.id
@@ -201,7 +201,7 @@ public struct VitalsStore {
     /// Each of `types`' mean by day from `daily_metrics` (the analytics' priority-merged days),
     /// in one read of the table (keyed by date first: a read per type read it all each time),
     /// of the rows of those types only (the others are most of the table).
-    public func dailyMeans(types: Set<String>, days: Set<CivilDate>?) throws -> [String: [CivilDate: Double]] {
+    package func dailyMeans(types: Set<String>, days: Set<CivilDate>?) throws -> [String: [CivilDate: Double]] {
         let wanted = types.sorted()
         let stmt = try database.prepare("SELECT date, type, average FROM daily_metrics WHERE average IS NOT NULL AND type IN ("
                                         + Array(repeating: "?", count: wanted.count).joined(separator: ", ") + ")")
@@ -216,7 +216,7 @@ public struct VitalsStore {
     }
 
     /// The day's latest reading of a type (by start, then the newest row), of every source.
-    public func dailyLatest(type: String, days: Set<CivilDate>?) throws -> [CivilDate: Double] {
+    package func dailyLatest(type: String, days: Set<CivilDate>?) throws -> [CivilDate: Double] {
         let wanted = Self.dayNumbers(days)
         let stmt = try database.prepare("""
             SELECT local_day, value FROM sample_data WHERE type_id = (SELECT id FROM types WHERE identifier = ?)
@@ -262,7 +262,7 @@ public struct VitalsStore {
         return values.mapValues { day in day.map { $0.isEmpty ? nil : $0.sorted().reduce(0, +) / Double($0.count) } }
     }
 
-    public static let dailyVitalColumns = ["resting_heart_rate", "walking_heart_rate", "hrv_sdnn_ms", "hrv_rmssd_ms",
+    package static let dailyVitalColumns = ["resting_heart_rate", "walking_heart_rate", "hrv_sdnn_ms", "hrv_rmssd_ms",
                                            "vo2_max", "weight_kg", "bmi", "body_fat_percent", "systolic_mmhg",
                                            "diastolic_mmhg", "spo2_percent", "respiratory_rate", "wrist_temperature_degc",
                                            "blood_glucose_mg_dl"]

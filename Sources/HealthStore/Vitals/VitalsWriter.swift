@@ -5,7 +5,7 @@ import SQLite
 /// the caller's transaction.
 extension VitalsStore {
     /// Deletes the rows of `days` (nil: every row) from the four vitals tables.
-    public func clear(days: Set<CivilDate>?) throws {
+    package func clear(days: Set<CivilDate>?) throws {
         let tables = [("daily_vitals", "date"), ("hrv_measurements", "local_date"), ("workout_details", "local_date"),
                       ("blood_pressure", "local_date")]
         let copies = "metric = '\(Self.workoutsMetric)'"
@@ -30,18 +30,18 @@ extension VitalsStore {
     /// is a copy of another, `merged` is the workouts counted, `all_sources_sum` every row,
     /// `overlap_removed` the copies; `reconciliation_sources` gives each source's workouts counted
     /// (`total`; a copy's source 0) and stored (`samples`), and its priority.
-    public static let workoutsMetric = "workouts"
+    package static let workoutsMetric = "workouts"
 
-    public struct WorkoutSourceTally: Sendable {
-        public var source: String, deviceModel: String?
-        public var stored = 0, counted = 0
-        public var priority: Int
-        public init(source: String, deviceModel: String?, priority: Int) {
+    package struct WorkoutSourceTally: Sendable {
+        package var source: String, deviceModel: String?
+        package var stored = 0, counted = 0
+        package var priority: Int
+        package init(source: String, deviceModel: String?, priority: Int) {
             self.source = source; self.deviceModel = deviceModel; self.priority = priority
         }
     }
 
-    public func insert(workoutCopies days: [CivilDate: [WorkoutSourceTally]]) throws {
+    package func insert(workoutCopies days: [CivilDate: [WorkoutSourceTally]]) throws {
         let day = try database.prepare("""
             INSERT INTO reconciliation (date, metric, merged, all_sources_sum, overlap_removed, source_count) VALUES (?,?,?,?,?,?)
             """)
@@ -61,7 +61,7 @@ extension VitalsStore {
         }
     }
 
-    public func insert(hrv rows: [HRVRow]) throws {
+    package func insert(hrv rows: [HRVRow]) throws {
         let stmt = try database.prepare("""
             INSERT OR REPLACE INTO hrv_measurements (sample_id, local_date, start_utc, source_name, beats, intervals, mean_nn_ms,
               sdnn_ms, rmssd_ms, pnn50_percent, apple_sdnn_ms, note) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
@@ -75,7 +75,7 @@ extension VitalsStore {
         }
     }
 
-    public func insert(workouts rows: [WorkoutRow]) throws {
+    package func insert(workouts rows: [WorkoutRow]) throws {
         let stmt = try database.prepare("""
             INSERT OR REPLACE INTO workout_details (workout_id, local_date, activity, local_start, local_end, duration_min,
               distance_m, energy_kcal, avg_heart_rate, max_heart_rate, heart_rate_samples, zone1_seconds, zone2_seconds,
@@ -95,7 +95,7 @@ extension VitalsStore {
         }
     }
 
-    public func insert(pressure rows: [(PressureReading, CivilDate)]) throws {
+    package func insert(pressure rows: [(PressureReading, CivilDate)]) throws {
         let stmt = try database.prepare("""
             INSERT OR REPLACE INTO blood_pressure (correlation_id, local_date, time_utc, systolic_mmhg, diastolic_mmhg, source_name)
             VALUES (?,?,?,?,?,?)
@@ -108,7 +108,7 @@ extension VitalsStore {
     }
 
     /// One row per day with at least one value; `values` in `dailyVitalColumns` order.
-    public func insert(dailyVitals rows: [CivilDate: [Double?]]) throws {
+    package func insert(dailyVitals rows: [CivilDate: [Double?]]) throws {
         let columns = Self.dailyVitalColumns
         let stmt = try database.prepare("""
             INSERT OR REPLACE INTO daily_vitals (date, \(columns.joined(separator: ", ")))
@@ -123,20 +123,20 @@ extension VitalsStore {
 
     /// The vitals tables were last computed by this version (`settings.vitals`); an older store
     /// upgraded in place has none, and its first run computes every day.
-    public func computedVersion() throws -> Int? {
+    package func computedVersion() throws -> Int? {
         try database.rows("SELECT value FROM settings WHERE key = 'vitals'").first?.first?.string.flatMap { Int($0) }
     }
 
-    public func markComputed() throws {
+    package func markComputed() throws {
         try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('vitals', ?)",
                           [.text(String(StoreSchema.vitalsVersion))])
     }
 }
 
 /// Display names live with the store so every reader (tables, workbook, report) shows the same.
-public enum WorkoutDisplay {
+package enum WorkoutDisplay {
     /// `Traditional Strength Training` for `HKWorkoutActivityTypeTraditionalStrengthTraining`.
-    public static func name(_ activityType: String) -> String {
+    package static func name(_ activityType: String) -> String {
         var stem = Substring(activityType)
         for prefix in ["HKWorkoutActivityType", "HKWorkoutActivity"] where stem.hasPrefix(prefix) {
             stem = stem.dropFirst(prefix.count); break

@@ -5,18 +5,18 @@ import SQLite
 /// (positive bpm, starting inside the workout, in (start, row id) order), gathered from the
 /// heart-rate series a full build's analytics read anyway: one pass along the series instead
 /// of a query per workout on the import's critical path.
-public struct WorkoutHeartRates: Sendable {
+package struct WorkoutHeartRates: Sendable {
     /// Workouts with a start and an end, by start.
     private let spans: [(id: Int64, start: Int64, end: Int64)]
     /// The next workout of `spans` not yet started, and those started and not yet over.
     private var next = 0
     private var running: [Int] = []
     /// Workout id → its readings. Every workout of `spans` has an entry, empty or not.
-    public private(set) var rates: [Int64: [(start: Int64, bpm: Double)]] = [:]
+    package private(set) var rates: [Int64: [(start: Int64, bpm: Double)]] = [:]
 
     /// Every stored workout that has a start and an end not before it (`VitalsBuilder`
     /// computes no heart rate for the others).
-    public init(database: Database) throws {
+    package init(database: Database) throws {
         var spans: [(id: Int64, start: Int64, end: Int64)] = []
         let stmt = try database.prepare("SELECT id, start_us, end_us FROM workouts WHERE start_us IS NOT NULL AND end_us >= start_us")
         while try stmt.step() { spans.append((stmt.int64(0), stmt.int64(1), stmt.int64(2))) }
@@ -26,7 +26,7 @@ public struct WorkoutHeartRates: Sendable {
 
     /// Adds a batch of the series of `type`, in start order (the analytics' tap); only
     /// heart rate counts.
-    public mutating func add(type identifier: String, _ rows: [SeriesReader.Row]) {
+    package mutating func add(type identifier: String, _ rows: [SeriesReader.Row]) {
         guard identifier == VitalsStore.heartRateType, let last = rows.last?.start else { return }
         // Most batches fall between workouts.
         guard !running.isEmpty || (next < spans.count && spans[next].start <= last) else { return }
