@@ -80,10 +80,10 @@ final class ParserTests: XCTestCase {
     /// and a repeated NOT or minus costs the printed text no more depth than the input.
     func testLongChainsAndRepeatsPrintNoDeeperThanTheyParse() throws {
         let texts = [
-            "SELECT value" + String(repeating: " - 1 + value", count: 150) + " FROM steps",
-            "SELECT value" + String(repeating: " * 2 / value", count: 150) + " FROM steps",
-            "SELECT * FROM steps WHERE " + (1...150).map { "value = \($0)" }.joined(separator: " OR "),
-            "SELECT * FROM steps WHERE " + (1...150).map { "value > \($0)" }.joined(separator: " AND "),
+            "SELECT value" + String(repeating: " - 1 + value", count: 45) + " FROM steps",
+            "SELECT value" + String(repeating: " * 2 / value", count: 45) + " FROM steps",
+            "SELECT * FROM steps WHERE " + (1...95).map { "value = \($0)" }.joined(separator: " OR "),
+            "SELECT * FROM steps WHERE " + (1...95).map { "value > \($0)" }.joined(separator: " AND "),
             "SELECT * FROM steps WHERE " + String(repeating: "NOT ", count: 90) + "value = 1",
             "SELECT " + String(repeating: "- ", count: 90) + "value FROM steps",
         ]

@@ -12,7 +12,7 @@ package struct Parser {
     /// nesting, which the compiler walks by recursion (issue 46: 4,000 terms overflowed the
     /// stack; SQLite itself stops at an expression depth of 1,000).
     private var operators = 0
-    private static let maxOperators = 500
+    private static let maxOperators = 100
     /// Values of one `IN (…)` list (SQLite binds at most 32,766 parameters in a statement).
     private static let maxInValues = 10_000
 
