@@ -211,10 +211,10 @@ final class SAXPushParser {
               end - cur > Self.watchedBytes else { return }
         let start = Int64(xmlByteConsumed(context))
         if start != heldStart { (heldStart, heldCounted, heldQuote, heldEquals) = (start, 0, 0, 0) }
-        (heldQuote, heldEquals, _) = Self.count(UnsafeBufferPointer(start: cur + heldCounted, count: end - cur - heldCounted),
+        (heldQuote, heldEquals) = Self.count(UnsafeBufferPointer(start: cur + heldCounted, count: end - cur - heldCounted),
                                                 quote: heldQuote, equals: heldEquals, stopAtTagEnd: false)
         heldCounted = end - cur
-        let (_, equals, _) = Self.count(upcoming, quote: heldQuote, equals: heldEquals, stopAtTagEnd: true)
+        let (_, equals) = Self.count(upcoming, quote: heldQuote, equals: heldEquals, stopAtTagEnd: true)
         guard equals > Self.maximumAttributes else { return }
         throw HealthETLError.dataUnusable("""
             \(fileName): a start tag with more than \(Self.maximumAttributes) attributes, from line \(input.pointee.line): \
@@ -225,7 +225,7 @@ final class SAXPushParser {
     /// `=` outside quotes in `bytes`, from a quote state; up to the first `>` outside quotes
     /// when `stopAtTagEnd`.
     private static func count(_ bytes: UnsafeBufferPointer<UInt8>, quote start: UInt8, equals counted: Int,
-                              stopAtTagEnd: Bool) -> (quote: UInt8, equals: Int, ended: Bool) {
+                              stopAtTagEnd: Bool) -> (quote: UInt8, equals: Int) {
         var quote = start, equals = counted
         for b in bytes {
             if quote != 0 {
@@ -235,10 +235,10 @@ final class SAXPushParser {
             } else if b == UInt8(ascii: "=") {
                 equals += 1
             } else if b == UInt8(ascii: ">") && stopAtTagEnd {
-                return (quote, equals, true)
+                return (quote, equals)
             }
         }
-        return (quote, equals, false)
+        return (quote, equals)
     }
 
     /// Ends the document; throws if it is not complete and well-formed.

@@ -68,10 +68,15 @@ package struct StoreSettings: Sendable, Equatable {
         try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('zone_name', ?)", [.text(name)])
     }
 
+    /// The value of one key of the `settings` table, or nil.
+    package static func value(of key: String, in database: Database) throws -> String? {
+        try database.rows("SELECT value FROM settings WHERE key = ?", [.text(key)]).first?.first?.string
+    }
+
     /// The zone's name as given, if it names the zone the line holds.
     package static func zoneName(in database: Database) throws -> String? {
         guard let zone = try stored(in: database)?.zone else { return nil }
-        let given = try database.rows("SELECT value FROM settings WHERE key = 'zone_name'").first?.first?.string
+        let given = try value(of: "zone_name", in: database)
         guard let given, TimeZone(identifier: given)?.identifier == zone else { return zone }
         return given
     }
@@ -79,7 +84,7 @@ package struct StoreSettings: Sendable, Equatable {
     /// The line a store holds, as written (nil: none, or no settings table).
     package static func storedLine(in database: Database) throws -> String? {
         guard try database.hasTable("settings") else { return nil }
-        return try database.rows("SELECT value FROM settings WHERE key = 'analytics'").first?.first?.string
+        return try value(of: "analytics", in: database)
     }
 
     /// The settings a store holds, read.

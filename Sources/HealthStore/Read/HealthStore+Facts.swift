@@ -28,12 +28,12 @@ extension HealthStore {
 
     /// The zone the analytics were computed in, by name.
     package func storedZoneName() throws -> String? {
-        try database.rows("SELECT value FROM settings WHERE key = 'zone_name'").first?.first?.string
+        try StoreSettings.value(of: "zone_name", in: database)
     }
 
     /// The settings the outputs were last written with (`OutputSettings`' line), or nil.
     package func outputsFingerprint() throws -> String? {
-        try database.rows("SELECT value FROM settings WHERE key = 'outputs'").first?.first?.string
+        try StoreSettings.value(of: "outputs", in: database)
     }
 
     package func recordOutputsFingerprint(_ line: String) throws {
