@@ -70,24 +70,25 @@ cohort: dist venv
 # The release tarball first: ReleaseTarballTests and the Spark cohort test run it.
 test: venv dist
 	python3 scripts/check-module-graph.py
+	python3 scripts/check-test-targets.py
 	python3 scripts/check-public-api.py
 	python3 scripts/check-install-line.py
 	$(SWIFT) build --build-tests
 	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build --disable-swift-testing
 
-# The fast tier for the edit-test loop: every test class but those that start a process (the
-# healthetl binary on generated or real exports, Python tooling, Chromium, LibreOffice, Spark),
-# which scripts/integration-tests.py finds in the sources, so no hand-kept list can go stale.
+# The fast tier for the edit-test loop: the unit targets, that is every test target but
+# HealthETLEndToEndTests (the healthetl binary on generated or real exports, Python tooling,
+# Chromium, LibreOffice, Spark). scripts/check-test-targets.py holds the layout (no unit target
+# runs the binary or the generator), so no list of slow tests can go stale.
 # `make test` runs everything; run it before handing work over.
-INTEGRATION_TESTS = $(shell python3 scripts/integration-tests.py)
-empty :=
-space := $(empty) $(empty)
+END_TO_END_TESTS = HealthETLEndToEndTests
 check: venv
 	python3 scripts/check-module-graph.py
+	python3 scripts/check-test-targets.py
 	python3 scripts/check-public-api.py
 	python3 scripts/check-install-line.py
 	$(SWIFT) build --build-tests
-	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build --disable-swift-testing --skip '$(INTEGRATION_TESTS)'
+	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build --disable-swift-testing --skip '^$(END_TO_END_TESTS)\.'
 
 # The whole suite under AddressSanitizer or ThreadSanitizer, each in a build folder of its own;
 # the tests run the instrumented healthetl too (CI runs test-asan). There is no UBSan for Swift
@@ -99,6 +100,8 @@ check: venv
 # executors run it, ReleaseTarballTests extracts it): make test runs them, test-asan leaves them
 # out (they took a sixth of CI's time under ASan and instrumented nothing they test).
 RELEASE_BINARY_TESTS = CohortJobTests ReleaseTarballTests
+empty :=
+space := $(empty) $(empty)
 test-asan: venv
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	ASAN_OPTIONS=detect_leaks=0 HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --disable-swift-testing --skip '$(subst $(space),|,$(strip $(RELEASE_BINARY_TESTS)))'

@@ -138,18 +138,37 @@ let package = Package(
         .executableTarget(name: "fuzz-mcp", dependencies: ["FuzzHarness", "HealthMCP", "HealthStore", "HealthCore", "SQLite"],
                           path: "fuzz/targets/mcp", swiftSettings: strict),
 
-        .testTarget(name: "HealthETLTests",
-                    dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe",
-                                   "HealthAggregate", "HealthAnalytics", "HealthStore", "HealthEmit", "HealthPipeline", "HealthOutputs", "HealthPeople", "HealthReport", "HealthDataset", "HealthWorkbook", "Spreadsheet",
-                                   "SQLite", "CSV", "Parquet", "PrivateFiles", "Archive"],
-                    exclude: ["Scripts"],   // Python checkers the tests run (tooling only)
+        // Tests by kind (issue 47), as swift-argument-parser lays them out: a unit target per
+        // module (`<Module>Tests`: in-process, never the healthetl binary or the export
+        // generator; `make check` runs these), one end-to-end target (the binary on generated
+        // and real exports, Python readers, Chromium, LibreOffice, Spark) and one support
+        // target they share. scripts/check-test-targets.py holds the layout.
+        .target(name: "TestSupport", dependencies: ["HealthCore", "HealthIngest", "SQLite"], path: "Tests/TestSupport",
+                swiftSettings: strict),
+        .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HealthIngestTests", dependencies: ["HealthIngest", "HealthCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HealthNormalizeTests", dependencies: ["HealthNormalize", "HealthCore"], swiftSettings: strict),
+        .testTarget(name: "HealthAggregateTests", dependencies: ["HealthAggregate", "HealthDedupe", "HealthCore"],
                     swiftSettings: strict),
+        .testTarget(name: "HealthAnalyticsTests", dependencies: ["HealthAnalytics", "HealthAggregate", "HealthStore", "HealthCore"],
+                    swiftSettings: strict),
+        .testTarget(name: "HealthStoreTests", dependencies: ["HealthStore", "HealthDedupe", "HealthEmit", "HealthCore", "SQLite", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "HealthEmitTests", dependencies: ["HealthEmit", "HealthCore", "CSV", "PrivateFiles", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "HealthReportTests", dependencies: ["HealthReport", "HealthStore", "HealthCore"], swiftSettings: strict),
         .testTarget(name: "HealthQLTests", dependencies: ["HealthQL", "HealthCore", "HealthStore", "SQLite"],
-                    exclude: ["Scripts"],   // the Python pty driver of the REPL test (tooling only)
                     swiftSettings: strict),
         // The general libraries' own tests: no health types.
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
-        .testTarget(name: "SpreadsheetTests", dependencies: ["Spreadsheet", "PrivateFiles"], swiftSettings: strict),
-        .testTarget(name: "ParquetTests", dependencies: ["Parquet", "PrivateFiles", "Archive"], swiftSettings: strict),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "SpreadsheetTests", dependencies: ["Spreadsheet", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ParquetTests", dependencies: ["Parquet", "Archive", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CSVTests", dependencies: ["CSV", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HealthETLEndToEndTests",
+                    dependencies: ["TestSupport", "HealthCore", "HealthIngest", "HealthAggregate", "HealthStore", "HealthEmit",
+                                   "HealthPipeline", "HealthOutputs", "HealthPeople", "HealthReport", "HealthQL", "SQLite"],
+                    exclude: ["Scripts"],   // Python checkers and drivers the tests run (tooling only)
+                    swiftSettings: strict),
     ]
 )

@@ -117,10 +117,12 @@ def ecg_seeds():
 
 
 def healthql_seeds():
-    """Every quoted query in the HealthQL tests and in the documentation (docs/HEALTHQL.md above all)."""
+    """Every quoted query in the tests (HealthQL's unit and end-to-end tests, and the SQL other tests
+    read stores with, which is HealthQL-shaped text too) and in the documentation (docs/HEALTHQL.md
+    above all)."""
     seeds = set()
     literal = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
-    for path in sorted((ROOT / "Tests" / "HealthQLTests").glob("*.swift")):
+    for path in sorted((ROOT / "Tests").rglob("*.swift")):
         for m in literal.finditer(path.read_text()):
             if "\\(" in m.group(1):
                 continue   # Swift interpolation, not a query

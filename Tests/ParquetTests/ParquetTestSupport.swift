@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil), so
 /// these tests need no calendar type of the health model.
@@ -10,12 +11,4 @@ func epochDay(_ year: Int, _ month: Int, _ day: Int) -> Int32 {
     let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
     let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
     return Int32(era * 146_097 + dayOfEra - 719_468)
-}
-
-/// A fresh temporary folder, removed at the end of the test.
-func temporaryFolder(_ test: XCTestCase) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("parquet-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-    return url
 }

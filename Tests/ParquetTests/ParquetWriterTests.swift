@@ -2,6 +2,7 @@ import Foundation
 import Archive
 @testable import Parquet
 import XCTest
+import TestSupport
 
 /// The `created_by` the tests' files carry: the writer writes whatever its caller names.
 let parquetTestCreator = "ParquetTests 1.0"
@@ -764,23 +765,12 @@ print(json.dumps(out))
     }
 
     private func readBack(_ path: String) throws -> ReadBack {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try pythonPath())
-        process.arguments = ["-c", Self.script, path]
-        let errPath = FileManager.default.temporaryDirectory.appendingPathComponent("parquet-py-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errPath.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errPath) }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = try FileHandle(forWritingTo: errPath)
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let stderr = (try? String(contentsOf: errPath, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0 else {
-            XCTFail("python failed reading \(path): \(stderr)")
+        let result = try runProcess(try pythonPath(), ["-c", Self.script, path], timeout: 300)
+        guard result.status == 0 else {
+            XCTFail("python failed reading \(path): \(result.stderr)")
             throw CocoaError(.fileReadCorruptFile)
         }
+        let data = Data(result.stdout.utf8)
         if let missing = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
            let message = missing["missing"] as? String {
             throw XCTSkip("the Python for these tests lacks pyarrow or duckdb (\(message)): "

@@ -1,5 +1,6 @@
 import XCTest
 import SQLite
+import TestSupport
 
 /// `Database.Mode.snapshot`: a second reader of a committed file whose writer holds its lock
 /// (a full build stages its outputs from two connections this way).

@@ -1,5 +1,6 @@
 import XCTest
 @testable import SQLite
+import TestSupport
 
 /// Texts bound by pointer from the statement's own buffer (`bind(_:staged:)`) are stored as
 /// given, however many and however long, and never outlive the `run()` they were bound for.

@@ -1,6 +1,7 @@
 import Foundation
 import SQLite
 import XCTest
+import TestSupport
 
 /// Issue 46, item 8: SQLite's temporary files (a sort or a temporary table larger than its
 /// cache) go to the folder given, not to `/var/tmp`. SQLite unlinks each at once, so the test

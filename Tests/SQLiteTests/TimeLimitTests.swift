@@ -1,5 +1,6 @@
 import XCTest
 @testable import SQLite
+import TestSupport
 
 /// `withTimeLimit`: a statement running past the limit is stopped with an error that says so,
 /// the connection stays usable, and statements after the block run without a limit.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import Spreadsheet
 
 /// The xlsx writer alone (no health types): every part is a valid zip entry (CRC checked by
@@ -45,17 +46,9 @@ final class WorkbookWriterTests: XCTestCase {
             ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent(".venv/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else { return XCTFail("no Python with openpyxl at \(python): run make venv") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script, path]
-        let pipe = Pipe(), err = Pipe()
-        process.standardOutput = pipe
-        process.standardError = err
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, errors)
+        let result = try runProcess(python, ["-c", script, path], timeout: 300)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let data = Data(result.stdout.utf8)
         let out = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         XCTAssertEqual(out["sheets"] as? [String], ["Numbers_ _first_", "Empty"])
         XCTAssertEqual(out["freeze"] as? String, "A2")

@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+
+package struct ProcessResult {
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
+    /// The process died of a signal (`status` is its number), not by exiting.
+    package var killedBySignal = false
+
+    package init(status: Int32, stdout: String, stderr: String, killedBySignal: Bool = false) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+        self.killedBySignal = killedBySignal
+    }
+}
+
+/// The one process runner of the tests: runs a program to completion with a time limit. A
+/// timeout is a failure (an error naming the program), never a skip: a hang must not pass for
+/// a missing tool, nor stall CI.
+@discardableResult
+package func runProcess(_ executable: String, _ arguments: [String], timeout: TimeInterval = 120,
+                        environment: [String: String]? = nil) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = Handoff(), errData = Handoff()
+    let group = DispatchGroup()
+    group.enter(); DispatchQueue.global().async { outData.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    group.enter(); DispatchQueue.global().async { errData.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { usleep(20_000) }
+    if process.isRunning {
+        process.terminate()
+        process.waitUntilExit()
+        throw NSError(domain: "test", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(executable) timed out after \(Int(timeout)) s"])
+    }
+    process.waitUntilExit()
+    group.wait()
+    return ProcessResult(status: process.terminationStatus,
+                         stdout: String(decoding: outData.data, as: UTF8.self),
+                         stderr: String(decoding: errData.data, as: UTF8.self),
+                         killedBySignal: process.terminationReason == .uncaughtSignal)
+}
+
+private final class Handoff: @unchecked Sendable { var data = Data() }
+
+/// Runs `healthetl` with arguments.
+@discardableResult
+package func healthetl(_ arguments: [String], timeout: TimeInterval = 300) throws -> ProcessResult {
+    try runProcess(TestPaths.binary, arguments, timeout: timeout)
+}
+
+/// Imports `export` into `out` with `--json` (in `zone`, Europe/Berlin unless told), fails the
+/// test on a non-zero exit and returns the run's summary: the last JSON line of stdout.
+@discardableResult
+package func importJSON(_ export: String, _ out: String, _ extra: [String] = [], zone: String = "Europe/Berlin",
+                        file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+    let r = try healthetl(["import", export, "--out", out, "--json", "--timezone", zone] + extra)
+    XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+    let summary = try XCTUnwrap(r.stdout.split(separator: "\n").last { $0.hasPrefix("{") }, r.stdout, file: file, line: line)
+    return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any], r.stdout, file: file, line: line)
+}
+
+/// Runs the export generator (Python tooling) with arguments.
+package func generateExport(_ arguments: [String]) throws {
+    let result = try runProcess("/usr/bin/env", ["python3", TestPaths.generator] + arguments, timeout: 300)
+    XCTAssertEqual(result.status, 0, result.stderr)
+}
