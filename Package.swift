@@ -68,21 +68,26 @@ let package = Package(
 
         // Core: the typed model, the channel, shared utilities. No C libraries.
         .target(name: "HealthCore", swiftSettings: strict),
+        // Presentation: how a stored value reads in the outputs (column names and titles in the
+        // person's units). No store knowledge.
+        .target(name: "HealthPresentation", dependencies: ["HealthCore"], swiftSettings: strict),
         // Stages.
         .target(name: "HealthIngest", dependencies: ["HealthCore", "Archive", "CLibXML2"], swiftSettings: strict),
         .target(name: "HealthNormalize", dependencies: ["HealthCore"], swiftSettings: strict),
         .target(name: "HealthDedupe", dependencies: ["HealthCore"], swiftSettings: strict),
         .target(name: "HealthAggregate", dependencies: ["HealthCore"], swiftSettings: strict),
         // The analytics algorithm: each stored series through the priority merge (dedupe) and the
-        // day, sleep and heart-rate stages (aggregate) into the analytics ledger.
-        .target(name: "HealthAnalytics", dependencies: ["HealthCore", "HealthAggregate", "HealthDedupe", "HealthStore"],
+        // day, sleep and heart-rate stages (aggregate) into the analytics ledger; the vitals and
+        // data-quality tables computed from the store (their SQL is HealthStore's).
+        .target(name: "HealthAnalytics", dependencies: ["HealthCore", "HealthAggregate", "HealthDedupe", "HealthStore", "SQLite"],
                 swiftSettings: strict),
         // The store: schema, bulk sink and duplicate filter, sorted spill runs, series reader,
-        // merger, analytics writer, and the read API (HealthStore). Everything that reads or
+        // merger, the analytics, vitals and quality tables' reads and writes, and the read API
+        // (HealthStore). Everything that reads or
         // writes a store imports this, not the emitters.
         .target(name: "HealthStore", dependencies: ["HealthCore", "SQLite", "PrivateFiles"], swiftSettings: strict),
         // Emit: a store into files (CSV, Parquet tables, the samples file, the exporter).
-        .target(name: "HealthEmit", dependencies: ["HealthCore", "HealthStore", "SQLite", "CSV", "Parquet", "PrivateFiles"],
+        .target(name: "HealthEmit", dependencies: ["HealthCore", "HealthPresentation", "HealthStore", "SQLite", "CSV", "Parquet", "PrivateFiles"],
                 swiftSettings: strict),
         // Wiring, checkpoints, lock, progress.
         .target(name: "HealthPipeline",
@@ -95,10 +100,10 @@ let package = Package(
                                                      "HealthWorkbook"],
                 swiftSettings: strict),
         // The trends report: one self-contained HTML page from the store (SVG charts, insights).
-        .target(name: "HealthReport", dependencies: ["HealthCore", "HealthStore", "SQLite", "PrivateFiles"],
+        .target(name: "HealthReport", dependencies: ["HealthCore", "HealthPresentation", "HealthStore", "SQLite", "PrivateFiles"],
                 swiftSettings: strict),
         // The spreadsheet workbook (health.xlsx), from the store, in the person's units.
-        .target(name: "HealthWorkbook", dependencies: ["HealthCore", "HealthStore", "SQLite", "Spreadsheet", "PrivateFiles"],
+        .target(name: "HealthWorkbook", dependencies: ["HealthCore", "HealthPresentation", "HealthStore", "SQLite", "Spreadsheet", "PrivateFiles"],
                 swiftSettings: strict),
         // The cohort dataset: people's tables as Hive-partitioned Parquet (Spark, DuckDB).
         .target(name: "HealthDataset", dependencies: ["HealthCore", "HealthStore", "HealthEmit", "SQLite", "PrivateFiles"],
@@ -150,7 +155,8 @@ let package = Package(
         .testTarget(name: "HealthNormalizeTests", dependencies: ["HealthNormalize", "HealthCore"], swiftSettings: strict),
         .testTarget(name: "HealthAggregateTests", dependencies: ["HealthAggregate", "HealthDedupe", "HealthCore"],
                     swiftSettings: strict),
-        .testTarget(name: "HealthAnalyticsTests", dependencies: ["HealthAnalytics", "HealthAggregate", "HealthStore", "HealthCore"],
+        .testTarget(name: "HealthAnalyticsTests", dependencies: ["HealthAnalytics", "HealthAggregate", "HealthStore", "HealthCore",
+                                                                 "HealthPresentation"],
                     swiftSettings: strict),
         .testTarget(name: "HealthStoreTests", dependencies: ["HealthStore", "HealthDedupe", "HealthEmit", "HealthCore", "SQLite", "TestSupport"],
                     swiftSettings: strict),
@@ -166,8 +172,8 @@ let package = Package(
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CSVTests", dependencies: ["CSV", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HealthETLEndToEndTests",
-                    dependencies: ["TestSupport", "HealthCore", "HealthIngest", "HealthAggregate", "HealthStore", "HealthEmit",
-                                   "HealthPipeline", "HealthOutputs", "HealthPeople", "HealthReport", "HealthQL", "SQLite"],
+                    dependencies: ["TestSupport", "HealthCore", "HealthIngest", "HealthAggregate", "HealthAnalytics", "HealthStore",
+                                   "HealthEmit", "HealthPipeline", "HealthOutputs", "HealthPeople", "HealthReport", "HealthQL", "SQLite"],
                     exclude: ["Scripts"],   // Python checkers and drivers the tests run (tooling only)
                     swiftSettings: strict),
     ]

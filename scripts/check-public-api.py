@@ -10,7 +10,7 @@ import pathlib, re, sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MODULES = ["HealthPipeline", "HealthStore", "HealthPeople", "HealthQL"]
-DECLARATION = re.compile(r"^public (?:final )?(?:class|struct|enum|protocol|typealias|actor) (\w+)|^public func (\w+)", re.M)
+DECLARATION = re.compile(r"^public (?:final |indirect )?(?:class|struct|enum|protocol|typealias|actor) (\w+)|^public func (\w+)", re.M)
 MARKER = "<!-- public-api -->"
 
 

@@ -20,7 +20,7 @@ struct AnalyticsSettings: Sendable, Equatable {
     /// The maximum heart rate of the workouts' zones (`maxHeartRate`); nil: from the birth date.
     var maxHeartRate: Double?
     /// In the stored fingerprint when not the default: another rule rebuilds the store.
-    var quality: QualityWriter.Settings
+    var quality: QualityBuilder.Settings
 
     init(_ config: PipelineConfig, timeZone: TimeZone, zoneName: String? = nil) throws {
         self.zoneName = zoneName ?? timeZone.identifier
@@ -35,19 +35,19 @@ struct AnalyticsSettings: Sendable, Equatable {
             throw HealthETLError.usage("maxHeartRate \(m) is not a heart rate between 100 and 250 bpm")
         }
         maxHeartRate = config.maxHeartRate
-        let minHours = config.validDayMinWatchHours ?? QualityWriter.defaultValidDayMinWatchHours
+        let minHours = config.validDayMinWatchHours ?? QualityBuilder.defaultValidDayMinWatchHours
         guard minHours.isFinite, (0...24).contains(minHours) else {
             throw HealthETLError.usage("validDayMinWatchHours \(minHours) is not a number of hours from 0 to 24")
         }
-        quality = QualityWriter.Settings(validDayMinWatchHours: minHours)
+        quality = QualityBuilder.Settings(validDayMinWatchHours: minHours)
     }
 
-    /// The data-quality tables' writer under these settings, ranking sources as the merge does.
-    func qualityWriter(_ database: Database) -> QualityWriter {
+    /// The data-quality tables' builder under these settings, ranking sources as the merge does.
+    func qualityBuilder(_ database: Database) -> QualityBuilder {
         let priority = priority
         // As `AnalyticsBuilder.RankTable`: every source as recorded and as typed in, ranked together.
-        return QualityWriter(database: database, calendar: LocalCalendar(timeZone: timeZone), settings: quality) { sources in
-            func candidate(_ s: QualityWriter.Source, _ typedIn: Bool) -> SourcePriority.Candidate {
+        return QualityBuilder(database: database, calendar: LocalCalendar(timeZone: timeZone), settings: quality) { sources in
+            func candidate(_ s: QualityBuilder.Source, _ typedIn: Bool) -> SourcePriority.Candidate {
                 .init(name: s.name, deviceModel: s.model.isEmpty ? nil : s.model, userEntered: typedIn)
             }
             let ranked = priority.ranks(of: sources.flatMap { [candidate($0, false), candidate($0, true)] })
@@ -64,7 +64,7 @@ struct AnalyticsSettings: Sendable, Equatable {
         StoreSettings(zone: timeZone.identifier, priority: priority.patterns,
                       heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, weekStart: weekStart,
                       maxHeartRate: maxHeartRate,
-                      validDayMinWatchHours: quality.validDayMinWatchHours == QualityWriter.defaultValidDayMinWatchHours
+                      validDayMinWatchHours: quality.validDayMinWatchHours == QualityBuilder.defaultValidDayMinWatchHours
                           ? nil : quality.validDayMinWatchHours)
     }
 

@@ -46,7 +46,7 @@ struct AnalyticsUpdate {
         try writer.replace(days: days, with: content, recordedAt: recordedAt)
         try writer.markPartialDays(exportDay: Self.exportDay(in: database, timeZone: settings.timeZone))
         try progress.phase(.analytics, "data quality", within: 0.2)
-        var quality = settings.qualityWriter(database)
+        var quality = settings.qualityBuilder(database)
         try quality.update(days: days, tally: tallies?.quality)
         let stored = HealthStore(database: database)
         for (kind, within) in [(PeriodKind.week, 0.4), (.month, 0.65), (.year, 0.85)] {

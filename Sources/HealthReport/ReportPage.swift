@@ -1,4 +1,5 @@
 import HealthCore
+import HealthPresentation
 import HealthStore
 
 /// The report as one self-contained HTML page: inline CSS, inline SVG, a few lines of script

@@ -1,4 +1,5 @@
 import HealthCore
+import HealthPresentation
 import HealthStore
 import SQLite
 

@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthPresentation
 import HealthStore
 import PrivateFiles
 import SQLite

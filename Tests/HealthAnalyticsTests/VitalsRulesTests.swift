@@ -2,6 +2,7 @@ import XCTest
 @testable import HealthAggregate
 @testable import HealthAnalytics
 @testable import HealthCore
+import HealthPresentation
 @testable import HealthStore
 
 /// Issue 31: each rule of docs/vitals-hrv-workouts.md on its own (the end-to-end imports are in

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import HealthCore
+import HealthPipeline
 @testable import HealthStore
 import SQLite
 import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import HealthAnalytics
 @testable import HealthCore
 @testable import HealthStore
 @testable import SQLite

@@ -1,6 +1,7 @@
 import Foundation
 import CSV
 import HealthCore
+import HealthPresentation
 import HealthStore
 import SQLite
 import Parquet

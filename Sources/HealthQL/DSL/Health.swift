@@ -59,7 +59,7 @@ public struct Bucket: Sendable {
 
 /// A query being built; every step returns a new value.
 public struct HealthQuery: Sendable, CustomStringConvertible {
-    public private(set) var query: Query
+    package private(set) var query: Query
     init(_ query: Query) { self.query = query }
 
     /// The HealthQL text of the query.
@@ -96,7 +96,7 @@ public struct HealthQuery: Sendable, CustomStringConvertible {
         return copy
     }
 
-    public func run(on engine: QueryEngine) throws -> QueryResult { try engine.run(query) }
+    public func run(on engine: QueryEngine) throws -> QueryResult { try engine.run(self) }
 }
 
 /// The fields a `where` closure can name: `$0.date`, `$0.value`, `$0.source`, any other by name.

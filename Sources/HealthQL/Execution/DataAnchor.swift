@@ -5,16 +5,16 @@ import SQLite
 /// Where relative dates (`today()`, `now()`, `LAST 4 WEEKS`) are counted from when no `--now` is
 /// given: the export's last complete day, not the wall clock. An export from last year still
 /// answers "the last 30 days" with its own last 30 days.
-public struct DataAnchor: Sendable, Equatable {
+package struct DataAnchor: Sendable, Equatable {
     /// What `today()` is: the day before the export was made (that day was still running), or the
     /// last day with analytics when the store has no export date.
-    public var today: CivilDate
+    package var today: CivilDate
     /// What `now()` is: the export's time, or the end of `today`.
-    public var now: Timestamp
+    package var now: Timestamp
     /// Why, for the note under a result.
-    public var reason: String
+    package var reason: String
 
-    public var note: String {
+    package var note: String {
         "today() is \(today.iso8601), \(reason); give --now YYYY-MM-DD to count from another day"
     }
 }

@@ -19,7 +19,7 @@ public struct QueryResult: Sendable {
 
 /// Parse → plan → run against one store. The entry point of the CLI, the REPL, the MCP server and the DSL.
 public final class QueryEngine {
-    public let store: StoreContext
+    package let store: StoreContext
     /// `--now`: the instant relative dates count from. Unset, they count from the data's end
     /// (`dataAnchor`), and a result that used them says so in a note.
     public var fixedNow: Date? {
@@ -33,21 +33,21 @@ public final class QueryEngine {
     /// context); the rest are counted, not kept (`QueryResult.totalRows`). nil: every row.
     public var rowLimit: Int?
     /// The data's last complete day and the export's time (computed once).
-    public private(set) lazy var dataAnchor: DataAnchor? = store.computeDataAnchor()
+    package private(set) lazy var dataAnchor: DataAnchor? = store.computeDataAnchor()
 
     public init(storePath: String) throws { store = try StoreContext(path: storePath) }
-    public init(store: StoreContext) { self.store = store }
+    package init(store: StoreContext) { self.store = store }
 
-    public func plan(_ text: String, now: Date? = nil) throws(HealthQLError) -> Plan {
+    package func plan(_ text: String, now: Date? = nil) throws(HealthQLError) -> Plan {
         try planner(now: now).plan(try Parser.parse(text))
     }
 
     /// The clock a request's `started` is read from (monotonic, in nanoseconds).
-    public static func monotonicNow() -> UInt64 { Database.monotonicNow() }
+    package static func monotonicNow() -> UInt64 { Database.monotonicNow() }
 
     /// The longest query text read (a 10,000-value IN list is some 70 KB): a larger one is a
     /// usage error before it is parsed (issue 46).
-    public static let maximumTextBytes = 1 << 20
+    package static let maximumTextBytes = 1 << 20
 
     /// `started`: when the request began (`Database.monotonicNow()`; now by default): the time
     /// limit counts from there, over reading and planning as well as SQLite's work.
@@ -59,12 +59,17 @@ public final class QueryEngine {
         return try run(query, now: now, started: started)
     }
 
-    public func run(_ query: Query, now: Date? = nil) throws -> QueryResult {
+    /// A query built with the Swift DSL (`Health.select(…)`).
+    public func run(_ query: HealthQuery, now: Date? = nil) throws -> QueryResult {
+        try run(query.query, now: now)
+    }
+
+    package func run(_ query: Query, now: Date? = nil) throws -> QueryResult {
         try run(query, now: now, started: Database.monotonicNow())
     }
 
     /// `--now 2024-04-01` (that day is today(), now() its end) or `--now '2024-04-01 08:00'`, in the store's zone.
-    public func setNow(_ text: String) throws(HealthQLError) {
+    package func setNow(_ text: String) throws(HealthQLError) {
         var clock = store.clock(now: Timestamp(secondsSince1970: 0))
         switch clock.parseTime(text) {
         case .date(let day)?:
@@ -77,7 +82,7 @@ public final class QueryEngine {
     }
 
     /// "today() is 2024-04-18, the last complete day of the data (…)", for a session's greeting.
-    public var todayDescription: String? {
+    package var todayDescription: String? {
         (givenNow ?? dataAnchor).map { "today() is \($0.today.iso8601), \($0.reason)" }
     }
 

@@ -5,25 +5,25 @@ import SQLite
 
 /// A published store opened for queries: read-only, with the zone and week start its
 /// analytics were computed in, and HealthQL's SQL functions registered.
-public final class StoreContext {
-    public let database: Database
-    public let timeZone: TimeZone
+package final class StoreContext {
+    package let database: Database
+    package let timeZone: TimeZone
     /// 0 = Monday … 6 = Sunday.
-    public let weekStart: Int
+    package let weekStart: Int
     let hasHourlyMetrics: Bool
     /// Stores of schema 3 and older have no ECG tables until their next import.
     let hasECGRecordings: Bool
     private var storedValueCache: [String: [String]] = [:]
 
     /// Opens `path` read-only; a missing store is the user's to fix (exit 66), not an internal error.
-    public convenience init(path: String) throws {
+    package convenience init(path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else {
             throw HealthETLError.inputMissing("\(path): no store here (run `healthetl import` first)")
         }
         try self.init(database: Database(path: path, mode: .readOnly))
     }
 
-    public init(database: Database) throws {
+    package init(database: Database) throws {
         self.database = database
         try database.execute("PRAGMA query_only = ON")
         // A query's sorts and temporary indexes stay in memory: no temporary file of health data

@@ -1,16 +1,16 @@
 /// The intermediate representation: what a query asks, before anything is known about the
 /// store. The parser and the Swift DSL both build it; the planner compiles it to SQL.
-public struct Query: Hashable, Sendable {
-    public var items: [SelectItem]
-    public var source: SourceRef
-    public var join: Join?
-    public var filter: Expr?
-    public var groupBy: [GroupKey]
-    public var having: Expr?
-    public var orderBy: [OrderItem]
-    public var limit: Int?
+package struct Query: Hashable, Sendable {
+    package var items: [SelectItem]
+    package var source: SourceRef
+    package var join: Join?
+    package var filter: Expr?
+    package var groupBy: [GroupKey]
+    package var having: Expr?
+    package var orderBy: [OrderItem]
+    package var limit: Int?
 
-    public init(items: [SelectItem], source: SourceRef, join: Join? = nil, filter: Expr? = nil,
+    package init(items: [SelectItem], source: SourceRef, join: Join? = nil, filter: Expr? = nil,
                 groupBy: [GroupKey] = [], having: Expr? = nil, orderBy: [OrderItem] = [], limit: Int? = nil) {
         self.items = items; self.source = source; self.join = join; self.filter = filter
         self.groupBy = groupBy; self.having = having; self.orderBy = orderBy; self.limit = limit
@@ -18,44 +18,44 @@ public struct Query: Hashable, Sendable {
 }
 
 /// A source as named in the query (`steps`, `HKQuantityTypeIdentifierStepCount`, `sleep`, `daily` …).
-public struct SourceRef: Hashable, Sendable {
-    public var name: String
-    public var at: Anchor
-    public init(_ name: String, at: Anchor = Anchor()) { self.name = name; self.at = at }
+package struct SourceRef: Hashable, Sendable {
+    package var name: String
+    package var at: Anchor
+    package init(_ name: String, at: Anchor = Anchor()) { self.name = name; self.at = at }
 }
 
-public struct Join: Hashable, Sendable {
-    public var source: SourceRef
-    public var on: Expr
-    public init(source: SourceRef, on: Expr) { self.source = source; self.on = on }
+package struct Join: Hashable, Sendable {
+    package var source: SourceRef
+    package var on: Expr
+    package init(source: SourceRef, on: Expr) { self.source = source; self.on = on }
 }
 
-public enum SelectItem: Hashable, Sendable {
+package enum SelectItem: Hashable, Sendable {
     /// `*`: the source's natural columns.
     case all(Anchor)
     case expr(Expr, alias: String?)
 }
 
 /// `GROUP BY day` (a time bucket) or `GROUP BY source` / `type` / any field.
-public struct GroupKey: Hashable, Sendable {
-    public var qualifier: String?
-    public var name: String
-    public var at: Anchor
-    public init(_ name: String, qualifier: String? = nil, at: Anchor = Anchor()) {
+package struct GroupKey: Hashable, Sendable {
+    package var qualifier: String?
+    package var name: String
+    package var at: Anchor
+    package init(_ name: String, qualifier: String? = nil, at: Anchor = Anchor()) {
         self.name = name; self.qualifier = qualifier; self.at = at
     }
 }
 
-public struct OrderItem: Hashable, Sendable {
-    public var expr: Expr
-    public var descending: Bool
-    public init(_ expr: Expr, descending: Bool = false) { self.expr = expr; self.descending = descending }
+package struct OrderItem: Hashable, Sendable {
+    package var expr: Expr
+    package var descending: Bool
+    package init(_ expr: Expr, descending: Bool = false) { self.expr = expr; self.descending = descending }
 }
 
-public struct Duration: Hashable, Sendable {
-    public var amount: Double
-    public var unit: DurationUnit
-    public init(_ amount: Double, _ unit: DurationUnit) { self.amount = amount; self.unit = unit }
+package struct Duration: Hashable, Sendable {
+    package var amount: Double
+    package var unit: DurationUnit
+    package init(_ amount: Double, _ unit: DurationUnit) { self.amount = amount; self.unit = unit }
 }
 
 public enum AggregateFunction: String, CaseIterable, Sendable {
@@ -74,12 +74,12 @@ public enum AggregateFunction: String, CaseIterable, Sendable {
 }
 
 /// Functions evaluated once per query, in the store's time zone.
-public enum TimeFunction: String, CaseIterable, Sendable {
+package enum TimeFunction: String, CaseIterable, Sendable {
     case today, now
     case startOfWeek = "start_of_week", startOfMonth = "start_of_month", startOfYear = "start_of_year"
 }
 
-public enum BinaryOperator: String, Sendable, CaseIterable {
+package enum BinaryOperator: String, Sendable, CaseIterable {
     case and = "AND", or = "OR"
     case equal = "=", notEqual = "!=", less = "<", lessEqual = "<=", greater = ">", greaterEqual = ">="
     case plus = "+", minus = "-", times = "*", divide = "/"
@@ -113,11 +113,11 @@ public enum BinaryOperator: String, Sendable, CaseIterable {
     }
 }
 
-public enum UnaryOperator: String, Sendable {
+package enum UnaryOperator: String, Sendable {
     case not = "NOT", negate = "-"
 }
 
-public indirect enum Expr: Hashable, Sendable {
+package indirect enum Expr: Hashable, Sendable {
     case field(qualifier: String?, name: String, at: Anchor)
     case number(Double, at: Anchor)
     case string(String, at: Anchor)
@@ -131,14 +131,14 @@ public indirect enum Expr: Hashable, Sendable {
     case isNull(Expr, negated: Bool, at: Anchor)
     case inList(Expr, [Expr], negated: Bool, at: Anchor)
 
-    public var anchor: Anchor {
+    package var anchor: Anchor {
         switch self {
         case .field(_, _, let at), .number(_, let at), .string(_, let at), .duration(_, let at), .null(let at),
              .time(_, let at), .aggregate(_, _, let at), .unary(_, _, let at), .binary(_, _, _, let at),
              .isNull(_, _, let at), .inList(_, _, _, let at): at
         }
     }
-    public var position: SourcePosition { anchor.position }
+    package var position: SourcePosition { anchor.position }
 
     /// Whether an aggregate appears anywhere inside.
     var containsAggregate: Bool {

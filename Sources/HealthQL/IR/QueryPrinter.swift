@@ -2,7 +2,7 @@ import Foundation
 
 /// IR → HealthQL text: column labels (`sum(value)`), the DSL's `text`, and round-trip tests.
 extension Query: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         var parts = ["SELECT " + items.map(\.text).joined(separator: ", "), "FROM " + source.name]
         if let join { parts.append("JOIN \(join.source.name) ON \(join.on.text)") }
         if let filter { parts.append("WHERE " + filter.text) }
@@ -34,7 +34,7 @@ extension Expr {
     /// deeper than the parser reads it: a chain at one level prints flat (`a - b - c`), a
     /// repeated NOT or minus without parentheses. (Found by fuzzing: 100 subtractions printed as
     /// 100 nested parentheses, past the parser's nesting limit, so a label did not read back.)
-    public var text: String {
+    package var text: String {
         switch self {
         case .field(let q, let n, _): q.map { "\($0).\(n)" } ?? n
         case .number(let v, _): Self.number(v)

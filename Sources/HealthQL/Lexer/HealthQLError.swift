@@ -7,7 +7,7 @@ public struct HealthQLError: Error, Sendable, Equatable, CustomStringConvertible
     /// the REPL reads another line instead of reporting it.
     public var isIncomplete: Bool
 
-    public init(_ message: String, at position: SourcePosition, incomplete: Bool = false) {
+    package init(_ message: String, at position: SourcePosition, incomplete: Bool = false) {
         self.message = message; self.position = position; isIncomplete = incomplete
     }
 

@@ -5,19 +5,19 @@ public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
     public var line: Int
     public var column: Int
 
-    public init(offset: Int, line: Int, column: Int) {
+    package init(offset: Int, line: Int, column: Int) {
         self.offset = offset; self.line = line; self.column = column
     }
 
-    public static let start = SourcePosition(offset: 0, line: 1, column: 1)
+    package static let start = SourcePosition(offset: 0, line: 1, column: 1)
     public var description: String { "line \(line), column \(column)" }
 }
 
 /// A position inside the IR. Equal to every other anchor: two queries are the same query
 /// whatever their layout, so the parser's IR compares equal to the DSL's.
-public struct Anchor: Hashable, Sendable {
-    public var position: SourcePosition
-    public init(_ position: SourcePosition = .start) { self.position = position }
-    public static func == (_: Anchor, _: Anchor) -> Bool { true }
-    public func hash(into hasher: inout Hasher) {}
+package struct Anchor: Hashable, Sendable {
+    package var position: SourcePosition
+    package init(_ position: SourcePosition = .start) { self.position = position }
+    package static func == (_: Anchor, _: Anchor) -> Bool { true }
+    package func hash(into hasher: inout Hasher) {}
 }

@@ -28,10 +28,10 @@ package enum TokenKind: Equatable, Sendable {
 }
 
 package struct Token: Equatable, Sendable {
-    public var kind: TokenKind
-    public var position: SourcePosition
+    package var kind: TokenKind
+    package var position: SourcePosition
     /// The text as typed (for messages and completion).
-    public var text: String
+    package var text: String
 
     /// How a message names this token: `'stepz'`, `end of input`.
     var quoted: String { kind == .end ? "end of input" : "'\(text)'" }

@@ -4,7 +4,7 @@ import HealthCore
 /// a year or an id is a label, not a quantity (`2021`, never `2,021`); a count of things
 /// (steps, stairs, heartbeats, samples) is whole, rounded as the report rounds (an average of
 /// 12,343.9 steps a day reads 12,344); anything else keeps two decimals.
-public enum ColumnStyle: Sendable, Equatable {
+package enum ColumnStyle: Sendable, Equatable {
     case identifier
     case whole
     case decimal

@@ -3,10 +3,10 @@ import HealthCore
 import SQLite
 
 /// A compiled statement: SQL with `?N` parameters and the columns it returns.
-public struct Plan: Sendable {
-    public var sql: String
-    public var bindings: [SQLValue]
-    public var columns: [ResultColumn]
+package struct Plan: Sendable {
+    package var sql: String
+    package var bindings: [SQLValue]
+    package var columns: [ResultColumn]
 }
 
 public struct ResultColumn: Sendable, Equatable {
@@ -14,9 +14,9 @@ public struct ResultColumn: Sendable, Equatable {
     /// Numbers are right-aligned and grouped in tables.
     public var isNumeric: Bool
     /// How its numbers read in a table (years and ids plain, counts whole).
-    public var style: ColumnStyle
+    package var style: ColumnStyle
 
-    public init(name: String, isNumeric: Bool, style: ColumnStyle? = nil) {
+    package init(name: String, isNumeric: Bool, style: ColumnStyle? = nil) {
         self.name = name; self.isNumeric = isNumeric
         self.style = style ?? (isNumeric ? .decimal : .text)
     }
@@ -31,12 +31,12 @@ package struct Planner {
     /// The day `today()` names, when not `now`'s local day (the data's last complete day).
     let today: CivilDate?
 
-    public init(store: StoreContext, now: Timestamp = Timestamp(secondsSince1970: Date().timeIntervalSince1970),
+    package init(store: StoreContext, now: Timestamp = Timestamp(secondsSince1970: Date().timeIntervalSince1970),
                 today: CivilDate? = nil) {
         self.store = store; self.now = now; self.today = today
     }
 
-    public func plan(_ query: Query) throws(HealthQLError) -> Plan {
+    package func plan(_ query: Query) throws(HealthQLError) -> Plan {
         let params = Parameters()
         let mainKind = try SourceCatalog.resolve(query.source)
         let joinKind = try query.join.map { j throws(HealthQLError) in try SourceCatalog.resolve(j.source) }

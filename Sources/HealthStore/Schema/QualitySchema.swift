@@ -30,7 +30,7 @@ extension StoreSchema {
     """
 
     /// The quality tables in a store of version 5 (empty until the next run fills every day:
-    /// `QualityWriter` recomputes all days when `data_quality` is empty). Twice is harmless.
+    /// `QualityBuilder` recomputes all days when `data_quality` is empty). Twice is harmless.
     static func addQualityTables(_ database: Database) throws {
         try database.execute(qualityTables)
     }

@@ -1,28 +1,5 @@
 import HealthCore
-
-/// A day as the nightly digest reads it (docs/report-and-workbook.md, "The digest").
-package struct DigestDay: Sendable, Equatable {
-    package var date: CivilDate
-    package var steps: Double?
-    package var sleepMinutes: Double?
-    package var restingHeartRate: Double?
-    /// A day known to be incomplete (`daily_analytics.partial_day`): never counted.
-    package var partial: Bool
-
-    package init(date: CivilDate, steps: Double? = nil, sleepMinutes: Double? = nil, restingHeartRate: Double? = nil,
-                partial: Bool = false) {
-        self.date = date; self.steps = steps; self.sleepMinutes = sleepMinutes; self.restingHeartRate = restingHeartRate
-        self.partial = partial
-    }
-}
-
-/// One thing an import changed, in a line a person reads in a cron mail.
-package struct DigestChange: Sendable, Equatable, Codable {
-    /// `new-days`, `best`, `streak`, `baseline`, `gap`.
-    package var kind: String
-    package var text: String
-    package init(kind: String, text: String) { self.kind = kind; self.text = text }
-}
+import HealthStore
 
 /// What an import changed, from the store's days before and after it: new complete days, a new
 /// best day of steps, the step-goal streak they extend, resting heart rate or sleep moving away

@@ -1,4 +1,5 @@
 import HealthCore
+import HealthStore
 import SQLite
 
 /// What the data-quality tables need from the samples themselves: every sample counted and
@@ -35,7 +36,7 @@ package struct QualityTally: Sendable {
     private var lastSlot: (source: Int64, slot: Int) = (-1, -1)
     /// False when a source's day came back after it was summed (only a clock set back by more
     /// than a day would do it): its sum is then not the store's to the last bit, and the
-    /// writer reads the tally from the store instead.
+    /// builder reads the tally from the store instead.
     package private(set) var isExact = true
 
     /// A source's samples of its newest day and the day before, not yet summed: a series comes
@@ -55,9 +56,7 @@ package struct QualityTally: Sendable {
 
     /// The sources whose step samples tell that the phone was carried.
     package static func phoneSources(in database: Database) throws -> Set<Int64> {
-        Set(try database.rows("""
-            SELECT id FROM sources WHERE device_model LIKE 'iPhone%' OR (device_model IS NULL AND name LIKE '%iPhone%')
-            """).compactMap { $0[0].int })
+        try QualityStore(database: database).phoneSources()
     }
 
     // MARK: From the series
@@ -107,7 +106,7 @@ package struct QualityTally: Sendable {
     }
 
     /// Sums a source's open days before `cutoff`, each in row-id order as the store's read adds
-    /// them (`readGroups`): the same doubles, to the last bit. They come in start order: in id
+    /// them (`read`): the same doubles, to the last bit. They come in start order: in id
     /// order, mostly, and sorted when not.
     private mutating func close(_ slot: Int, daysBefore cutoff: Int64) {
         guard !open[slot].entries.isEmpty else { return }
@@ -171,51 +170,26 @@ package struct QualityTally: Sendable {
     /// Reads the tally from a loaded store: the groups of every day (the inventory spans every
     /// day), the hours of `days` only (nil: every day).
     static func read(from database: Database, calendar: LocalCalendar, days: Set<Int64>?) throws -> QualityTally {
-        var tally = QualityTally(calendar: calendar, phones: try phoneSources(in: database))
-        for row in try database.rows("SELECT id, identifier FROM types") {
-            if let id = row[0].int { tally.typeNames[id] = row[1].string ?? "" }
+        let store = QualityStore(database: database)
+        var tally = QualityTally(calendar: calendar, phones: try store.phoneSources())
+        tally.typeNames = try store.typeIdentifiers()
+        try store.forEachSample { type, source, day, value in
+            func add(_ group: inout Group) { group.count += 1; group.sum += value }
+            add(&tally.groups[GroupKey(type: type, source: source, day: day), default: (0, 0)])
         }
-        try tally.readGroups(database)
-        try tally.readHours(database, of: heartRate, days: days, worn: true)
-        try tally.readHours(database, of: steps, days: days, worn: false)
+        for (type, worn) in [(heartRate, true), (steps, false)] {
+            try store.forEachStart(ofType: type, around: days) { start, source, day in
+                guard days?.contains(day) ?? true, worn || tally.phones.contains(source) else { return }
+                tally.addHour(start: start, day: day, worn: worn)
+            }
+        }
         return tally
     }
 
-    /// One sequential read of the table: SQLite's GROUP BY sorts every row first (a temporary
-    /// B-tree), which cost a year's full import some 10 %; a hash table of the few thousand
-    /// groups costs little.
-    private mutating func readGroups(_ database: Database) throws {
-        let read = try database.prepare("SELECT type_id, source_id, local_day, value FROM sample_data NOT INDEXED")
-        while try read.step() {
-            let key = GroupKey(type: read.int64(0), source: read.int64(1), day: read.int64(2))
-            let value = read.isNull(3) ? 0 : read.double(3)
-            func add(_ group: inout Group) { group.count += 1; group.sum += value }
-            add(&groups[key, default: (0, 0)])
-        }
-    }
-
-    private mutating func readHours(_ database: Database, of type: String, days: Set<Int64>?, worn: Bool) throws {
-        guard let typeID = try database.scalar("SELECT id FROM types WHERE identifier = ?", [.text(type)]).int else { return }
-        var range = ""
-        var bindings: [SQLValue] = [.integer(typeID)]
-        if let days, let low = days.min(), let high = days.max() {
-            // Around the days (a local day is within a day of its UTC day), by the (type, start) index.
-            range = " AND start_us >= ? AND start_us < ?"
-            bindings += [.integer((low - 2) * 86_400_000_000), .integer((high + 3) * 86_400_000_000)]
-        }
-        let read = try database.prepare("SELECT start_us, source_id, local_day FROM sample_data WHERE type_id = ?" + range)
-        try read.bind(bindings)
-        while try read.step() {
-            let day = read.int64(2)
-            guard days?.contains(day) ?? true, worn || phones.contains(read.int64(1)) else { continue }
-            addHour(start: read.int64(0), day: day, worn: worn)
-        }
-    }
-
-    // MARK: What the writer takes
+    // MARK: What the builder takes
 
     /// The groups in key order: a source's versions are added up in the same order every run.
-    /// The sums are exact for counts and rounded later for the rest (`QualityWriter.rounded`).
+    /// The sums are exact for counts and rounded later for the rest (`QualityBuilder.rounded`).
     var sortedGroups: [(key: GroupKey, group: Group)] {
         groups.map { ($0.key, $0.value) }.sorted { ($0.key.type, $0.key.source, $0.key.day) < ($1.key.type, $1.key.source, $1.key.day) }
     }

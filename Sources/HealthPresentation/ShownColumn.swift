@@ -1,8 +1,8 @@
-/// The units a person reads: the store stays canonical (m, kg, °C, kcal, minutes); CSV, the
-/// workbook and the report show values in these. Pipeline (or person) key `units`.
-package enum UnitSystem: String, Codable, Sendable, CaseIterable {
-    case metric, imperial
-}
+import HealthCore
+
+// HealthPresentation: how the store's values read to a person in the outputs (CSV, the
+// workbook, the report): each column's name, title and conversion in the person's units.
+// Nothing here knows the store; the store keeps canonical units and its own column names.
 
 /// How one output column is shown: its CSV name and spreadsheet header (both name the unit),
 /// and the conversion of its stored value.
