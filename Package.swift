@@ -156,7 +156,7 @@ let package = Package(
         .testTarget(name: "HealthAggregateTests", dependencies: ["HealthAggregate", "HealthDedupe", "HealthCore"],
                     swiftSettings: strict),
         .testTarget(name: "HealthAnalyticsTests", dependencies: ["HealthAnalytics", "HealthAggregate", "HealthStore", "HealthCore",
-                                                                 "HealthPresentation"],
+                                                                 "HealthPresentation", "SQLite"],
                     swiftSettings: strict),
         .testTarget(name: "HealthStoreTests", dependencies: ["HealthStore", "HealthDedupe", "HealthEmit", "HealthCore", "SQLite", "TestSupport"],
                     swiftSettings: strict),
