@@ -470,15 +470,7 @@ final class SkippingOnTwoThreadsTests: XCTestCase {
         let prefilter = SkipperTestPrefilter(cutoffs: ["T\u{1}W": try KnownRecordSkipperTests.instant("2024-03-01 00:00:00 +0100")])
         var (takenOver, voided) = (0, 0)
         for chunk in [97, 300, 1000, 4096] {
-            let one = KnownRecordSkipper(prefilter: prefilter, startingInBody: false)
-            var expected: [UInt8] = []
-            var i = 0
-            while i < bytes.count {
-                let n = min(chunk, bytes.count - i)
-                expected += bytes[i..<(i + n)].withUnsafeBytes { Array(one.filter(copying: $0)) }
-                i += n
-            }
-            expected += Array(one.finish())
+            let (expected, one) = KnownRecordSkipperTests.skipperOutput(bytes, prefilter, chunk: chunk)
 
             let two = SkippingOnTwoThreads(prefilter: prefilter, startingInBody: false)
             let source = FixedBytes(bytes)
@@ -542,5 +534,82 @@ private final class FixedBytes: @unchecked Sendable {
         bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
         offset += n
         return (n, Int64(offset))
+    }
+}
+
+extension KnownRecordSkipperTests {
+    /// The skipper's own output (no sanitizer after it) for `bytes` fed in chunks of `chunk`,
+    /// and the skipper.
+    static func skipperOutput(_ bytes: [UInt8], _ prefilter: SkipperTestPrefilter, chunk: Int)
+        -> (output: [UInt8], skipper: KnownRecordSkipper) {
+        let skipper = KnownRecordSkipper(prefilter: prefilter, startingInBody: false)
+        var output: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            let n = min(chunk, bytes.count - i)
+            output += bytes[i..<(i + n)].withUnsafeBytes { Array(skipper.filter(copying: $0)) }
+            i += n
+        }
+        output += Array(skipper.finish())
+        return (output, skipper)
+    }
+
+    /// Constructs no generated export holds, each step of the skipper's state machine that
+    /// meets them pinned byte for byte, for any chunk size: a comment in the prolog is read
+    /// past; anything else unexpected in the prolog, inside a passed element or at the top
+    /// level stops skipping there; nested passed elements end in turn; a known record on
+    /// CRLF lines leaves its `\r\n`s; a prolog or a known record longer than the skipper
+    /// holds is passed on. In each text `%D` is a known record the skipper drops, `%K` one
+    /// it passes on.
+    func testRareConstructsArePassedOrDroppedAsPinned() throws {
+        let old = "2024-01-01 10:00:00 +0100"
+        let known = #"<Record type="T" sourceName="W" creationDate="\#(old)" value="1"/>"#
+        let prefilter = SkipperTestPrefilter(cutoffs: ["T\u{1}W": try Self.instant("2024-03-01 00:00:00 +0100")])
+        let multiLine = "<Record\r\n  type=\"T\" sourceName=\"W\" creationDate=\"\(old)\">\r\n  <MetadataEntry key=\"k\" value=\"v\"/>\r\n</Record>"
+        let cases: [(text: String, wellFormed: Bool)] = [
+            ("<?xml version=\"1.0\"?>\n<!-- a comment -->\n<HealthData>\n %D\n %D\n</HealthData>\n", true),
+            ("<![CDATA[x]]>\n<HealthData>\n %K\n</HealthData>\n", false),
+            ("< HealthData>\n %K\n</HealthData>\n", false),
+            ("<HealthData =\"x\">\n %K\n</HealthData>\n", false),
+            ("<Health>\n %K\n</Health>\n", false),
+            ("<HealthData/>\n %K\n", false),
+            ("<HealthData>\n %D\n <Correlation type=\"C\">\n  <!-- c -->\n  %K\n </Correlation>\n %K\n</HealthData>\n", true),
+            ("<HealthData>\n %D\n <Correlation type=\"C\">\n  <MetadataEntry =\"x\"/>\n </Correlation>\n %K\n</HealthData>\n", false),
+            ("<HealthData>\n %D\n <ExportDate =\"x\"/>\n %K\n</HealthData>\n", false),
+            ("<HealthData>\n <Correlation type=\"C\">\n  <A>\n   <B/>\n  </A>\n </Correlation>\n %D\n</HealthData>\n", true),
+            ("<HealthData>\r\n %D\r\n %M\r\n %D\r\n</HealthData>\r\n", true),
+        ]
+        let folder = try temporaryFolder(self)
+        for (k, (text, wellFormed)) in cases.enumerated() {
+            let input = text.replacingOccurrences(of: "%D", with: known).replacingOccurrences(of: "%K", with: known)
+                .replacingOccurrences(of: "%M", with: multiLine)
+            let expected = text.replacingOccurrences(of: "%D", with: "").replacingOccurrences(of: "%K", with: known)
+                .replacingOccurrences(of: "%M", with: "\r\n\r\n\r\n")
+            let dropped = text.components(separatedBy: "%D").count - 1 + text.components(separatedBy: "%M").count - 1
+            for chunk in [1, 2, 3, 7, 64, 4096] {
+                let (output, skipper) = Self.skipperOutput(Array(input.utf8), prefilter, chunk: chunk)
+                XCTAssertEqual(String(decoding: output, as: UTF8.self), expected, "case \(k), chunk \(chunk)")
+                XCTAssertEqual(skipper.recordsSkipped, dropped, "case \(k), chunk \(chunk)")
+            }
+            if wellFormed {
+                let path = try write(input, to: "rare\(k).xml", in: folder)
+                assertSame(try parse(path, prefilter, skipper: true, chunkSize: 7, batchSize: 1),
+                           try parse(path, prefilter, skipper: false, batchSize: 1), "case \(k)")
+            }
+        }
+        // Cut by a chunk's end past the most the skipper holds (`maxHeld`): a prolog, and a
+        // known record, are passed on and skipping stops.
+        let long = [UInt8](repeating: 0x20, count: KnownRecordSkipper.maxHeld + 2048)
+        for (before, after, dropped) in [("<?xml version=\"1.0\"?>\n<!--", "-->\n<HealthData>\n %K\n</HealthData>\n", 0),
+                                         ("<HealthData>\n %D\n <Record type=\"T\" sourceName=\"W\" creationDate=\"\(old)\">",
+                                          "</Record>\n %K\n</HealthData>\n", 1)] {
+            func bytes(_ text: String, dropping: Bool) -> [UInt8] {
+                Array(text.replacingOccurrences(of: "%D", with: dropping ? "" : known).replacingOccurrences(of: "%K", with: known).utf8)
+            }
+            let input = bytes(before, dropping: false) + long + bytes(after, dropping: false)
+            let (output, skipper) = Self.skipperOutput(input, prefilter, chunk: KnownRecordSkipper.maxHeld + 1024)
+            XCTAssertTrue(output == bytes(before, dropping: true) + long + bytes(after, dropping: true), "\(dropped) dropped")
+            XCTAssertEqual(skipper.recordsSkipped, dropped)
+        }
     }
 }

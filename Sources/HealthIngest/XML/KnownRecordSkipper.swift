@@ -23,7 +23,9 @@ import HealthCore
 /// would not be well-formed) it passes the rest of the document on untouched.
 ///
 /// Structure: a small state machine over top-level constructs (prolog, children of the root,
-/// the inside of a passed element by depth). A construct cut by the end of a chunk is held
+/// the inside of a passed element by depth), each state read by its own method
+/// (`readProlog`, `readTopLevel`, `readInside`) one construct a step, over a `Cursor` that
+/// compacts the output in place. A construct cut by the end of a chunk is held
 /// back, from its `<`, until the next chunk: a tag, or a whole `Record` (up to its
 /// `</Record>`, so a known record is dropped whole or not at all). Nothing else is held.
 ///
@@ -173,159 +175,274 @@ final class KnownRecordSkipper {
     // MARK: The state machine
 
     /// Filters `buffer[0..<n]` in place; returns the output length and sets what is held.
+    ///
+    /// Each turn of the loop reads one construct in the current state (`readProlog`,
+    /// `readTopLevel`, `readInside`; in `.passAll` the rest of the input), which moves the
+    /// cursor on and may change the state, or stops the pass: a construct cut by the chunk's
+    /// end is held, from its `<`, for the next chunk.
     private func run(_ n: Int) -> Int {
-        let p = buffer
-        var r = 0, w = 0, passFrom = 0
-        var hold = n
-        /// Output offset of input index `i`, when everything from `passFrom` to `i` passes.
-        func outputOffset(_ i: Int) -> Int64 { outputBefore + Int64(w + i - passFrom) }
-
-        scan: while r < n {
-            switch state {
-            case .passAll:
-                r = n
-            case .prolog:
-                // The prolog is held whole (from the document's start, `r` only says how far it
-                // was read) until the root's start tag is complete: then the sanitizer after
-                // this filter is asked whether it, too, sees the body start there.
-                func holdProlog() -> Bool {
-                    guard n <= Self.maxHeld else { state = .passAll; return false }
-                    hold = 0
-                    return true
-                }
-                guard let lt = find(UInt8(ascii: "<"), p, r, n) else {
-                    if holdProlog() { break scan } else { continue scan }
-                }
-                if lt + 10 > n { if holdProlog() { break scan } else { continue scan } }
-                let c = p[lt + 1]
-                if c == UInt8(ascii: "?") {
-                    guard let end = findPair(UInt8(ascii: "?"), UInt8(ascii: ">"), p, lt + 2, n) else {
-                        if holdProlog() { break scan } else { continue scan }
-                    }
-                    r = end + 2
-                    // Another encoding than UTF-8: libxml2's attribute values are not our bytes.
-                    if !declaresUTF8OrNothing(p, lt + 2, end) { state = .passAll }
-                } else if c == UInt8(ascii: "!") {
-                    if p[lt + 2] == UInt8(ascii: "-"), p[lt + 3] == UInt8(ascii: "-") {
-                        guard let end = findCommentEnd(p, lt + 4, n) else {
-                            if holdProlog() { break scan } else { continue scan }
-                        }
-                        r = end
-                    } else if matches(p + lt + 2, "DOCTYPE") {
-                        // Read past it by the sanitizer's own rule (it removes it).
-                        guard let end = doctypeEnd(p, lt + 9, n) else {
-                            if holdProlog() { break scan } else { continue scan }
-                        }
-                        r = end
-                    } else {
-                        state = .passAll
-                    }
-                } else if isNameStart(c) {
-                    switch scanTag(p, lt + 1, n, strict: false) {
-                    case .incomplete: if holdProlog() { break scan } else { continue scan }
-                    case .unexpected: state = .passAll
-                    case .tag(let end, let selfClosing):
-                        let isRoot = nameLength(p, lt + 1, n) == 10 && matches(p + lt + 1, "HealthData")
-                        state = isRoot && !selfClosing && sanitizerEntersBody(p, at: lt + 1) ? .top : .passAll
-                        r = end
-                    }
-                } else {
-                    state = .passAll
-                }
-            case .top:
-                guard let lt = find(UInt8(ascii: "<"), p, r, n) else { r = n; break }
-                if lt + 9 > n { hold = lt; break scan }
-                let c = p[lt + 1]
-                // `</HealthData>` (the end), comments, PIs, CDATA: pass the rest on.
-                guard isNameStart(c) else { state = .passAll; break }
-                let isRecord = matches(p + lt + 1, "Record") && isTagNameEnd(p[lt + 7])
-                if isRecord || matches(p + lt + 1, "Workout") && isTagNameEnd(p[lt + 8]) {
-                    let start = isRecord ? scanRecordStart(p, lt + 7, n) : scanWorkoutStart(p, lt + 8, n)
-                    guard case .tag(let startEnd, let selfClosing, let known) = start else {
-                        if case .incomplete = start, n - lt <= Self.maxHeld { hold = lt; break scan }
-                        state = .passAll
-                        continue scan
-                    }
-                    guard known else {
-                        r = startEnd
-                        if selfClosing { lastPassedEnd = outputOffset(r) } else { state = .inside(1) }
-                        continue scan
-                    }
-                    var end = startEnd
-                    if !selfClosing {
-                        let content = isRecord ? scanKnownRecordContent(p, startEnd, n)
-                            : scanElementContent(p, startEnd, n, closing: "Workout")
-                        guard case .tag(let e, _) = content else {
-                            if case .incomplete = content, n - lt <= Self.maxHeld { hold = lt; break scan }
-                            state = .passAll
-                            continue scan
-                        }
-                        end = e
-                    }
-                    if repairableInLastScan {
-                        // A byte in its content that the sanitizer repairs: passed on whole.
-                        r = end
-                        lastPassedEnd = outputOffset(r)
-                        continue scan
-                    }
-                    // Drop [lt, end), keeping its line breaks.
-                    let run = lt - passFrom
-                    if run > 0 && w != passFrom { memmove(p + w, p + passFrom, run) }
-                    w += run
-                    var kept = 0
-                    if lineBreaksInLastScan {
-                        if find(0x0D, p, lt, end) == nil {
-                            var i = lt
-                            while let k = find(0x0A, p, i, end) { p[w] = 0x0A; w += 1; kept += 1; i = k + 1 }
-                        } else {
-                            for i in lt..<end where p[i] == 0x0A || p[i] == 0x0D { p[w] = p[i]; w += 1; kept += 1 }
-                        }
-                    }
-                    passFrom = end
-                    r = end
-                    drops.append(SkipLog.Drop(bytes: end - lt - kept, output: outputBefore + Int64(w), mergeAfter: lastPassedEnd,
-                                              isRecord: isRecord))
-                } else {
-                    switch scanTag(p, lt + 1, n, strict: false) {
-                    case .incomplete: hold = lt; break scan
-                    case .unexpected: state = .passAll
-                    case .tag(let end, let selfClosing):
-                        r = end
-                        if selfClosing { lastPassedEnd = outputOffset(r) } else { state = .inside(1) }
-                    }
-                }
-            case .inside(let depth):
-                guard let lt = find(UInt8(ascii: "<"), p, r, n) else { r = n; break }
-                if lt + 2 > n { hold = lt; break scan }
-                let c = p[lt + 1]
-                if c == UInt8(ascii: "/") {
-                    guard let gt = find(UInt8(ascii: ">"), p, lt + 2, n) else { hold = lt; break scan }
-                    r = gt + 1
-                    if depth == 1 {
-                        state = .top
-                        lastPassedEnd = outputOffset(r)
-                    } else {
-                        state = .inside(depth - 1)
-                    }
-                } else if isNameStart(c) {
-                    switch scanTag(p, lt + 1, n, strict: false) {
-                    case .incomplete: hold = lt; break scan
-                    case .unexpected: state = .passAll
-                    case .tag(let end, let selfClosing):
-                        r = end
-                        if !selfClosing { state = .inside(depth + 1) }
-                    }
-                } else {
-                    state = .passAll   // comment, PI or CDATA inside an element
-                }
+        var cursor = Cursor(bytes: buffer, count: n, outputBefore: outputBefore)
+        var holdFrom = n
+        while cursor.read < n {
+            if case .hold(let from) = step(&cursor) {
+                holdFrom = from
+                break
             }
         }
-        let run = hold - passFrom
-        if run > 0 && w != passFrom { memmove(p + w, p + passFrom, run) }
-        w += max(0, run)
-        heldStart = hold
-        heldCount = n - hold
-        return w
+        cursor.passOn(upTo: holdFrom)
+        heldStart = holdFrom
+        heldCount = n - holdFrom
+        return cursor.written
+    }
+
+    /// What a step of the state machine asks of `run`.
+    private enum Step {
+        /// Go on reading from `cursor.read`, in the state the step left.
+        case next
+        /// Stop: the input from this index on is cut by the chunk's end, held for the next one.
+        case hold(from: Int)
+    }
+
+    /// `run`'s place in the buffer. Output is compacted in place: bytes passed on stay where
+    /// they are (from `passFrom`) until a drop, or the end of the pass, moves them down to
+    /// `written` in one `memmove`; a chunk with nothing dropped is not moved at all.
+    private struct Cursor {
+        let bytes: UnsafeMutablePointer<UInt8>
+        /// Input bytes in the buffer, the held ones first.
+        let count: Int
+        /// Output bytes before this pass (log entries are by output offset).
+        let outputBefore: Int64
+        /// The next input byte to read.
+        var read = 0
+        /// Output bytes so far, at the buffer's start.
+        var written = 0
+        /// Where the input passed on, and not yet moved down to `written`, starts.
+        var passFrom = 0
+
+        /// Output offset of input index `i`, when everything from `passFrom` to `i` passes.
+        @inline(__always) func outputOffset(_ i: Int) -> Int64 { outputBefore + Int64(written + i - passFrom) }
+        /// Output offset of the next byte written (what `outputOffset(passFrom)` is, in fewer steps).
+        @inline(__always) var outputEnd: Int64 { outputBefore + Int64(written) }
+
+        /// Moves the input passed on from `passFrom` up to `end` down to the output.
+        @inline(__always) mutating func passOn(upTo end: Int) {
+            let run = end - passFrom
+            if run > 0 && written != passFrom { memmove(bytes + written, bytes + passFrom, run) }
+            written += max(0, run)
+        }
+
+        /// Drops `bytes[start..<end]`, all before it passed on; with `lineBreaks`, its line
+        /// breaks are written in its place (libxml2's line numbers stay the file's). Returns how
+        /// many bytes it kept.
+        @inline(__always) mutating func drop(_ start: Int, _ end: Int, keepingLineBreaks lineBreaks: Bool) -> Int {
+            passOn(upTo: start)
+            var kept = 0
+            if lineBreaks {
+                if find(0x0D, bytes, start, end) == nil {
+                    // Line feeds only, the usual case: found by `memchr`.
+                    var i = start
+                    while let k = find(0x0A, bytes, i, end) { bytes[written] = 0x0A; written += 1; kept += 1; i = k + 1 }
+                } else {
+                    for i in start..<end where bytes[i] == 0x0A || bytes[i] == 0x0D { bytes[written] = bytes[i]; written += 1; kept += 1 }
+                }
+            }
+            passFrom = end
+            read = end
+            return kept
+        }
+    }
+
+    /// One step: the current state's reader reads the next construct.
+    @inline(__always)
+    private func step(_ cursor: inout Cursor) -> Step {
+        switch state {
+        case .passAll:
+            cursor.read = cursor.count
+            return .next
+        case .prolog: return readProlog(&cursor)
+        case .top: return readTopLevel(&cursor)
+        case .inside(let depth): return readInside(depth: depth, &cursor)
+        }
+    }
+
+    /// Something this filter does not expect: the rest of the document passes on untouched,
+    /// for the sanitizer, libxml2 and the SAX-level check to judge.
+    @inline(__always)
+    private func stopSkipping() -> Step {
+        state = .passAll
+        return .next
+    }
+
+    /// A construct from `start` cut by the chunk's end: held for the next chunk, unless that
+    /// would hold more than `maxHeld` bytes; then skipping stops instead.
+    @inline(__always)
+    private func holdCut(from start: Int, _ cursor: Cursor) -> Step {
+        guard cursor.count - start <= Self.maxHeld else { return stopSkipping() }
+        return .hold(from: start)
+    }
+
+    // MARK: The prolog
+
+    /// Before the root element. The prolog is held whole (from the document's start; `read`
+    /// only says how far it was read) until the root's start tag is complete: only then can
+    /// the sanitizer after this filter be asked whether it, too, sees the body start there.
+    @inline(__always)
+    private func readProlog(_ cursor: inout Cursor) -> Step {
+        let p = cursor.bytes, n = cursor.count
+        // Ten bytes from `<` tell the constructs apart (`<!DOCTYPE` is the longest compared).
+        guard let lt = find(UInt8(ascii: "<"), p, cursor.read, n), lt + 10 <= n else { return holdCut(from: 0, cursor) }
+        switch p[lt + 1] {
+        case UInt8(ascii: "?"):
+            guard let end = findPair(UInt8(ascii: "?"), UInt8(ascii: ">"), p, lt + 2, n) else { return holdCut(from: 0, cursor) }
+            cursor.read = end + 2
+            // Another encoding than UTF-8: libxml2's attribute values are not our bytes.
+            return declaresUTF8OrNothing(p, lt + 2, end) ? .next : stopSkipping()
+        case UInt8(ascii: "!"):
+            return readPastCommentOrDoctype(at: lt, &cursor)
+        case let c where isNameStart(c):
+            return readRootStartTag(at: lt, &cursor)
+        default:
+            return stopSkipping()
+        }
+    }
+
+    /// A comment or the DOCTYPE at `lt` (`<!`) in the prolog, read past; any other `<!`
+    /// stops skipping.
+    private func readPastCommentOrDoctype(at lt: Int, _ cursor: inout Cursor) -> Step {
+        let p = cursor.bytes, n = cursor.count
+        let end: Int?
+        if p[lt + 2] == UInt8(ascii: "-"), p[lt + 3] == UInt8(ascii: "-") {
+            end = findCommentEnd(p, lt + 4, n)
+        } else if matches(p + lt + 2, "DOCTYPE") {
+            end = doctypeEnd(p, lt + 9, n)   // by the sanitizer's own rule (it removes it)
+        } else {
+            return stopSkipping()
+        }
+        guard let end else { return holdCut(from: 0, cursor) }
+        cursor.read = end
+        return .next
+    }
+
+    /// The first element's start tag, at `lt`: skipping begins after it only if it opens the
+    /// `HealthData` root and the sanitizer enters the body at the same byte.
+    private func readRootStartTag(at lt: Int, _ cursor: inout Cursor) -> Step {
+        let p = cursor.bytes, n = cursor.count
+        switch scanTag(p, lt + 1, n, strict: false) {
+        case .incomplete: return holdCut(from: 0, cursor)
+        case .unexpected: return stopSkipping()
+        case .tag(let end, let selfClosing):
+            let isRoot = nameLength(p, lt + 1, n) == 10 && matches(p + lt + 1, "HealthData")
+            state = isRoot && !selfClosing && sanitizerEntersBody(p, at: lt + 1) ? .top : .passAll
+            cursor.read = end
+            return .next
+        }
+    }
+
+    // MARK: The root's children
+
+    /// The root's next child: a `Record` or `Workout` is read whole and dropped if known; any
+    /// other element is passed on, its content read by depth (`readInside`).
+    @inline(__always)
+    private func readTopLevel(_ cursor: inout Cursor) -> Step {
+        let p = cursor.bytes, n = cursor.count
+        guard let lt = find(UInt8(ascii: "<"), p, cursor.read, n) else {
+            cursor.read = n
+            return .next
+        }
+        // `<Workout` and the byte after it: enough to tell both names from any other.
+        if lt + 9 > n { return .hold(from: lt) }
+        // `</HealthData>` (the end), comments, PIs, CDATA: pass the rest on.
+        guard isNameStart(p[lt + 1]) else { return stopSkipping() }
+        if matches(p + lt + 1, "Record") && isTagNameEnd(p[lt + 7]) { return readRecordOrWorkout(at: lt, isRecord: true, &cursor) }
+        if matches(p + lt + 1, "Workout") && isTagNameEnd(p[lt + 8]) { return readRecordOrWorkout(at: lt, isRecord: false, &cursor) }
+        return passStartTag(at: lt, depth: 0, &cursor)
+    }
+
+    /// A top-level `Record` or `Workout` at `lt`. Known, it is read whole (start tag, content,
+    /// end tag) and dropped; cut by the chunk's end, it is held whole for the next chunk, so
+    /// that it is dropped whole or not at all. Not known, it is passed on as any element.
+    @inline(__always)
+    private func readRecordOrWorkout(at lt: Int, isRecord: Bool, _ cursor: inout Cursor) -> Step {
+        let p = cursor.bytes, n = cursor.count
+        let start = isRecord ? scanRecordStart(p, lt + 7, n) : scanWorkoutStart(p, lt + 8, n)
+        guard case .tag(let startEnd, let selfClosing, let known) = start else {
+            if case .incomplete = start { return holdCut(from: lt, cursor) }
+            return stopSkipping()
+        }
+        guard known else { return passedStartTag(endingAt: startEnd, selfClosing: selfClosing, depth: 0, &cursor) }
+        var end = startEnd
+        if !selfClosing {
+            let content = isRecord ? scanKnownRecordContent(p, startEnd, n) : scanElementContent(p, startEnd, n, closing: "Workout")
+            guard case .tag(let contentEnd, _) = content else {
+                if case .incomplete = content { return holdCut(from: lt, cursor) }
+                return stopSkipping()
+            }
+            end = contentEnd
+        }
+        // A byte in it that the sanitizer repairs: passed on whole, for the sanitizer and the
+        // SAX-level check.
+        if repairableInLastScan { return passedTopLevelElement(endingAt: end, &cursor) }
+        let kept = cursor.drop(lt, end, keepingLineBreaks: lineBreaksInLastScan)
+        drops.append(SkipLog.Drop(bytes: end - lt - kept, output: cursor.outputEnd, mergeAfter: lastPassedEnd,
+                                  isRecord: isRecord))
+        return .next
+    }
+
+    /// The start tag at `lt` of an element not to drop, passed on; `depth`: how many passed
+    /// elements are open around it (0: it is a child of the root).
+    @inline(__always)
+    private func passStartTag(at lt: Int, depth: Int, _ cursor: inout Cursor) -> Step {
+        switch scanTag(cursor.bytes, lt + 1, cursor.count, strict: false) {
+        case .incomplete: return .hold(from: lt)
+        case .unexpected: return stopSkipping()
+        case .tag(let end, let selfClosing): return passedStartTag(endingAt: end, selfClosing: selfClosing, depth: depth, &cursor)
+        }
+    }
+
+    /// After a start tag passed on (`depth` as for `passStartTag`): its content follows, a
+    /// level deeper; or, self-closing, the element has ended there.
+    @inline(__always)
+    private func passedStartTag(endingAt end: Int, selfClosing: Bool, depth: Int, _ cursor: inout Cursor) -> Step {
+        if selfClosing && depth == 0 { return passedTopLevelElement(endingAt: end, &cursor) }
+        if !selfClosing { state = .inside(depth + 1) }
+        cursor.read = end
+        return .next
+    }
+
+    /// A child of the root passed on ends at `end`. The parser may ask there what was dropped
+    /// before it, so drops on either side of it are not merged in the log.
+    @inline(__always)
+    private func passedTopLevelElement(endingAt end: Int, _ cursor: inout Cursor) -> Step {
+        cursor.read = end
+        lastPassedEnd = cursor.outputOffset(end)
+        return .next
+    }
+
+    // MARK: Inside a passed element
+
+    /// Inside a child of the root passed on, `depth` levels deep: its content passes on as it
+    /// is; only tags are read, to find where the child ends.
+    @inline(__always)
+    private func readInside(depth: Int, _ cursor: inout Cursor) -> Step {
+        let p = cursor.bytes, n = cursor.count
+        guard let lt = find(UInt8(ascii: "<"), p, cursor.read, n) else {
+            cursor.read = n
+            return .next
+        }
+        if lt + 2 > n { return .hold(from: lt) }
+        let c = p[lt + 1]
+        if c == UInt8(ascii: "/") {
+            guard let gt = find(UInt8(ascii: ">"), p, lt + 2, n) else { return .hold(from: lt) }
+            if depth == 1 {
+                state = .top
+                return passedTopLevelElement(endingAt: gt + 1, &cursor)
+            }
+            state = .inside(depth - 1)
+            cursor.read = gt + 1
+            return .next
+        }
+        if isNameStart(c) { return passStartTag(at: lt, depth: depth, &cursor) }
+        return stopSkipping()   // a comment, PI or CDATA inside an element
     }
 
     // MARK: Scanning
