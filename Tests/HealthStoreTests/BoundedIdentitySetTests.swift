@@ -124,17 +124,3 @@ final class BoundedIdentitySetTests: XCTestCase {
         XCTAssertEqual(try sink.database.scalar("SELECT count(*) FROM sample_data").int, 303)
     }
 }
-
-/// SplitMix64 (Steele, Lea, Flood 2014): a small seeded generator, so that a test of
-/// rates drawn from random identities gives the same figures on every run.
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
