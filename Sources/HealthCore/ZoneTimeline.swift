@@ -14,7 +14,10 @@ public struct ZoneEvidence: Sendable, Hashable {
 /// The rule (`build`; `reach` is 48 hours unless told):
 /// 1. Evidence comes in any order, duplicates allowed; evidence whose zone name is unknown
 ///    (`TimeZone(identifier:)` is nil) is ignored. It is sorted by instant (ties by zone name)
-///    and consecutive evidence of the same zone is grouped into runs [first, last].
+///    and consecutive evidence of the same zone is grouped into runs [first, last]; evidence of
+///    a zone away from home more than `stay` (14 days) after the last of its zone starts a new
+///    run (two trips to Tokyo a year apart, with no evidence between them, are two trips; a
+///    fortnight in Tokyo with a workout a week is one).
 /// 2. Between two consecutive runs of different zones A (last evidence at a) and B (first
 ///    evidence at b): if b − a ≤ 2·reach, or home is A or B, the switch from A to B is at the
 ///    midpoint (a + b) / 2 (a record in the gap is read in the zone whose evidence is nearest)
@@ -55,10 +58,20 @@ public struct ZoneTimeline: Sendable, Equatable {
     /// were built from it.
     public private(set) var home: String
 
+    /// A timeline as kept (the store reads back what `build` made).
+    public init(stretches: [Stretch], windows: [Window], home: String) {
+        self.stretches = stretches
+        self.windows = windows
+        self.home = home
+    }
+
     /// Builds the timeline: `home` is the zone where there is no evidence (the export's own
-    /// zone); `reach` (seconds) is how long evidence holds on its own. The rule: see the type.
-    public static func build(evidence: [ZoneEvidence], home: String, reach: Int64 = 48 * 3600) -> ZoneTimeline {
+    /// zone); `reach` (seconds) is how long evidence holds on its own, `stay` (seconds) the
+    /// longest silence within one stay away. The rule: see the type.
+    public static func build(evidence: [ZoneEvidence], home: String, reach: Int64 = 48 * 3600,
+                             stay: Int64 = 14 * 86_400) -> ZoneTimeline {
         let reach = min(max(reach, 0), 100 * 366 * 86_400) * 1_000_000   // µs
+        let stay = min(max(stay, 0), 100 * 366 * 86_400) * 1_000_000
         var known: [String: Bool] = [:]
         let usable = evidence.filter { e in
             if let k = known[e.zone] { return k }
@@ -69,7 +82,9 @@ public struct ZoneTimeline: Sendable, Equatable {
 
         var runs: [(zone: String, first: Int64, last: Int64)] = []
         for e in usable {
-            if let run = runs.last, run.zone == e.zone {
+            // A zone away from home seen again after more than `stay` without evidence is a new
+            // run: two trips to Tokyo a year apart are not a year in Tokyo.
+            if let run = runs.last, run.zone == e.zone, run.zone == home || e.instant.microseconds - run.last <= stay {
                 runs[runs.count - 1].last = e.instant.microseconds
             } else {
                 runs.append((e.zone, e.instant.microseconds, e.instant.microseconds))

@@ -25,6 +25,9 @@ public struct PersonFacts: Codable, Sendable, Equatable {
     public var timezoneSetting: String?
     public var birthDateSetting: String?
     public var maxHeartRate: Double?
+    /// The zones the person's store shows them in, a stretch a line in time order (issue 48):
+    /// "Asia/Tokyo 2024-02-01 – 2024-02-10", the first and last open ("… – 2024-01-31").
+    public var zoneTimeline: [String] = []
 
     /// Reads the facts of `id` from their settings and their published store (none yet: no days).
     public init(id: PersonID, in people: People) throws {
@@ -49,6 +52,14 @@ public struct PersonFacts: Codable, Sendable, Equatable {
         let run = try store.lastRun()
         lastImport = run?.finishedUTC
         if timezone == nil { timezone = run?.timeZone }
+        zoneTimeline = try ZoneStore(database: store.database).storedTimeline(home: timezone ?? "UTC")?.spans.map { span in
+            "\(span.zone) \(span.from?.iso8601 ?? "…") – \(span.through?.iso8601 ?? "…")"
+        } ?? []
+    }
+
+    /// `people show`'s lines of the zone timeline, after the facts (none for a store without one).
+    public var zoneLines: [String] {
+        zoneTimeline.isEmpty ? [] : ["zone timeline (from the export's HKTimeZone evidence):"] + zoneTimeline.map { "  " + $0 }
     }
 
     /// The columns of `healthetl people`.

@@ -63,6 +63,10 @@ struct AnalyticsUpdate {
         var vitals = VitalsBuilder(calendar: LocalCalendar(timeZone: settings.timeZone), maxHeartRate: settings.maxHeartRate,
                                    sourcePriority: settings.priority)
         _ = try vitals.update(VitalsStore(database: database), days: days, heartRates: tallies?.workouts)
+        // Issue 48: the person's zone timeline, from every HKTimeZone the store holds (new
+        // evidence can move a switch between two earlier ones), kept for the summary and `people show`.
+        let zones = ZoneStore(database: database)
+        try zones.replace(with: ZoneTimeline.build(evidence: try zones.evidence(), home: settings.zoneName))
         try progress.phase(.analytics, "finish", within: 1)
         return Result(days: content.days.count, nights: content.nights.count)
     }

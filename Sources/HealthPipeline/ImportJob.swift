@@ -191,6 +191,7 @@ package struct ImportJob: Sendable {
             }
             try outputSettings.save(in: database)
             try RunOutcome.countStore(database, into: &summary)
+            summary.zoneTimeline = try ZoneStore(database: database).storedTimeline(home: settings.zoneName)?.summaryText
             summary.finish(started: started)
             try RunLog.record(summary, in: database, started: started)
             // The last point at which a cancelled run stops: from here on it publishes.

@@ -30,6 +30,9 @@ public struct RunSummary: Codable, Sendable {
     public var timeZone: String
     /// Why that zone: `--timezone`, the setting, the export's `HKTimeZone`, its `ExportDate` offset …
     public var timeZoneReason = ""
+    /// The person's zone timeline when the store's `HKTimeZone` evidence shows more than one
+    /// zone (issue 48): "2 zones: America/Los_Angeles, Asia/Tokyo (Asia/Tokyo 2024-02-01 – 2024-02-10)".
+    public var zoneTimeline: String?
     public var out: String
     public var megabytesPerSecond: Double
     public var recordsPerSecond: Double
@@ -225,6 +228,7 @@ public struct RunSummary: Codable, Sendable {
             for missing in routeFilesMissing { lines.append("  route file not found: \(missing)") }
         }
         lines.append("  analytics: " + analyticsText + "; local days in \(timeZone) (\(timeZoneReason))")
+        if let zoneTimeline { lines.append("  travel: " + zoneTimeline) }
         if !changes.isEmpty { lines.append("  what changed:"); lines += changes.map { "    " + $0 } }
         lines += outputLines
         return lines.joined(separator: "\n")

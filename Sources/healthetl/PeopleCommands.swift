@@ -41,7 +41,8 @@ enum PeopleCommand: Command {
         case ("show", let id?):
             let facts = try people.facts(of: id)
             print(args.flag("json") ? try json(facts)
-                  : (zip(PersonFacts.header, facts.cells).map { "\($0): \($1)" } + facts.settingLines).joined(separator: "\n"))
+                  : (zip(PersonFacts.header, facts.cells).map { "\($0): \($1)" } + facts.zoneLines + facts.settingLines)
+                    .joined(separator: "\n"))
         case ("set", let id?):
             guard ["name", "birthdate", "timezone", "units", "max-heart-rate"].contains(where: { args.option($0) != nil }) else {
                 throw HealthETLError.usage("people set \(id): nothing to set (--name, --birthdate, --timezone, --units or --max-heart-rate)")

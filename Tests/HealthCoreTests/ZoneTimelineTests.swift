@@ -125,6 +125,25 @@ final class ZoneTimelineTests: XCTestCase {
         XCTAssertEqual(ZoneTimeline.build(evidence: beyond, home: la).stretches.map(\.zone), [la, tokyo, la, seoul, la])
     }
 
+    /// Two trips to Tokyo a year apart, with no evidence between them, are two trips with home
+    /// between them, not a year in Tokyo; home evidence far apart stays one home run.
+    func testTheSameZoneAwayFarApartIsTwoTrips() {
+        let evidence = [ZoneEvidence(instant: t("2025-02-02T09:00:00Z"), zone: tokyo),
+                        ZoneEvidence(instant: t("2025-02-04T09:00:00Z"), zone: tokyo),
+                        ZoneEvidence(instant: t("2026-02-02T09:00:00Z"), zone: tokyo)]
+        assertTimeline(ZoneTimeline.build(evidence: evidence, home: la),
+                       [("2025-01-31T09:00:00Z", tokyo), ("2025-02-06T09:00:00Z", la),
+                        ("2026-01-31T09:00:00Z", tokyo), ("2026-02-04T09:00:00Z", la)],
+                       windows: [("2025-01-31T09:00:00Z", "2025-02-02T09:00:00Z"), ("2025-02-04T09:00:00Z", "2025-02-06T09:00:00Z"),
+                                 ("2026-01-31T09:00:00Z", "2026-02-02T09:00:00Z"), ("2026-02-02T09:00:00Z", "2026-02-04T09:00:00Z")])
+        // Within 14 days it is one stay.
+        let stay = [evidence[0], ZoneEvidence(instant: t("2025-02-16T09:00:00Z"), zone: tokyo)]
+        XCTAssertEqual(ZoneTimeline.build(evidence: stay, home: la).stretches.map(\.zone), [la, tokyo, la])
+        // Home evidence a year apart: one stretch.
+        let home = [ZoneEvidence(instant: t("2025-02-02T09:00:00Z"), zone: la), ZoneEvidence(instant: t("2026-02-02T09:00:00Z"), zone: la)]
+        XCTAssertTrue(ZoneTimeline.build(evidence: home, home: la).isSingleZone)
+    }
+
     func testSwitchesAreWholeSecondsAndSwitchesAtOneInstantLeaveNoEmptyStretch() {
         // Midpoint of 10:00:00 and 10:00:03 is 10:00:01.5: rounded down.
         let odd = [ZoneEvidence(instant: t("2025-02-02T10:00:00Z"), zone: la),

@@ -11,8 +11,9 @@ package enum StoreSchema {
     /// data-quality tables (`qualityTables`, QualitySchema.swift). 7: the exact copies dropped at
     /// load (`duplicateTables`, DuplicateSchema.swift) and `reconciliation.duplicates_dropped`.
     /// 8: `workout_details.duplicate_of` and the `counted_workouts` view (a workout recorded by
-    /// two apps counted once, issue 44).
-    package static let version = 8
+    /// two apps counted once, issue 44). 9: the zone timeline (`zoneTables`, ZoneSchema.swift,
+    /// issue 48).
+    package static let version = 9
     /// The last version that changed what the analytics are: a store's analytics (and so an
     /// incremental run on it) stay valid across later versions that only add tables.
     /// 5: sleep nights by wake-up day, so a store of an earlier version is re-analysed (which
@@ -34,6 +35,7 @@ package enum StoreSchema {
         }
         try addQualityTables(database)
         try addDuplicateCopies(database)
+        try database.execute(zoneTables)
         try database.execute("PRAGMA user_version = \(version)")
     }
 
@@ -165,6 +167,7 @@ package enum StoreSchema {
     \(vitalsTables)
     \(qualityTables)
     \(duplicateTables)
+    \(zoneTables)
     """
 
     /// The metric column names, in the documented order (docs/TABLES.md), for SELECT and INSERT lists.
