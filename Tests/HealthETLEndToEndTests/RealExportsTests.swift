@@ -56,6 +56,11 @@ final class RealExportsTests: XCTestCase {
                 // Independent count: distinct top-level <Record …> start tags in the raw XML.
                 if relative.hasSuffix(".xml") {
                     XCTAssertEqual(try Self.distinctTopLevelRecords(path), samples, relative)
+                    // Issue 48: the zone timeline holds the home zone and the zones the file's own
+                    // HKTimeZone metadata names on sleep records and workouts (at most one in each
+                    // real export), no other.
+                    let zones = Set(try query(out + "/health.sqlite", "SELECT DISTINCT zone FROM zone_timeline"))
+                    XCTAssertEqual(zones.subtracting(["Europe/Berlin"]), try Self.evidenceZones(path), relative)
                 }
             }
         }
@@ -78,6 +83,24 @@ final class RealExportsTests: XCTestCase {
             throw NSError(domain: "count", code: 1, userInfo: [NSLocalizedDescriptionKey: result.stderr])
         }
         return n
+    }
+
+    /// The `HKTimeZone` values of sleep records and workouts, by Python's XML parser (not ours).
+    static func evidenceZones(_ path: String) throws -> Set<String> {
+        let script = """
+        import re, sys, xml.etree.ElementTree as ET
+        data = open(sys.argv[1], 'rb').read()
+        data = re.sub(rb'<!DOCTYPE.*?\\]>', b'', data, count=1, flags=re.S)
+        root = ET.fromstring(data)
+        zones = set()
+        for e in root:
+            if e.tag == 'Workout' or (e.tag == 'Record' and e.get('type') == 'HKCategoryTypeIdentifierSleepAnalysis'):
+                zones.update(m.get('value') for m in e.findall('MetadataEntry') if m.get('key') == 'HKTimeZone')
+        print('\\n'.join(sorted(zones)))
+        """
+        let result = try runProcess("/usr/bin/env", ["python3", "-c", script, path])
+        guard result.status == 0 else { throw NSError(domain: "zones", code: 1, userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+        return Set(result.stdout.split(separator: "\n").map(String.init))
     }
 
     /// Zip, unzipped folder and bare XML of the same export give the same rows.
