@@ -271,11 +271,16 @@ def self_test():
     return 0
 
 
+def describe():
+    """The package as SwiftPM reads Package.swift (also scripts/check-test-targets.py's input)."""
+    return json.loads(subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=ROOT,
+                                     check=True, capture_output=True, text=True).stdout)
+
+
 def main():
     if self_test():
         return 1
-    described = json.loads(subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=ROOT,
-                                          check=True, capture_output=True, text=True).stdout)
+    described = describe()
     deps = {t["name"]: set(t.get("target_dependencies") or []) for t in described["targets"]}
     problems = rules(deps)
     problems += undeclared_imports(deps, target_files(described))

@@ -17,7 +17,7 @@
 
     scripts/check-test-targets.py          the check (make check, make test)
 """
-import json, pathlib, re, subprocess, sys
+import importlib.util, pathlib, re, sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 END_TO_END = "HealthETLEndToEndTests"
@@ -26,8 +26,11 @@ RUNS_THE_PRODUCT = re.compile(r"\b(healthetl|importJSON|generateExport)\(|\bTest
                               r"|\bProcess\(\)")
 HELPERS = re.compile(r"^\s*(?:(?:package|private|fileprivate|internal|public|static)\s+)*"
                      r"(?:func\s+(runProcess|importJSON|temporaryFolder|generateExport)\b|enum\s+(TestPaths)\b)", re.M)
-IMPORT = re.compile(r"^[ \t]*(?:@\w+(?:\([^)\n]*\))?[ \t]+)*(?:(?:public|package|internal|private|fileprivate)\s+)?"
-                    r"import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)", re.M)
+# The import pattern and the package's description are the module check's (one copy).
+_spec = importlib.util.spec_from_file_location("module_graph", ROOT / "scripts" / "check-module-graph.py")
+module_graph = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(module_graph)
+IMPORT = module_graph.IMPORT
 
 
 def problems_of(targets, files):
@@ -95,8 +98,7 @@ def self_test():
 def main():
     if self_test():
         return 1
-    described = json.loads(subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=ROOT,
-                                          check=True, capture_output=True, text=True).stdout)
+    described = module_graph.describe()
     targets = {t["name"]: {"type": t.get("type"), "deps": set(t.get("target_dependencies") or []), "path": t["path"]}
                for t in described["targets"]}
     files = {name: [(p.relative_to(ROOT), p.read_text(encoding="utf-8")) for p in sorted((ROOT / t["path"]).rglob("*.swift"))]
