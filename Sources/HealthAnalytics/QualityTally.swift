@@ -158,10 +158,11 @@ package struct QualityTally: Sendable {
 
     /// Marks the local hour of `start` on its day, if the sample's local day is that day.
     private mutating func addHour(start: Int64, day: Int64, worn: Bool) {
-        let seconds = start.floorDivided(by: 1_000_000).quotient + calendar.offset(at: Timestamp(microseconds: start))
-        let local = seconds.floorDivided(by: 86_400)
-        guard local.quotient == day else { return }
-        let bit: UInt32 = 1 << UInt32(min(local.remainder / 3600, 23))
+        // Through the calendar's own date and clock, not instant + offset: a traveller's calendar
+        // (issue 48) holds a date across a westward switch, which an offset alone cannot say.
+        let instant = Timestamp(microseconds: start)
+        guard Int64(calendar.localDate(of: instant).daysSinceEpoch) == day else { return }
+        let bit: UInt32 = 1 << UInt32(min(calendar.secondOfDay(instant) / 3600, 23))
         if worn { wornHours[day, default: 0] |= bit } else { carriedHours[day, default: 0] |= bit }
     }
 

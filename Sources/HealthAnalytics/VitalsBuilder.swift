@@ -208,8 +208,10 @@ package struct VitalsBuilder {
     }
 
     /// `2024-01-10T07:30:00` on the local clock of the analytics' zone.
+    /// The calendar's date and clock (not instant + offset: a traveller's calendar can hold a date).
     static func localText(_ instant: Timestamp, _ calendar: inout LocalCalendar) -> String {
-        let local = Timestamp(microseconds: instant.microseconds + calendar.offset(at: instant) * 1_000_000)
-        return String(local.iso8601.prefix(19))
+        let second = calendar.secondOfDay(instant)
+        return calendar.localDate(of: instant).iso8601 + "T" + [second / 3600, second / 60 % 60, second % 60]
+            .map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
     }
 }

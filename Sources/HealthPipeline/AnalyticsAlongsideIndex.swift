@@ -34,7 +34,7 @@ final class AnalyticsAlongsideIndex {
         let export = try files.startSamples(sources: sources, alongsideIndex: true)
         samples = export
         // The quality and vitals tallies ride along the same series.
-        let tallies = try SeriesTallies(database: database, timeZone: settings.timeZone)
+        let tallies = try SeriesTallies(database: database, calendar: settings.calendar())
         let builder = settings.builder(tap: tallies.tap(then: export.map { e in { @Sendable in try e.send(type: $0, $1) } }))
         let computed = computed
         return {

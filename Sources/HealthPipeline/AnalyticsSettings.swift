@@ -46,7 +46,7 @@ struct AnalyticsSettings: Sendable, Equatable {
     func qualityBuilder(_ database: Database) -> QualityBuilder {
         let priority = priority
         // As `AnalyticsBuilder.RankTable`: every source as recorded and as typed in, ranked together.
-        return QualityBuilder(database: database, calendar: LocalCalendar(timeZone: timeZone), settings: quality) { sources in
+        return QualityBuilder(database: database, calendar: calendar(), settings: quality) { sources in
             func candidate(_ s: QualityBuilder.Source, _ typedIn: Bool) -> SourcePriority.Candidate {
                 .init(name: s.name, deviceModel: s.model.isEmpty ? nil : s.model, userEntered: typedIn)
             }
@@ -68,12 +68,16 @@ struct AnalyticsSettings: Sendable, Equatable {
                           ? nil : quality.validDayMinWatchHours)
     }
 
+    /// The calendar of every local day the analytics count: the one place that decides it, so
+    /// that days local to where a traveller was (issue 48) change one function, not eight callers.
+    func calendar() -> LocalCalendar { LocalCalendar(timeZone: timeZone) }
+
     /// One line that changes whenever the analytics would.
     var fingerprint: String { stored.line }
 
     /// The analytics stage under these settings.
     func builder(tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) -> AnalyticsBuilder {
-        AnalyticsBuilder(calendar: LocalCalendar(timeZone: timeZone), priority: priority,
+        AnalyticsBuilder(calendar: calendar(), priority: priority,
                          heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, tap: tap)
     }
 

@@ -36,7 +36,7 @@ struct AnalyticsUpdate {
             content = computed.content
         } else if days == nil {
             // Every sample passes through the builder: the tallies ride along.
-            let gather = try SeriesTallies(database: database, timeZone: settings.timeZone)
+            let gather = try SeriesTallies(database: database, calendar: settings.calendar())
             content = try settings.builder(tap: gather.tap(then: tap)).build(days: nil, from: SeriesReader(database: database))
             tallies = gather.finish()
         } else {
@@ -44,7 +44,7 @@ struct AnalyticsUpdate {
         }
         let writer = AnalyticsWriter(database: database)
         try writer.replace(days: days, with: content, recordedAt: recordedAt)
-        try writer.markPartialDays(exportDay: Self.exportDay(in: database, timeZone: settings.timeZone))
+        try writer.markPartialDays(exportDay: Self.exportDay(in: database, calendar: settings.calendar()))
         try progress.phase(.analytics, "data quality", within: 0.2)
         var quality = settings.qualityBuilder(database)
         try quality.update(days: days, tally: tallies?.quality)
@@ -60,7 +60,7 @@ struct AnalyticsUpdate {
             let periods = PeriodRollup.periods(kind, of: periodDays, weekStart: settings.weekStart)
             try writer.replacePeriods(kind, starts: starts, with: periods, recordedAt: recordedAt)
         }
-        var vitals = VitalsBuilder(calendar: LocalCalendar(timeZone: settings.timeZone), maxHeartRate: settings.maxHeartRate,
+        var vitals = VitalsBuilder(calendar: settings.calendar(), maxHeartRate: settings.maxHeartRate,
                                    sourcePriority: settings.priority)
         _ = try vitals.update(VitalsStore(database: database), days: days, heartRates: tallies?.workouts)
         // Issue 48: the person's zone timeline, from every HKTimeZone the store holds (new
@@ -73,10 +73,10 @@ struct AnalyticsUpdate {
 
     /// The local day of the stored export's `ExportDate` (the profile follows the newest
     /// export), nil when the export had none.
-    static func exportDay(in database: Database, timeZone: TimeZone) throws -> CivilDate? {
+    static func exportDay(in database: Database, calendar: LocalCalendar) throws -> CivilDate? {
         guard let text = try HealthStore(database: database).exportDateText(),
               let instant = Timestamp(iso8601: text) else { return nil }
-        var calendar = LocalCalendar(timeZone: timeZone)
+        var calendar = calendar
         return calendar.localDate(of: instant)
     }
 }

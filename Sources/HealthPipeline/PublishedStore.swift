@@ -134,7 +134,7 @@ struct PublishedStore {
                 days!.formUnion(try AnalyticsWriter(database: database).partialDays())
                 for text in [exportBefore, exportAfter] {
                     guard let instant = text.flatMap(Timestamp.init(iso8601:)) else { continue }
-                    var calendar = LocalCalendar(timeZone: settings.timeZone)
+                    var calendar = settings.calendar()
                     days!.insert(calendar.localDate(of: instant))
                 }
                 if let first = try store.firstAnalyticsDay() {
@@ -167,7 +167,7 @@ struct PublishedStore {
     /// day either side (a heart-rate gap or a night reaching over midnight).
     private func touchedDays(since firstID: Int64, workouts: [(Int64, Int64)],
                              settings: AnalyticsSettings) throws -> Set<CivilDate> {
-        var calendar = LocalCalendar(timeZone: settings.timeZone)
+        var calendar = settings.calendar()
         var days: Set<CivilDate> = []
         func add(_ start: Int64, _ end: Int64) {
             let first = calendar.localDate(of: Timestamp(microseconds: start)).adding(days: -1)

@@ -15,8 +15,8 @@ final class SeriesTallies: @unchecked Sendable {
     private var workouts: WorkoutHeartRates
 
     /// What the tallies need besides the series, read from the loaded store.
-    init(database: Database, timeZone: TimeZone) throws {
-        quality = QualityTally(calendar: LocalCalendar(timeZone: timeZone), phones: try QualityTally.phoneSources(in: database))
+    init(database: Database, calendar: LocalCalendar) throws {
+        quality = QualityTally(calendar: calendar, phones: try QualityTally.phoneSources(in: database))
         workouts = try WorkoutHeartRates(database: database)
     }
 
