@@ -168,6 +168,11 @@ final class HugeInputsTests: XCTestCase {
             XCTAssertEqual(try db.rows("SELECT count(*) FROM workout_route_points").first?.first?.int, Int64((name == "long" ? 600_000 : 25_000) + 25_000))
         }
         print("peak memory: \(Int(peaks[0])) MiB with a 25,000-point route, \(Int(peaks[1])) MiB with a 600,000-point one")
-        XCTAssertLessThan(peaks[1], peaks[0] + 48, "memory stays flat with the route's length")
+        // Under AddressSanitizer (`make test-asan` sets ASAN_OPTIONS) freed memory waits in its
+        // quarantine (256 MB), so the peak measures the sanitizer, not the import: there the
+        // points are checked above and the figure is `make test`'s (it read 262 vs 599 MiB once).
+        if ProcessInfo.processInfo.environment["ASAN_OPTIONS"] == nil {
+            XCTAssertLessThan(peaks[1], peaks[0] + 48, "memory stays flat with the route's length")
+        }
     }
 }
