@@ -7,6 +7,9 @@ extension ZoneTimeline {
         public var zone: String
         public var from: CivilDate?
         public var through: CivilDate?
+
+        /// "Asia/Tokyo 2024-02-01 – 2024-02-10", an open end as "…".
+        public var text: String { "\(zone) \(from?.iso8601 ?? "…") – \(through?.iso8601 ?? "…")" }
     }
 
     /// The stretches in order, with their dates: what the run summary and `people show` list.
@@ -25,9 +28,7 @@ extension ZoneTimeline {
     /// of first appearance, and the dates of every stretch away from home; nil for one zone.
     public var summaryText: String? {
         guard !isSingleZone else { return nil }
-        let away = spans.filter { $0.zone != home }.map { span in
-            "\(span.zone) \(span.from?.iso8601 ?? "…") – \(span.through?.iso8601 ?? "…")"
-        }
+        let away = spans.filter { $0.zone != home }.map(\.text)
         return "\(zones.count) zones: " + zones.joined(separator: ", ") + " (" + away.joined(separator: "; ") + ")"
     }
 }

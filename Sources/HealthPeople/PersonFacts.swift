@@ -52,9 +52,7 @@ public struct PersonFacts: Codable, Sendable, Equatable {
         let run = try store.lastRun()
         lastImport = run?.finishedUTC
         if timezone == nil { timezone = run?.timeZone }
-        zoneTimeline = try ZoneStore(database: store.database).storedTimeline(home: timezone ?? "UTC")?.spans.map { span in
-            "\(span.zone) \(span.from?.iso8601 ?? "…") – \(span.through?.iso8601 ?? "…")"
-        } ?? []
+        zoneTimeline = try ZoneStore(database: store.database).storedTimeline(home: timezone ?? "UTC")?.spans.map(\.text) ?? []
     }
 
     /// `people show`'s lines of the zone timeline, after the facts (none for a store without one).

@@ -11,8 +11,6 @@ package struct ZoneStore {
 
     package init(database: Database) { self.database = database }
 
-    static let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
-
     /// Every `HKTimeZone` of the stored sleep samples and workouts with its record's start, in
     /// time order. Reads the sleep samples through the (type, start) index and the workouts
     /// whole: a year holds a few thousand of each.
@@ -25,7 +23,7 @@ package struct ZoneStore {
             SELECT start_us, json_extract(metadata, '$.HKTimeZone') FROM workouts
             WHERE metadata LIKE '%HKTimeZone%' AND json_valid(metadata) AND start_us IS NOT NULL
             ORDER BY 1
-            """, [.text(Self.sleep)]).compactMap { row in
+            """, [.text(QualityStore.sleep)]).compactMap { row in
             guard let start = row[0].int, let zone = row[1].string else { return nil }
             return ZoneEvidence(instant: Timestamp(microseconds: start), zone: zone)
         }
