@@ -49,6 +49,9 @@ public struct LocalCalendar: Sendable {
         self.travel = travel
     }
 
+    /// Whether this calendar follows a timeline of more than one zone.
+    public var isTravelling: Bool { travel != nil }
+
     public init?(identifier: String) {
         guard let zone = TimeZone(identifier: identifier) else { return nil }
         self.init(timeZone: zone)

@@ -11,6 +11,8 @@ final class AnalyticsAlongsideIndex {
     private let files: OutputFiles
     private let settings: AnalyticsSettings
     private let computed = Handoff<AnalyticsUpdate.Computed>()
+    /// The settings with the run's zone timeline, once `start` built it.
+    private(set) var zoned: AnalyticsSettings?
     /// The samples output, once started.
     private(set) var samples: SamplesExport?
 
@@ -24,8 +26,14 @@ final class AnalyticsAlongsideIndex {
     var content: AnalyticsUpdate.Computed? { computed.value }
 
     /// Reads what the analytics need besides the series from the loaded store (on the
-    /// loader's thread) and returns the work for the thread beside the index build.
-    func start(_ database: Database, _ runs: SampleRuns) throws -> @Sendable () throws -> Void {
+    /// loader's thread) and returns the work for the thread beside the index build. The zone
+    /// timeline comes first (`sleepZones`: the sleep samples' evidence the sink gathered; the
+    /// workouts' is read here), and the rows of the days it moves are dated again.
+    func start(_ database: Database, _ runs: SampleRuns, sleepZones: [ZoneEvidence]) throws -> @Sendable () throws -> Void {
+        let zones = try ZoneUpdate(database, settings: settings,
+                                   evidence: sleepZones + ZoneStore(database: database).workoutEvidence())
+        let settings = zones.settings
+        zoned = settings
         let reader = SeriesReader(database: database)
         let sources = try reader.sources()
         let identifiers = Dictionary(try reader.allTypes().map { ($0.id, $0.identifier) }, uniquingKeysWith: { a, _ in a })
@@ -37,8 +45,10 @@ final class AnalyticsAlongsideIndex {
         let tallies = try SeriesTallies(database: database, calendar: settings.calendar())
         let builder = settings.builder(tap: tallies.tap(then: export.map { e in { @Sendable in try e.send(type: $0, $1) } }))
         let computed = computed
+        let (instants, calendar) = (zones.moved?.instants ?? Int64.min..<Int64.max, settings.calendar())
         return {
-            let content = try builder.buildAll(store, series: SampleRunMerger(runs))
+            let series = RedatedSeries(base: try SampleRunMerger(runs), instants: instants, calendar: calendar)
+            let content = try builder.buildAll(store, series: series)
             let gathered = tallies.finish()
             computed.set(AnalyticsUpdate.Computed(content: content, quality: gathered.quality, workouts: gathered.workouts))
         }

@@ -21,9 +21,24 @@ struct AnalyticsSettings: Sendable, Equatable {
     var maxHeartRate: Double?
     /// In the stored fingerprint when not the default: another rule rebuilds the store.
     var quality: QualityBuilder.Settings
+    /// Whether the days follow the person's zone timeline (`timeZone` is then home) or one zone.
+    var localDays: LocalDays
+    /// The person's zone timeline for this run, once known (`ZoneUpdate`): the days follow it
+    /// when `localDays` says so. Not a setting: it comes from the data, and is kept in the store.
+    var timeline: ZoneTimeline?
 
-    init(_ config: PipelineConfig, timeZone: TimeZone, zoneName: String? = nil) throws {
+    /// `zoneConfigured`: the zone was set by the user (it then keeps its meaning: one zone, unless
+    /// `localDays` says `where-recorded`).
+    init(_ config: PipelineConfig, timeZone: TimeZone, zoneName: String? = nil, zoneConfigured: Bool = true) throws {
         self.zoneName = zoneName ?? timeZone.identifier
+        if let name = config.localDays {
+            guard let mode = LocalDays(rawValue: name) else {
+                throw HealthETLError.usage("localDays '\(name)' is neither where-recorded nor zone")
+            }
+            localDays = mode
+        } else {
+            localDays = zoneConfigured ? .zone : .whereRecorded
+        }
         guard let weekStart = PeriodRollup.weekStartIndex(config.weekStart) else {
             throw HealthETLError.usage("weekStart '\(config.weekStart ?? "")' is not a day name (monday … sunday)")
         }
@@ -65,12 +80,22 @@ struct AnalyticsSettings: Sendable, Equatable {
                       heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, weekStart: weekStart,
                       maxHeartRate: maxHeartRate,
                       validDayMinWatchHours: quality.validDayMinWatchHours == QualityBuilder.defaultValidDayMinWatchHours
-                          ? nil : quality.validDayMinWatchHours)
+                          ? nil : quality.validDayMinWatchHours, localDays: localDays)
     }
 
-    /// The calendar of every local day the analytics count: the one place that decides it, so
-    /// that days local to where a traveller was (issue 48) change one function, not eight callers.
-    func calendar() -> LocalCalendar { LocalCalendar(timeZone: timeZone) }
+    /// The calendar of every local day the analytics count: the one place that decides it.
+    /// Along the timeline when the days follow it and it is known; else the one zone (home).
+    func calendar() -> LocalCalendar {
+        if localDays == .whereRecorded, let timeline { return LocalCalendar(timeline: timeline) }
+        return LocalCalendar(timeZone: timeZone)
+    }
+
+    /// These settings with the run's timeline.
+    func with(_ timeline: ZoneTimeline) -> AnalyticsSettings {
+        var settings = self
+        settings.timeline = timeline
+        return settings
+    }
 
     /// One line that changes whenever the analytics would.
     var fingerprint: String { stored.line }

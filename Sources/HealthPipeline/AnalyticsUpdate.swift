@@ -63,10 +63,11 @@ struct AnalyticsUpdate {
         var vitals = VitalsBuilder(calendar: settings.calendar(), maxHeartRate: settings.maxHeartRate,
                                    sourcePriority: settings.priority)
         _ = try vitals.update(VitalsStore(database: database), days: days, heartRates: tallies?.workouts)
-        // Issue 48: the person's zone timeline, from every HKTimeZone the store holds (new
-        // evidence can move a switch between two earlier ones), kept for the summary and `people show`.
+        // Issue 48: every day's zone and travel mark, and the timeline (`ZoneUpdate`) kept for
+        // the next run, the summary, `people show` and every reader of the store.
+        try writer.markZones(calendar: settings.calendar())
         let zones = ZoneStore(database: database)
-        try zones.replace(with: ZoneTimeline.build(evidence: try zones.evidence(), home: settings.zoneName))
+        try zones.replace(with: try settings.timeline ?? ZoneTimeline.build(evidence: zones.evidence(), home: settings.zoneName))
         try progress.phase(.analytics, "finish", within: 1)
         return Result(days: content.days.count, nights: content.nights.count)
     }

@@ -51,7 +51,8 @@ package struct ImportJob: Sendable {
         let folder = OutputFolder(path: options.out)
         let zone = try options.timeZone
             ?? TimeZoneChoice.unconfigured(source: source, publishedStore: options.full ? nil : folder.databasePath)
-        let settings = try AnalyticsSettings(options.config, timeZone: zone.zone, zoneName: zone.name)
+        let settings = try AnalyticsSettings(options.config, timeZone: zone.zone, zoneName: zone.name,
+                                             zoneConfigured: options.timeZone != nil)
         let files = OutputFiles(folder: folder, outputs: options.outputs)
         try folder.prepare()
         try SQLiteTemporaryFiles.keep(in: folder)
@@ -122,13 +123,15 @@ package struct ImportJob: Sendable {
         let alongside = AnalyticsAlongsideIndex(files: files, settings: settings)
         var load: Loader.Result
         do {
-            load = try Loader(source: source, staged: checkpoints.staged, timeZone: zone.zone,
+            // Dated as the published store's rows are (its timeline); a full load: at home.
+            let calendar = try previous.flatMap { try StoreSettings.calendar(in: $0.database) } ?? settings.calendar()
+            load = try Loader(source: source, staged: checkpoints.staged, calendar: calendar,
                               anchors: previous?.anchors ?? Anchors(), alreadyStored: previous?.stored ?? StoredIdentities(),
                               overlapSeconds: options.config.anchorOverlapSeconds ?? 20,
                               runID: previous?.nextRunID ?? 1, progress: progress,
                               checkpoint: resumed ?? LoadCheckpoint(input: input, job: job),
                               checkpointRecords: max(1, options.config.checkpointRecords ?? 250_000),
-                              checkpointCopy: checkpoints.copy).run(alongsideIndex: previous == nil ? alongside.start : nil)
+                              checkpointCopy: checkpoints.copy).run(alongsideIndex: previous == nil ? { try alongside.start($0, $1, sleepZones: $2) } : nil)
         } catch {
             alongside.samples?.cancel()
             // A load that committed no checkpoint has nothing to resume: no staged store is left behind.

@@ -17,7 +17,9 @@ import HealthStore
 struct Loader {
     let source: ExportSource
     let staged: String
-    let timeZone: TimeZone
+    /// The calendar the load dates rows with: the store's (one zone, or the timeline it was
+    /// dated under); a changed timeline dates the moved days again later (`ZoneUpdate`).
+    let calendar: LocalCalendar
     let anchors: Anchors
     /// The published store's workouts and correlations (an incremental run): not written again.
     var alreadyStored = StoredIdentities()
@@ -44,8 +46,9 @@ struct Loader {
 
     /// Work to do while the loaded store is indexed: given the store (complete, not yet
     /// indexed; read what is needed here, on the loader's thread) and the sorted runs of its
-    /// samples, it returns what then runs on a thread of its own, alongside the index build.
-    typealias AlongsideIndex = (Database, SampleRuns) throws -> @Sendable () throws -> Void
+    /// samples (and the zone evidence of its sleep samples), it returns what then runs on a
+    /// thread of its own, alongside the index build.
+    typealias AlongsideIndex = (Database, SampleRuns, [ZoneEvidence]) throws -> @Sendable () throws -> Void
 
     /// `alongsideIndex` runs only if this process loaded every sample itself (not a resumed
     /// load): the runs hold the samples it wrote, no others.
@@ -77,7 +80,9 @@ struct Loader {
         // Without runs (a resumed load, or a spill that failed) the analytics read the store later.
         let runs = try? sink.sampleRuns?.finish()
         sink.sampleRuns = nil
-        if let runs, let alongsideIndex { alongside.spawn("analytics", try alongsideIndex(sink.database, runs)) }
+        if let runs, let alongsideIndex {
+            alongside.spawn("analytics", try alongsideIndex(sink.database, runs, sink.sleepZoneEvidence))
+        }
         state.phase = .finishing
         state.counts = sink.writtenCounts
         state.sequence += 1
@@ -116,7 +121,7 @@ struct Loader {
             readerSummary.set(try reader.run(resumingAt: resume, knownRoutePaths: knownRoutes, emit: ingested.send))
             ingested.finish()
         }
-        let calendar = LocalCalendar(timeZone: timeZone)
+        let calendar = calendar
         threads.spawn("normalize") {
             var stages = Normalizer(calendar: calendar).then(IdentityStamper())
             try stages.pump(from: ingested, to: normalized)

@@ -1,4 +1,5 @@
 import Foundation
+import HealthCore
 import HealthStore
 import SQLite
 
@@ -50,7 +51,7 @@ enum SettingsDifference {
     /// The names users know the analytics settings by.
     static let labels = ["zone": "zone", "priority": "source priority", "sleepDayStart": "sleepDayStartHour",
                          "heartbeatGap": "heartbeatMaxGapMinutes", "weekStart": "weekStart", "schema": "analytics version",
-                         "validDayHours": "validDayMinWatchHours",
+                         "validDayHours": "validDayMinWatchHours", "localDays": "local days",
                          "units": "units", "csvDialect": "CSV dialect", "goals": "goals"]
 
     static func fields(_ line: String) -> [(String, String)] {
@@ -60,10 +61,16 @@ enum SettingsDifference {
         }
     }
 
+    /// What a key a line leaves out means (`localDays`: stores before issue 48 had one zone).
+    static let omitted = ["localDays": LocalDays.zone.rawValue]
+
     static func changes(from old: String, to new: String) -> [String] {
         let before = Dictionary(fields(old), uniquingKeysWith: { a, _ in a })
-        return fields(new).compactMap { key, value in
-            let was = before[key] ?? "unset"
+        let after = fields(new)
+        // A key only the old line has is a change to its omitted meaning.
+        let dropped = omitted.filter { key, _ in before[key] != nil && !after.contains { $0.0 == key } }
+        return (after + dropped.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }).compactMap { key, value in
+            let was = before[key] ?? omitted[key] ?? "unset"
             guard was != value else { return nil }
             let label = labels[key] ?? key
             return "\(label) changed (\(was.isEmpty ? "none" : was) → \(value.isEmpty ? "none" : value))"

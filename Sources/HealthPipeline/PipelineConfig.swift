@@ -7,6 +7,9 @@ import HealthStore
 /// A pipeline definition (`pipelines/default.json`, `pipelines/nightly.json`): README.md, "Pipelines".
 public struct PipelineConfig: Codable, Sendable, Equatable {
     public var timezone: String?
+    /// `where-recorded` or `zone` (`--local-days`): see `LocalDays`. Unset: where recorded when
+    /// no zone is configured, else the configured zone.
+    public var localDays: String?
     public var weekStart: String?
     public var outputs: [String]?
     public var sourcePriority: [String]?

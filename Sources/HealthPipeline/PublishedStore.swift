@@ -123,10 +123,15 @@ struct PublishedStore {
             summary.newSamples = merged.newSamples
             summary.newWorkouts = merged.newWorkouts
             summary.newECGRecordings = merged.newECGRecordings
+            // The zone timeline of everything stored now: the days it moved are dated again and
+            // recomputed with the rest (the delta was dated under the timeline the store had).
+            let zones = try ZoneUpdate(database, settings: settings,
+                                       previous: try ZoneStore(database: database).storedTimeline(home: settings.zoneName))
+            let settings = zones.settings
             // After `reset` the analytics are empty: every day is to be computed.
-            let empty = try store.dayCount() == 0
+            let empty = try store.dayCount() == 0 || zones.moved == nil
             var days = empty ? nil : try touchedDays(since: merged.firstNewSampleID, workouts: merged.newWorkoutSpans,
-                                                     settings: settings)
+                                                     settings: settings).union(zones.moved?.days ?? [])
             // A later export completes the days that were partial (docs/days-and-averages.md):
             // they are recomputed, and every day's `partial_day` set again, even without new samples.
             let exportAfter = try store.exportDateText()

@@ -28,7 +28,7 @@ extension Command {
     static var usage: String { Help.usageLine(name, spec) }
 }
 
-/// `healthetl import EXPORT [--out DIR] [--person ID] [--pipeline FILE] [--timezone ZONE] [--full] [--quiet] [--json]`
+/// `healthetl import EXPORT [--out DIR] [--person ID] [--pipeline FILE] [--timezone ZONE] [--local-days MODE] [--full] [--quiet] [--json]`
 enum ImportCommand: Command {
     static let name = "import"
     static let abstract = "import an Apple Health export: the first run builds the store, later ones add what is new"
@@ -41,10 +41,11 @@ enum ImportCommand: Command {
         """
     static let spec = ArgumentSpec(
         positionals: [Positional(name: "EXPORT", help: "export.zip, export.xml, or the unzipped apple_health_export folder")],
-        options: [.out, .person, .pipeline, .timezone, .full, .quiet, .json])
+        options: [.out, .person, .pipeline, .timezone, .localDays, .full, .quiet, .json])
 
     static func run(_ args: ParsedArguments) throws {
-        let config = try loadPipeline(args.option("pipeline"))
+        var config = try loadPipeline(args.option("pipeline"))
+        if let mode = args.option("local-days") { config.localDays = mode }
         let quiet = args.flag("quiet")
         let interactive = !quiet && isatty(STDERR_FILENO) == 1
         let progress = interactive ? TerminalProgressLine().handler : nil

@@ -60,9 +60,9 @@ package func healthetl(_ arguments: [String], timeout: TimeInterval = 300) throw
 /// Imports `export` into `out` with `--json` (in `zone`, Europe/Berlin unless told), fails the
 /// test on a non-zero exit and returns the run's summary: the last JSON line of stdout.
 @discardableResult
-package func importJSON(_ export: String, _ out: String, _ extra: [String] = [], zone: String = "Europe/Berlin",
+package func importJSON(_ export: String, _ out: String, _ extra: [String] = [], zone: String? = "Europe/Berlin",
                         file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
-    let r = try healthetl(["import", export, "--out", out, "--json", "--timezone", zone] + extra)
+    let r = try healthetl(["import", export, "--out", out, "--json"] + (zone.map { ["--timezone", $0] } ?? []) + extra)
     XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
     let summary = try XCTUnwrap(r.stdout.split(separator: "\n").last { $0.hasPrefix("{") }, r.stdout, file: file, line: line)
     return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any], r.stdout, file: file, line: line)

@@ -41,6 +41,8 @@ package let analyticsQueries = [
     "SELECT count(*), sum(value), count(DISTINCT identity) FROM sample_data",
     "SELECT id, activity_type, start_utc, distance_m FROM workouts ORDER BY id",
     "SELECT * FROM activity_summaries ORDER BY date",
+    "SELECT local_day, count(*), sum(value) FROM sample_data GROUP BY local_day ORDER BY local_day",
+    "SELECT id, local_date FROM workouts ORDER BY id",
 ]
 
 /// Rows of every analytics query, without row ids and run stamps.

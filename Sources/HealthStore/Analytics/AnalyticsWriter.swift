@@ -43,6 +43,21 @@ package struct AnalyticsWriter {
             """, [exportDay.map { .text($0.iso8601) } ?? .null])
     }
 
+    /// Sets every day's zone and travel mark under `calendar` (all days: a few thousand rows,
+    /// and a changed timeline can move the mark of a day no sample touched).
+    package func markZones(calendar: LocalCalendar) throws {
+        guard calendar.isTravelling else {
+            try database.rows("UPDATE daily_analytics SET zone = ?, travel_day = 0", [.text(calendar.timeZone.identifier)])
+            return
+        }
+        let update = try database.prepare("UPDATE daily_analytics SET zone = ?, travel_day = ? WHERE date = ?")
+        for row in try database.rows("SELECT date FROM daily_analytics") {
+            guard let text = row[0].string, let day = CivilDate(iso: text) else { continue }
+            try update.bind([.text(calendar.zoneName(on: day)), .integer(calendar.isTravelDay(day) ? 1 : 0), .text(text)])
+            try update.run()
+        }
+    }
+
     /// The partial days as stored.
     package func partialDays() throws -> Set<CivilDate> {
         Set(try database.rows("SELECT date FROM daily_analytics WHERE partial_day = 1").compactMap {

@@ -21,9 +21,14 @@ package struct StoreSettings: Sendable, Equatable {
     /// The valid-day rule's hours (docs/data-quality.md); nil: the default, which the line
     /// leaves out so that a store written before the setting existed still matches.
     package var validDayMinWatchHours: Double?
+    /// Whether the days follow the person's zone timeline (`zone` is then the home zone) or
+    /// the one zone; the line leaves the one zone out, as stores before issue 48 had it.
+    package var localDays: LocalDays
 
     package init(zone: String, priority: [String], heartbeatMaxGapMinutes: Double, weekStart: Int,
-                maxHeartRate: Double? = nil, schema: Int = StoreSchema.analyticsVersion, validDayMinWatchHours: Double? = nil) {
+                maxHeartRate: Double? = nil, schema: Int = StoreSchema.analyticsVersion, validDayMinWatchHours: Double? = nil,
+                localDays: LocalDays = .zone) {
+        self.localDays = localDays
         self.schema = schema; self.zone = zone; self.priority = priority
         self.heartbeatMaxGapMinutes = heartbeatMaxGapMinutes
         self.weekStart = weekStart
@@ -38,6 +43,7 @@ package struct StoreSettings: Sendable, Equatable {
             // Only when set, so that the line of every store without it is what it was.
             + (maxHeartRate.map { ";maxHeartRate=\($0)" } ?? "")
             + (validDayMinWatchHours.map { ";validDayHours=\($0)" } ?? "")
+            + (localDays == .zone ? "" : ";localDays=\(localDays.rawValue)")
     }
 
     /// The fields of a stored line; nil for a line that is not one (a store of another program).
@@ -54,7 +60,8 @@ package struct StoreSettings: Sendable, Equatable {
                   weekStart: fields["weekStart"].flatMap(Int.init) ?? 0,
                   maxHeartRate: fields["maxHeartRate"].flatMap(Double.init),
                   schema: fields["schema"].flatMap(Int.init) ?? 0,
-                  validDayMinWatchHours: fields["validDayHours"].flatMap(Double.init))
+                  validDayMinWatchHours: fields["validDayHours"].flatMap(Double.init),
+                  localDays: fields["localDays"].flatMap(LocalDays.init(rawValue:)) ?? .zone)
     }
 
     /// Saves these settings in a store (inside the caller's transaction, if any).
@@ -85,6 +92,18 @@ package struct StoreSettings: Sendable, Equatable {
     package static func storedLine(in database: Database) throws -> String? {
         guard try database.hasTable("settings") else { return nil }
         return try value(of: "analytics", in: database)
+    }
+
+    /// The calendar of a store's local days: along the kept zone timeline when its days follow
+    /// it, else the one zone (nil: no settings stored, or a zone this machine does not know).
+    /// What every reader of the store (HealthQL, the report, the outputs) dates instants with.
+    package static func calendar(in database: Database) throws -> LocalCalendar? {
+        guard let settings = try stored(in: database) else { return nil }
+        if settings.localDays == .whereRecorded,
+           let timeline = try ZoneStore(database: database).storedTimeline(home: settings.zone) {
+            return LocalCalendar(timeline: timeline)
+        }
+        return LocalCalendar(identifier: settings.zone)
     }
 
     /// The settings a store holds, read.

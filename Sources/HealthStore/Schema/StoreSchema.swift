@@ -12,13 +12,14 @@ package enum StoreSchema {
     /// load (`duplicateTables`, DuplicateSchema.swift) and `reconciliation.duplicates_dropped`.
     /// 8: `workout_details.duplicate_of` and the `counted_workouts` view (a workout recorded by
     /// two apps counted once, issue 44). 9: the zone timeline (`zoneTables`, ZoneSchema.swift,
-    /// issue 48).
-    package static let version = 9
+    /// issue 48). 10: `daily_analytics.zone` and `travel_day` (`zoneDayColumns`, issue 48).
+    package static let version = 10
     /// The last version that changed what the analytics are: a store's analytics (and so an
     /// incremental run on it) stay valid across later versions that only add tables.
     /// 5: sleep nights by wake-up day, so a store of an earlier version is re-analysed (which
-    /// also sets its `partial_day`).
-    package static let analyticsVersion = 5
+    /// also sets its `partial_day`). 6: days local to where the person was (issue 48), each
+    /// with its zone.
+    package static let analyticsVersion = 6
     /// The oldest version `upgrade` brings to `version`; an older store is rebuilt.
     package static let oldestUpgradable = 3
 
@@ -36,6 +37,9 @@ package enum StoreSchema {
         try addQualityTables(database)
         try addDuplicateCopies(database)
         try database.execute(zoneTables)
+        if !dailyColumns.contains("zone") {
+            for column in zoneDayColumns { try database.execute("ALTER TABLE daily_analytics ADD COLUMN \(column)") }
+        }
         try database.execute("PRAGMA user_version = \(version)")
     }
 
@@ -75,6 +79,9 @@ package enum StoreSchema {
     /// Version 5 (docs/days-and-averages.md): 1 for a day known to be incomplete (the first day
     /// of data, the export's own day and any after it), 0 for a complete day.
     package static let partialDayColumn = "partial_day INTEGER NOT NULL DEFAULT 0"
+    /// The day's zone (the one in force longest) and whether it touches a window where the
+    /// switch between two zones is a guess (`LocalCalendar.zoneName(on:)`, `isTravelDay`).
+    package static let zoneDayColumns = ["zone TEXT", "travel_day INTEGER NOT NULL DEFAULT 0"]
 
     /// Electrocardiograms (version 4). A recording is known by its instant and watch, so a
     /// cumulative export's recordings are stored once however often they are imported.
@@ -191,7 +198,7 @@ package enum StoreSchema {
     package static let analyticsTables = """
     CREATE TABLE daily_analytics (
         id INTEGER PRIMARY KEY, date TEXT NOT NULL UNIQUE, \(metricColumns), \(partialDayColumn),
-        recorded_at TEXT NOT NULL);
+        recorded_at TEXT NOT NULL, \(zoneDayColumns.joined(separator: ", ")));
     CREATE TABLE weekly_analytics (
         id INTEGER PRIMARY KEY, week_start TEXT NOT NULL UNIQUE, week_end TEXT NOT NULL, \(metricColumns),
         days_with_data INTEGER NOT NULL, recorded_at TEXT NOT NULL);

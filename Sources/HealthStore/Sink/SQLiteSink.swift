@@ -95,6 +95,13 @@ package final class SQLiteSink {
     /// Gets a copy of every sample row inserted (a full load, so that the analytics can read
     /// the series while the store is indexed); nil: none, or dropped after a failed write.
     package var sampleRuns: SampleRunWriter?
+    /// The `HKTimeZone` of every sleep sample inserted while `sampleRuns` is set (a full load),
+    /// with its start: the zone timeline's evidence (`ZoneStore.evidence` reads the same from
+    /// the store, once it is indexed), gathered here so that the timeline is known before the
+    /// analytics that ride along the index build start. Sleep records are a few per night.
+    package private(set) var sleepZoneEvidence: [ZoneEvidence] = []
+    /// The sleep type's id, once a sleep sample came (-1: none yet).
+    private var sleepTypeID: Int64 = -1
     /// SQLite's page cache during the load (KiB), and from the index build on (see `finish`).
     static let cacheKiB = 32768
     static let afterLoadCacheKiB = 8192
@@ -169,6 +176,7 @@ package final class SQLiteSink {
         for row in try database.rows("SELECT id, identifier FROM types") {
             if let id = row[0].int, let name = row[1].string { typeIDs[name] = id }
         }
+        sleepTypeID = typeIDs[QualityStore.sleep] ?? -1
         for row in try database.rows("SELECT id, name, version, device FROM sources") {
             if let id = row[0].int { sourceIDs[SourceInfo(name: row[1].string ?? "", version: row[2].string, device: row[3].string)] = id }
         }
@@ -354,6 +362,9 @@ package final class SQLiteSink {
             if created <= anchorCeiling { anchors.note(created, type: type, source: source) } else { counts.futureDated += 1 }
         }
         if let runs = sampleRuns {
+            if type == sleepTypeID, let zone = s.record.metadata.first(where: { $0.key == ZoneStore.metadataKey }) {
+                sleepZoneEvidence.append(ZoneEvidence(instant: s.start, zone: zone.value))
+            }
             do {
                 try runs.append(type: type, rowID: id, source: source, start: s.start.microseconds, end: s.end.microseconds,
                                 created: s.record.creationDate?.microseconds, localDay: s.localDate.daysSinceEpoch,
@@ -391,6 +402,7 @@ package final class SQLiteSink {
         let id = database.lastInsertRowID
         typeIDs[identifier] = id
         lastType = (identifier, id)
+        if identifier == QualityStore.sleep { sleepTypeID = id }
         return id
     }
 

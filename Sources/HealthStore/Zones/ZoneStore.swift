@@ -11,6 +11,9 @@ package struct ZoneStore {
 
     package init(database: Database) { self.database = database }
 
+    /// The metadata key of the evidence.
+    package static let metadataKey = "HKTimeZone"
+
     /// Every `HKTimeZone` of the stored sleep samples and workouts with its record's start, in
     /// time order. Reads the sleep samples through the (type, start) index and the workouts
     /// whole: a year holds a few thousand of each.
@@ -19,14 +22,25 @@ package struct ZoneStore {
             SELECT s.start_us, json_extract(s.metadata, '$.HKTimeZone')
             FROM sample_data s JOIN types t ON t.id = s.type_id
             WHERE t.identifier = ? AND s.metadata LIKE '%HKTimeZone%' AND json_valid(s.metadata)
-            UNION ALL
-            SELECT start_us, json_extract(metadata, '$.HKTimeZone') FROM workouts
-            WHERE metadata LIKE '%HKTimeZone%' AND json_valid(metadata) AND start_us IS NOT NULL
+            UNION ALL \(Self.workoutEvidenceQuery)
             ORDER BY 1
-            """, [.text(QualityStore.sleep)]).compactMap { row in
-            guard let start = row[0].int, let zone = row[1].string else { return nil }
-            return ZoneEvidence(instant: Timestamp(microseconds: start), zone: zone)
-        }
+            """, [.text(QualityStore.sleep)]).compactMap(Self.evidence)
+    }
+
+    /// The workouts' part of `evidence()`, in no order: what a full load's sink did not gather
+    /// (`SQLiteSink.sleepZoneEvidence`). Needs no index (a few thousand workouts).
+    package func workoutEvidence() throws -> [ZoneEvidence] {
+        try database.rows(Self.workoutEvidenceQuery).compactMap(Self.evidence)
+    }
+
+    private static let workoutEvidenceQuery = """
+        SELECT start_us, json_extract(metadata, '$.HKTimeZone') FROM workouts
+        WHERE metadata LIKE '%HKTimeZone%' AND json_valid(metadata) AND start_us IS NOT NULL
+        """
+
+    private static func evidence(_ row: [SQLValue]) -> ZoneEvidence? {
+        guard let start = row[0].int, let zone = row[1].string else { return nil }
+        return ZoneEvidence(instant: Timestamp(microseconds: start), zone: zone)
     }
 
     /// The timeline the last run kept, nil when the store has none yet (a store of version 8).

@@ -1,0 +1,51 @@
+import HealthCore
+import HealthStore
+import SQLite
+
+/// The run's zone timeline (issue 48), and what it moves in the store: built from the
+/// `HKTimeZone` evidence of everything the store holds after this run, it gives the settings
+/// their calendar; when the days follow it, the stored rows of the days that moved since the
+/// timeline they were dated under are dated again, and those days are recomputed.
+struct ZoneUpdate {
+    /// The settings with the timeline.
+    var settings: AnalyticsSettings
+    /// The days whose bounds, zone or travel mark moved (nil: every day), and the instants (µs)
+    /// they span: the rows starting there were dated again.
+    var moved: (days: Set<CivilDate>, instants: Range<Int64>)?
+
+    /// `evidence`: nil reads the store's (`ZoneStore.evidence`, through the index). `previous`:
+    /// the timeline the stored rows were dated under; nil: home alone, as a full load dates them.
+    init(_ database: Database, settings: AnalyticsSettings, evidence: [ZoneEvidence]? = nil,
+         previous: ZoneTimeline? = nil) throws {
+        let timeline = ZoneTimeline.build(evidence: try evidence ?? ZoneStore(database: database).evidence(),
+                                          home: settings.zoneName)
+        self.settings = settings.with(timeline)
+        guard settings.localDays == .whereRecorded else { moved = ([], 0..<0); return }
+        let before = previous ?? ZoneTimeline(stretches: [.init(start: nil, zone: settings.zoneName)], windows: [],
+                                              home: settings.zoneName)
+        moved = before.changedDays(to: timeline)
+        let instants = moved?.instants ?? Int64.min..<Int64.max
+        try LocalDayRedating(database: database).redate(startingIn: instants, calendar: self.settings.calendar())
+    }
+}
+
+/// A full load's sorted runs, with the rows that start where the days moved dated again
+/// (`ZoneUpdate`): the runs were written as the load dated them, before the timeline was known.
+struct RedatedSeries<Base: SeriesSource>: SeriesSource {
+    let base: Base
+    let instants: Range<Int64>
+    let calendar: LocalCalendar
+
+    func forEachBatch(typeID: Int64, starting range: Range<Int64>?, batchSize: Int,
+                      _ body: ([SeriesReader.Row]) throws -> Void) throws {
+        guard !instants.isEmpty else { return try base.forEachBatch(typeID: typeID, starting: range, batchSize: batchSize, body) }
+        var calendar = calendar
+        try base.forEachBatch(typeID: typeID, starting: range, batchSize: batchSize) { rows in
+            var rows = rows
+            for i in rows.indices where instants.contains(rows[i].start) {
+                rows[i].localDay = calendar.localDate(of: Timestamp(microseconds: rows[i].start)).daysSinceEpoch
+            }
+            try body(rows)
+        }
+    }
+}
