@@ -27,9 +27,9 @@ struct AnalyticsSettings: Sendable, Equatable {
     /// when `localDays` says so. Not a setting: it comes from the data, and is kept in the store.
     var timeline: ZoneTimeline?
 
-    /// `zoneConfigured`: the zone was set by the user (it then keeps its meaning: one zone, unless
-    /// `localDays` says `where-recorded`).
-    init(_ config: PipelineConfig, timeZone: TimeZone, zoneName: String? = nil, zoneConfigured: Bool = true) throws {
+    /// `localDays`: the mode when the pipeline's `localDays` is unset (`TimeZoneChoice.localDays`:
+    /// a configured zone keeps its meaning, one zone).
+    init(_ config: PipelineConfig, timeZone: TimeZone, zoneName: String? = nil, localDays unset: LocalDays = .zone) throws {
         self.zoneName = zoneName ?? timeZone.identifier
         if let name = config.localDays {
             guard let mode = LocalDays(rawValue: name) else {
@@ -37,7 +37,7 @@ struct AnalyticsSettings: Sendable, Equatable {
             }
             localDays = mode
         } else {
-            localDays = zoneConfigured ? .zone : .whereRecorded
+            localDays = unset
         }
         guard let weekStart = PeriodRollup.weekStartIndex(config.weekStart) else {
             throw HealthETLError.usage("weekStart '\(config.weekStart ?? "")' is not a day name (monday … sunday)")

@@ -52,7 +52,7 @@ package struct ImportJob: Sendable {
         let zone = try options.timeZone
             ?? TimeZoneChoice.unconfigured(source: source, publishedStore: options.full ? nil : folder.databasePath)
         let settings = try AnalyticsSettings(options.config, timeZone: zone.zone, zoneName: zone.name,
-                                             zoneConfigured: options.timeZone != nil)
+                                             localDays: zone.localDays(configured: options.timeZone != nil))
         let files = OutputFiles(folder: folder, outputs: options.outputs)
         try folder.prepare()
         try SQLiteTemporaryFiles.keep(in: folder)

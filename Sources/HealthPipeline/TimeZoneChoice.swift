@@ -18,6 +18,9 @@ package struct TimeZoneChoice: Sendable, Equatable {
     /// The zone's name as the user or the store gave it: Foundation on Linux calls `UTC`
     /// "GMT", which a summary must not print back to someone who asked for UTC.
     package var name: String
+    /// The local days mode of the earlier imports, when the zone is theirs (a store of this
+    /// analytics version): a nightly run without options keeps what the first run chose.
+    package var earlierLocalDays: LocalDays?
 
     package init(zone: TimeZone, reason: String, name: String? = nil) {
         self.zone = zone
@@ -25,10 +28,18 @@ package struct TimeZoneChoice: Sendable, Equatable {
         self.name = name ?? zone.identifier
     }
 
+    /// The mode of a run that configures none: the earlier imports', else the days follow the
+    /// timeline when no zone is configured (`configured`), else the one zone.
+    package func localDays(configured: Bool) -> LocalDays {
+        configured ? .zone : earlierLocalDays ?? .whereRecorded
+    }
+
     /// The zone for a run that configures none.
     static func unconfigured(source: ExportSource, publishedStore: String?) throws -> TimeZoneChoice {
-        if let store = publishedStore, let (zone, name) = earlierZone(in: store) {
-            return TimeZoneChoice(zone: zone, reason: "the zone of the earlier imports into this folder", name: name)
+        if let store = publishedStore, let (zone, name, localDays) = earlierZone(in: store) {
+            var choice = TimeZoneChoice(zone: zone, reason: "the zone of the earlier imports into this folder", name: name)
+            choice.earlierLocalDays = localDays
+            return choice
         }
         let hints = try ExportZoneHints.read(source)
         if let name = hints.timeZoneName, let zone = TimeZone(identifier: name) {
@@ -46,13 +57,15 @@ package struct TimeZoneChoice: Sendable, Equatable {
         return TimeZoneChoice(zone: .current, reason: "the machine's zone (the export names none)")
     }
 
-    /// The zone of the last run stored in `path`, if there is one.
-    static func earlierZone(in path: String) -> (TimeZone, String)? {
+    /// The zone of the last run stored in `path`, if there is one, and its local days mode if
+    /// its analytics are of this version (a store before issue 48 moves to the timeline).
+    static func earlierZone(in path: String) -> (TimeZone, String, LocalDays?)? {
         guard FileManager.default.fileExists(atPath: path),
               let db = try? Database(path: path, mode: .readOnly),
               let name = try? HealthStore(database: db).lastRun()?.timeZone,
               let zone = TimeZone(identifier: name) else { return nil }
-        return (zone, name)
+        let settings = (try? StoreSettings.stored(in: db)) ?? nil
+        return (zone, name, settings.flatMap { $0.schema == StoreSchema.analyticsVersion ? $0.localDays : nil })
     }
 
     /// `KR` of `ko-Kore_KR`, `US` of `en_US`.

@@ -24,8 +24,12 @@ enum CalendarGrid {
         // No value: an empty quoted attribute.
         let valueText = value.map { v in v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) } ?? "\"\""
         // A partial day keeps its band, outlined: its value is what there was at the export.
-        let cls = day?.partial == true ? "\"\(band(day?.fraction(metric, goals))) pt\"" : band(day?.fraction(metric, goals))
-        return "<i class=\(cls) data-date=\(date.iso8601) data-metric=\(metric.column) data-value=\(valueText)>\(label)</i>"
+        // A travel day (issue 48) is marked too; a day away names its zone for the tooltip.
+        let marks = (day?.partial == true ? " pt" : "") + (day?.travelDay == true ? " tr" : "")
+        let band = band(day?.fraction(metric, goals))
+        let cls = marks.isEmpty ? band : "\"\(band)\(marks)\""
+        let zone = day?.away.map { " data-zone=\(Format.html(Format.place($0)).replacingOccurrences(of: " ", with: "_"))" } ?? ""
+        return "<i class=\(cls) data-date=\(date.iso8601) data-metric=\(metric.column) data-value=\(valueText)\(zone)>\(label)</i>"
     }
 
     /// One month: weekday header, blank cells before the 1st (weeks start on Monday).
@@ -59,6 +63,7 @@ enum CalendarGrid {
         let labels = ["under 25% of the goal", "25–50%", "50–75%", "75–100%", "goal reached", "no data"]
         return #"<div class="legend" aria-label="Colours: fraction of the day's goal">"#
             + zip(["b0", "b1", "b2", "b3", "b4", "nd"], labels).map { #"<span><i class="\#($0)"></i>\#($1)</span>"# }.joined()
-            + #"<span><i class="nd pt"></i>partial day (the first day of data, the export's day): not counted</span></div>"#
+            + #"<span><i class="nd pt"></i>partial day (the first day of data, the export's day): not counted</span>"#
+            + #"<span><i class="nd tr"></i>travel day (between two time zones): a day away counts in the local time of where you were</span></div>"#
     }
 }

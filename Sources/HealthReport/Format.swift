@@ -32,6 +32,15 @@ enum Format {
                              "October", "November", "December"]
 
     static func day(_ d: CivilDate) -> String { "\(d.day) \(monthNames[d.month - 1].prefix(3)) \(d.year)" }
+    /// `Tokyo` of `Asia/Tokyo`, `Los Angeles` of `America/Los_Angeles`: a zone as people name it.
+    static func place(_ zone: String) -> String {
+        String(zone.split(separator: "/").last ?? Substring(zone)).replacingOccurrences(of: "_", with: " ")
+    }
+    /// `, in Tokyo time` for a day away (issue 48), `, travel day` on a flight day, both, or nothing.
+    static func whereDay(_ day: ReportDay?) -> String {
+        guard let day else { return "" }
+        return (day.away.map { ", in \(html(place($0))) time" } ?? "") + (day.travelDay ? ", travel day" : "")
+    }
     /// `18 Apr`: a chart's date label (never `18/4`, which half the world reads as a month).
     static func shortDay(_ d: CivilDate) -> String { "\(d.day) \(monthNames[d.month - 1].prefix(3))" }
     static func month(_ d: CivilDate) -> String { "\(monthNames[d.month - 1]) \(d.year)" }

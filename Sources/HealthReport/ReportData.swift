@@ -71,6 +71,11 @@ package struct ReportDay: Sendable, Equatable {
     /// A day known to be incomplete (`daily_analytics.partial_day`: the first day of data, the
     /// export's own day): shown, never counted (docs/days-and-averages.md).
     package var partial = false
+    /// The day's zone, where it is not the report's (`ReportData.timeZone`): a day away, counted
+    /// in the local time of where the person was (issue 48). Nil at home.
+    package var away: String?
+    /// A day touching a window where the switch between two zones is a guess (a flight day).
+    package var travelDay = false
 
     package init(date: CivilDate, steps: Double? = nil, activeEnergy: Double? = nil, exerciseMinutes: Double? = nil,
                 standHours: Double? = nil, sleepMinutes: Double? = nil, distanceMeters: Double? = nil) {
@@ -233,7 +238,8 @@ package struct ReportData: Sendable {
         // The zone of the analytics (the settings row is written with them, before the run's row).
         let zoneName = try store.analyticsZoneName() ?? "UTC"
         let zone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
-        var calendar = LocalCalendar(timeZone: zone)
+        // The calendar the days were counted in: the zone, or a traveller's timeline.
+        var calendar = try StoreSettings.calendar(in: database) ?? LocalCalendar(timeZone: zone)
         let export = try store.profile()?.exportDate.flatMap(Timestamp.init(iso8601:)).map { instant -> ReportExport in
             let date = calendar.localDate(of: instant)
             return ReportExport(date: date, minutes: Double(instant.microseconds - calendar.startOfDay(date).microseconds) / 60_000_000)
@@ -248,6 +254,8 @@ package struct ReportData: Sendable {
             // A store of version 4 (read before its first import by this version) has no
             // `partial_day`: the same rule, here (the first day, the export's day and after).
             day.partial = d.partial ?? (d.date == firstDate || export.map { d.date >= $0.date } ?? false)
+            day.away = d.zone.flatMap { $0 == zone.identifier || $0 == zoneName ? nil : $0 }
+            day.travelDay = d.travelDay
             byDate[d.date] = day
         }
         for r in try store.allActivityRings() {

@@ -66,7 +66,7 @@ package struct ReportPage: Sendable {
     }
 
     private func dashboard(_ latest: ReportDay) -> String {
-        var s = #"<section id="dashboard"><h2>\#(Format.day(latest.date))</h2><div class="cards">"#
+        var s = #"<section id="dashboard"><h2>\#(Format.day(latest.date))\#(Format.whereDay(latest))</h2><div class="cards">"#
         let ringParts: [(ReportMetric, String)] = [(.activeEnergy, "move"), (.exercise, "exercise"), (.stand, "stand")]
         // Every ring keeps its place (move outside, stand inside) and its track, even at 0 or
         // with no data, so the picture reads the same every day.
@@ -96,7 +96,8 @@ package struct ReportPage: Sendable {
         s += #"<div class="card"><h3>Steps, last 7 days</h3>"# + SVGCharts.bars(bars, goal: stepGoal, unit: "steps",
                                                                                    title: "Steps of the last 7 days") + "</div>"
         if let night = data.nights.last {
-            s += #"<div class="card"><h3>Last night (\#(Format.day(night.date)))</h3>"# + Self.lastNight(night) + "</div>"
+            s += #"<div class="card"><h3>Last night (\#(Format.day(night.date))\#(Format.whereDay(byDate[night.date])))</h3>"#
+                + Self.lastNight(night) + "</div>"
         }
         return s + "</div></section>"
     }

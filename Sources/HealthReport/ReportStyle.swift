@@ -33,7 +33,7 @@ enum ReportStyle {
     .cal{display:grid;grid-template-columns:repeat(7,1fr);gap:4px;max-width:460px}.cal b{font-size:12px;color:var(--muted);text-align:center;font-weight:600}
     .cal i{aspect-ratio:1;border-radius:8px;font-style:normal;font-size:12px;display:flex;align-items:flex-start;justify-content:flex-end;padding:3px 5px;cursor:pointer}
     .heat{display:grid;grid-auto-flow:column;grid-template-rows:repeat(7,1fr);gap:2px;overflow-x:auto;margin:8px 0}.heat i{width:11px;height:11px;border-radius:2px;cursor:pointer}
-    i.b0{background:var(--b0)}i.b1{background:var(--b1)}i.b2{background:var(--b2)}i.b3{background:var(--b3);color:#fff}i.b4{background:var(--b4);color:#fff}i.nd{background:var(--nd);color:#777}i.pt{outline:2px dashed var(--muted);outline-offset:-2px}
+    i.b0{background:var(--b0)}i.b1{background:var(--b1)}i.b2{background:var(--b2)}i.b3{background:var(--b3);color:#fff}i.b4{background:var(--b4);color:#fff}i.nd{background:var(--nd);color:#777}i.pt{outline:2px dashed var(--muted);outline-offset:-2px}i.tr{box-shadow:inset 0 -3px 0 var(--muted)}
     .legend{display:flex;flex-wrap:wrap;gap:4px 12px;font-size:12px;color:var(--muted);margin:8px 0}.legend span{display:flex;align-items:center;gap:4px}.legend i{width:12px;height:12px;border-radius:3px;display:inline-block}.sw.move{background:var(--move)}.sw.exercise{background:var(--exercise)}.sw.stand{background:var(--stand)}.ringlegend{flex-direction:column;max-width:190px}
     table{border-collapse:collapse;width:100%;background:#fff;border-radius:12px;font-size:13px}th,td{padding:6px 8px;text-align:left;border-bottom:1px solid #eef1f4;white-space:nowrap}th{background:#e9eef3}td.num,th.num{text-align:right}
     .changes{background:#fff;border-radius:14px;padding:10px 14px;margin:10px 0}.changes ul{margin:4px 0;padding-left:20px}.changes li{margin:2px 0}
@@ -59,7 +59,7 @@ enum ReportStyle {
     var names={steps:'steps',active_energy_kcal:'kcal',exercise_minutes:'min of exercise',sleep_total_minutes:'min asleep',stand_hours:'stand hours'};
     var tip=document.getElementById('tip');
     function show(ev){var c=ev.target;if(!c.dataset||!c.dataset.date){tip.hidden=true;return}
-    var v=c.dataset.value,m=c.dataset.metric,t=c.dataset.date+': ';
+    var v=c.dataset.value,m=c.dataset.metric,t=c.dataset.date+(c.dataset.zone?' (in '+c.dataset.zone.replace(/_/g,' ')+' time)':'')+': ';
     if(v===''){t+='no data'}else{t+=Number(v).toLocaleString('en-US',{maximumFractionDigits:1})+' '+(names[m]||m)}
     tip.textContent=t;tip.hidden=false;var x=Math.min(ev.clientX+12,window.innerWidth-270);tip.style.left=x+'px';tip.style.top=(ev.clientY+14)+'px'}
     document.addEventListener('mouseover',show);document.addEventListener('click',show);

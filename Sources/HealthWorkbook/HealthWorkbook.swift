@@ -24,12 +24,11 @@ package enum HealthWorkbook {
     /// row is left out, and a sheet without rows (no ECG recordings) too, except Daily.
     package static func write(from database: Database, to path: String, units: UnitSystem,
                              durability: Durability = .synced) throws {
-        let zone = try HealthStore(database: database).analyticsZoneName().flatMap(TimeZone.init(identifier:))
-            ?? TimeZone(identifier: "UTC")!
+        let clock = LocalClock(clock: WallClock(try StoreSettings.calendar(in: database) ?? LocalCalendar(identifier: "UTC")!))
         let writer = try WorkbookWriter(path: path, durability: durability)
         do {
             for (title, table) in sheets {
-                let all = WorkbookSheet.columns(table, units: units, clock: LocalClock(zone: zone))
+                let all = WorkbookSheet.columns(table, units: units, clock: clock)
                 // A first pass finds the columns with a value somewhere (the tables are a row a
                 // day or less: small).
                 // row a day or less: small), and how wide the text of each text column runs

@@ -1,9 +1,10 @@
-import Foundation
+import HealthCore
 
-/// Instants as wall-clock seconds in a zone (what a spreadsheet's date-time cell holds).
+/// Instants as wall-clock seconds where each was recorded (what a spreadsheet's date-time cell
+/// holds): the store's calendar's offset (its zone, or a traveller's timeline).
 struct LocalClock: Sendable {
-    let zone: TimeZone
+    let clock: WallClock
     func seconds(_ utcSeconds: Double) -> Double {
-        utcSeconds + Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: utcSeconds)))
+        utcSeconds + Double(clock.offset(atSecond: Int64(utcSeconds.rounded(.down))))
     }
 }

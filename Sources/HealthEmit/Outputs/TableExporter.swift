@@ -27,14 +27,11 @@ package struct TableExporter {
     @discardableResult
     package func export(_ table: OutputTable, csv csvPath: String?, parquet parquetPath: String?,
                        parquetCompression: ParquetCompression = .gzip, units: UnitSystem = .metric,
-                       dialect: CSVDialect = .rfc4180, timeZone: TimeZone? = nil) throws -> Int {
+                       dialect: CSVDialect = .rfc4180, clock: WallClock? = nil) throws -> Int {
         let shown = table.columns.map { units.show($0.name, spreadsheet: false) }
         // Metric CSV is the store's own units: no conversion at all (today's files, byte for byte).
         let conversions = units == .metric ? nil : shown
-        var localOffset: (@Sendable (Int64) -> Int)?
-        if let timeZone {
-            localOffset = { seconds in timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))) }
-        }
+        let localOffset = clock.map { clock in { @Sendable (seconds: Int64) in clock.offset(atSecond: seconds) } }
         let csv = try csvPath.map {
             try CSVWriter(path: $0, columns: zip(table.columns, shown).map { Self.csvColumn($0, $1, local: localOffset != nil) },
                           dialect: dialect, localOffset: localOffset, durability: durability)

@@ -34,10 +34,9 @@ package struct TableFilesOutput: SeriesOutput {
     package func stage(from database: Database, in staging: String, folder: String, run: StagingRun,
                       progress: (String) throws -> Void) throws -> StagedFiles {
         let exporter = TableExporter(database: database, durability: .syncedWhenPublished)
-        // Local date-times (the excel-semicolon dialect) are in the analytics' zone.
-        let zone = dialect.localDateTimes
-            ? try HealthStore(database: database).analyticsZoneName().flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")
-            : nil
+        // Local date-times (the excel-semicolon dialect) are the wall clock where each record was
+        // made: the analytics' calendar (its zone, or a traveller's timeline).
+        let clock = dialect.localDateTimes ? WallClock(try StoreSettings.calendar(in: database) ?? LocalCalendar(identifier: "UTC")!) : nil
         var rows: [String: Int] = [:]
         for table in OutputTable.all where holds(table) && !run.written.contains(table.name) {
             let path = (staging as NSString).appendingPathComponent(fileName(table))
@@ -48,7 +47,7 @@ package struct TableFilesOutput: SeriesOutput {
                 continue
             }
             rows[table.name] = try exporter.export(table, csv: format == .csv ? path : nil, parquet: format == .parquet ? path : nil,
-                                                   units: units, dialect: dialect, timeZone: zone)
+                                                   units: units, dialect: dialect, clock: clock)
         }
         // Parquet files are the canonical tables, whatever the units: another output may link them.
         let parquet = format == .parquet

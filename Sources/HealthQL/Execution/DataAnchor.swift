@@ -22,7 +22,7 @@ package struct DataAnchor: Sendable, Equatable {
 extension StoreContext {
     /// The anchor of this store's data, nil when it holds no export date and no analytics.
     func computeDataAnchor() -> DataAnchor? {
-        var calendar = LocalCalendar(timeZone: timeZone)
+        var calendar = calendar
         if (try? database.hasTable("profile")) == true,
            let text = try? database.scalar("SELECT export_date_utc FROM profile WHERE id = 1").string,
            let exported = Timestamp(iso8601: text) {
@@ -41,7 +41,7 @@ extension StoreContext {
 
     /// An anchor at a given instant: today() is its local day.
     static func anchor(at t: Timestamp, _ store: StoreContext) -> DataAnchor {
-        var calendar = LocalCalendar(timeZone: store.timeZone)
+        var calendar = store.calendar
         return DataAnchor(today: calendar.localDate(of: t), now: t, reason: "from --now")
     }
 

@@ -2,8 +2,9 @@ import Foundation
 import HealthCore
 import SQLite
 
-/// Application-defined SQL functions HealthQL's SQL calls: local times in the store's zone
-/// (SQLite only knows UTC and the machine's zone) and the statistics SQLite lacks.
+/// Application-defined SQL functions HealthQL's SQL calls: local times in the store's calendar
+/// (its zone, or a traveller's timeline: SQLite only knows UTC and the machine's zone) and the
+/// statistics SQLite lacks.
 ///
 /// - `ql_local_time(us)` → `YYYY-MM-DD HH:MM:SS`, `ql_local_date(us)` → `YYYY-MM-DD`,
 ///   `ql_hour(us)` → `YYYY-MM-DD HH:00`, `ql_hour_start(date, hour)` → µs,
@@ -16,14 +17,14 @@ enum SQLFunctions {
     final class Context {
         var calendar: LocalCalendar
         let weekStart: Int   // 0 = Monday
-        init(timeZone: TimeZone, weekStart: Int) {
-            calendar = LocalCalendar(timeZone: timeZone)
+        init(calendar: LocalCalendar, weekStart: Int) {
+            self.calendar = calendar
             self.weekStart = weekStart
         }
     }
 
-    static func register(on database: Database, timeZone: TimeZone, weekStart: Int) throws {
-        let c = Context(timeZone: timeZone, weekStart: weekStart)
+    static func register(on database: Database, calendar: LocalCalendar, weekStart: Int) throws {
+        let c = Context(calendar: calendar, weekStart: weekStart)
         try database.add(function: DatabaseFunction("ql_local_time", argumentCount: 1) { args in
             guard !args[0].isNull else { return .null }
             let instant = Timestamp(microseconds: args[0].int64)

@@ -3,11 +3,14 @@ import HealthCore
 import HealthStore
 import SQLite
 
-/// A published store opened for queries: read-only, with the zone and week start its
-/// analytics were computed in, and HealthQL's SQL functions registered.
+/// A published store opened for queries: read-only, with the calendar (zone, or a traveller's
+/// timeline) and week start its analytics were computed in, and HealthQL's SQL functions registered.
 package final class StoreContext {
     package let database: Database
+    /// The home zone (one zone: the zone).
     package let timeZone: TimeZone
+    /// The store's local days (`StoreSettings.calendar`): every local date and clock HealthQL prints.
+    let calendar: LocalCalendar
     /// 0 = Monday … 6 = Sunday.
     package let weekStart: Int
     let hasHourlyMetrics: Bool
@@ -32,10 +35,11 @@ package final class StoreContext {
         let settings = try StoreSettings.stored(in: database)
         let zoneName = settings?.zone ?? (try? HealthStore(database: database).lastRecordedZone()) ?? nil
         timeZone = zoneName.flatMap(TimeZone.init(identifier:)) ?? .current
+        calendar = try StoreSettings.calendar(in: database) ?? LocalCalendar(timeZone: timeZone)
         weekStart = settings?.weekStart ?? 0
         hasHourlyMetrics = try database.hasTable("hourly_metrics")
         hasECGRecordings = try database.hasTable("ecg_recordings")
-        try SQLFunctions.register(on: database, timeZone: timeZone, weekStart: weekStart)
+        try SQLFunctions.register(on: database, calendar: calendar, weekStart: weekStart)
     }
 
     /// The distinct identifiers stored in a name field (sleep stages, workout types), cached.
@@ -53,6 +57,6 @@ package final class StoreContext {
     }
 
     func clock(now: Timestamp, today: CivilDate? = nil) -> QueryClock {
-        QueryClock(now: now, calendar: LocalCalendar(timeZone: timeZone), weekStart: weekStart, today: today)
+        QueryClock(now: now, calendar: calendar, weekStart: weekStart, today: today)
     }
 }

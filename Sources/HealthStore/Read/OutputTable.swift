@@ -70,8 +70,9 @@ extension OutputTable {
     /// `partial_day` last, so that readers of the earlier columns by position are unchanged.
     package static let daily = OutputTable(
         name: "daily", columns: [Column("date", .date, optional: false)] + metricColumns()
-            + [Column("partial_day", .integer, optional: false)],
-        sql: "SELECT date, \(metricList), partial_day FROM daily_analytics ORDER BY date")
+            + [Column("partial_day", .integer, optional: false), Column("zone", .text(dictionary: true)),
+               Column("travel_day", .integer, optional: false)],
+        sql: "SELECT date, \(metricList), partial_day, zone, travel_day FROM daily_analytics ORDER BY date")
 
     static let periodTail = [Column("days_with_data", .integer, optional: false)]
 

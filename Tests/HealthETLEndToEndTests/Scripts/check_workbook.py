@@ -15,7 +15,7 @@ import openpyxl
 
 metric, imperial, semicolon, work = sys.argv[1:5]
 MILE = 1609.344
-SHEETS = {"Daily": "SELECT date, {}, partial_day FROM daily_analytics ORDER BY date",
+SHEETS = {"Daily": "SELECT date, {}, partial_day, zone, travel_day FROM daily_analytics ORDER BY date",
           "Weekly": "SELECT week_start, week_end, {}, days_with_data FROM weekly_analytics ORDER BY week_start"}
 
 
@@ -28,12 +28,14 @@ def check(ok, message):
 def close(a, b):
     if a is None or b is None:
         return a is None and b is None
+    if isinstance(a, str) or isinstance(b, str):   # the day's zone
+        return a == b
     return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-9)
 
 
 def store_rows(out, sheet):
     db = sqlite3.connect(os.path.join(out, "health.sqlite"))
-    metrics = [r[1] for r in db.execute("PRAGMA table_info(daily_analytics)") if r[1] not in ("id", "date", "recorded_at", "partial_day")]
+    metrics = [r[1] for r in db.execute("PRAGMA table_info(daily_analytics)") if r[1] not in ("id", "date", "recorded_at", "partial_day", "zone", "travel_day")]
     rows = db.execute(SHEETS[sheet].format(", ".join(metrics))).fetchall()
     names = [d[0] for d in db.execute(SHEETS[sheet].format(", ".join(metrics)) + " LIMIT 0").description]
     # The workbook leaves out a column empty in every row.
@@ -129,9 +131,13 @@ check(ecg.max_row == 3 and [c.value for c in ecg[1]][:3] == ["ID", "Recorded UTC
       "ECG recordings: the export's two recordings, a row each, recorded times as date cells")
 
 # The same store under both settings; the CSV header names its unit and holds the converted value.
-same = [sqlite3.connect(os.path.join(o, "health.sqlite")).execute("SELECT * FROM daily_analytics ORDER BY date").fetchall()
-        for o in (metric, imperial)]
-check([r[:-1] for r in same[0]] == [r[:-1] for r in same[1]], "metric and imperial runs have the same store")
+def daily_rows(out):
+    db = sqlite3.connect(os.path.join(out, "health.sqlite"))
+    columns = [r[1] for r in db.execute("PRAGMA table_info(daily_analytics)") if r[1] != "recorded_at"]
+    return db.execute("SELECT %s FROM daily_analytics ORDER BY date" % ", ".join(columns)).fetchall()
+
+
+check(daily_rows(metric) == daily_rows(imperial), "metric and imperial runs have the same store")
 mrows = list(csv.DictReader(open(os.path.join(metric, "csv", "daily.csv"), newline="")))
 irows = list(csv.DictReader(open(os.path.join(imperial, "csv", "daily.csv"), newline="")))
 check("walking_distance_m" in mrows[0] and "walking_distance_mi" in irows[0] and "walking_distance_m" not in irows[0],
@@ -153,7 +159,7 @@ check(len(lo) == len(rows) + 1, "LibreOffice's CSV has a row per day")
 for r_i, row in enumerate(rows):
     for col, (name, stored) in enumerate(zip(names, row)):
         text = lo[r_i + 1][col]
-        if name == "date":
+        if name in ("date", "zone"):
             ok = text == stored
         elif stored is None:
             ok = text == ""
