@@ -66,6 +66,26 @@ final class RealExportsTests: XCTestCase {
         }
     }
 
+    /// Issue 48: read with no zone configured (days where recorded, the default), every real
+    /// export gives the figures it gives read in one zone, the one chosen: none of them shows a
+    /// trip (their HKTimeZone evidence names one zone at most).
+    func testEveryRealExportReadsTheSameWithoutAZoneAsInItsZone() throws {
+        guard FileManager.default.fileExists(atPath: TestPaths.realExports.path) else {
+            throw XCTSkip("../shared/realexports not present")
+        }
+        let dir = try temporaryFolder(self)
+        for (relative, status, _) in Self.expectations where status == 0 {
+            let path = try TestPaths.realExport(relative)
+            let name = relative.replacingOccurrences(of: "/", with: "_")
+            let recorded = dir.appendingPathComponent(name + "-recorded").path, zoned = dir.appendingPathComponent(name + "-zoned").path
+            let summary = try importJSON(path, recorded, zone: nil)
+            XCTAssertNil(summary["zone_timeline"], relative)
+            let zone = try XCTUnwrap(summary["time_zone"] as? String, relative)
+            _ = try importJSON(path, zoned, zone: zone)
+            XCTAssertEqual(try analyticsSnapshot(recorded + "/health.sqlite"), try analyticsSnapshot(zoned + "/health.sqlite"), relative)
+        }
+    }
+
     /// Counts distinct top-level Record elements with Python's own XML parser (not ours),
     /// after dropping the DOCTYPE that expat cannot always read.
     static func distinctTopLevelRecords(_ path: String) throws -> Int {

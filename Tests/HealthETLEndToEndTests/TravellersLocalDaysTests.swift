@@ -137,6 +137,15 @@ final class TravellersLocalDaysTests: XCTestCase {
             WHERE t.identifier = 'HKQuantityTypeIdentifierStepCount' AND s.local_day = julianday('2024-02-05') - 2440587.5
             """), ["3010"])
 
+        // HealthQL prints the record's own local time; the report marks the days away and the travel days.
+        let steps = try healthetl(["query", "SELECT * FROM steps LIMIT 1", "--out", travelled, "--format", "csv"])
+        XCTAssertTrue(steps.stdout.contains("2024-02-03 08:00:00,1003,"), steps.stdout + steps.stderr)
+        let report = try String(contentsOfFile: travelled + "/report/index.html", encoding: .utf8)
+        XCTAssertTrue(report.contains("data-date=2024-02-05 data-metric=steps data-value=3010 data-zone=Tokyo>"), "a day in Tokyo time")
+        XCTAssertTrue(report.contains(#"<i class="b1 tr" data-date=2024-02-07 data-metric=steps data-value=3014 data-zone=Tokyo>"#),
+                      "a travel day in Tokyo time")
+        XCTAssertTrue(report.contains("travel day (between two time zones)"), "the legend says what the mark means")
+
         // The same export in one zone, Los Angeles: everything as before issue 48. The 20:00 of
         // Tokyo day D is 03:00 in LA on D; the 08:00 of D + 1 is 15:00 in LA on D: LA day D
         // (3–7) counts (2000 + D) + (1000 + D + 1); each Tokyo night ends at 14:00 in LA, on D − 1.
@@ -148,6 +157,9 @@ final class TravellersLocalDaysTests: XCTestCase {
             XCTAssertEqual(la[String(format: "2024-02-%02d", d - 1)]?[3], "480", "LA night \(d - 1)")
         }
         XCTAssertEqual(la["2024-02-02"]?[0], "1003")
+        let zonedSteps = try healthetl(["query", "SELECT * FROM steps LIMIT 1", "--out", zoned, "--format", "csv"])
+        XCTAssertTrue(zonedSteps.stdout.contains("2024-02-02 15:00:00,1003,"), zonedSteps.stdout)
+        XCTAssertFalse(try String(contentsOfFile: zoned + "/report/index.html", encoding: .utf8).contains("data-zone="))
         XCTAssertEqual(try query(zoned + "/health.sqlite", "SELECT DISTINCT zone || ' ' || travel_day FROM daily_analytics"),
                        ["America/Los_Angeles 0"])
         // Saying it outright gives the same: --local-days where-recorded, with LA as home.
@@ -169,6 +181,11 @@ final class TravellersLocalDaysTests: XCTestCase {
         let during = try importJSON(exports[1], nightly, zone: nil)
         XCTAssertEqual(during["mode"] as? String, "incremental")
         XCTAssertEqual(during["zone_timeline"] as? String, "2 zones: America/Los_Angeles, Asia/Tokyo (Asia/Tokyo 2024-02-01 – 2024-02-07)")
+        // The export during the trip (05:00 on 7 February in Tokyo): its last complete day and night
+        // are in Tokyo, and the report says so.
+        let report = try String(contentsOfFile: nightly + "/report/index.html", encoding: .utf8)
+        XCTAssertTrue(report.contains("<h2>6 Feb 2024, in Tokyo time</h2>"), "the day shown")
+        XCTAssertTrue(report.contains("Last night (6 Feb 2024, in Tokyo time)"), "the night shown")
         let last = try importJSON(exports[2], nightly, zone: nil)
         XCTAssertEqual(last["mode"] as? String, "incremental")
         let fresh = dir.appendingPathComponent("fresh").path
@@ -240,8 +257,12 @@ final class TravellersLocalDaysTests: XCTestCase {
         for d in 16...18 { trip.run("2024-04-\(d) 18:00", in: "Europe/Berlin") }
         let export = try trip.export(at: "2024-04-18 20:00", to: "runs.xml", in: dir)
         let out = dir.appendingPathComponent("out").path
-        let summary = try importJSON(export, out, zone: nil)
+        let semicolon = try write(#"{"csvDialect": "excel-semicolon"}"#, to: "p.json", in: dir)
+        let summary = try importJSON(export, out, ["--pipeline", semicolon], zone: nil)
         XCTAssertEqual(summary["time_zone"] as? String, "Europe/Berlin")
+        // The semicolon CSV's local date-times are each run's own: 06:00 in Tokyo, 18:00 in Berlin.
+        let workouts = try String(contentsOfFile: out + "/csv/workouts.csv", encoding: .utf8)
+        XCTAssertTrue(workouts.contains("2024-04-08 06:00:00") && workouts.contains("2024-04-01 18:00:00"), workouts)
         let local = try days(out)
         // Hand count, Tokyo day D (9–11): (4000 + D) + (100 + D) steps, 3 km, 300 kcal; the night
         // (no evidence of its own) waking on D at 07:00 Tokyo time: 480 minutes.
@@ -255,7 +276,7 @@ final class TravellersLocalDaysTests: XCTestCase {
                         "2024-04-12", "2024-04-16", "2024-04-17", "2024-04-18"])
     }
 
-    /// A person who never travels: without a zone, every figure is what the zone gives.
+    /// A person who never travels: without a zone, every figure is what the zone gives; and the sample.
     func testAPersonWhoNeverTravelsGetsTheSameDaysWithAndWithoutAZone() throws {
         let dir = try temporaryFolder(self)
         var trip = Trip(printedIn: "Europe/Berlin")
@@ -272,5 +293,12 @@ final class TravellersLocalDaysTests: XCTestCase {
         _ = try importJSON(export, with, zone: "Europe/Berlin")
         XCTAssertEqual(try analyticsSnapshot(without + "/health.sqlite"), try analyticsSnapshot(with + "/health.sqlite"))
         XCTAssertEqual(try days(without)["2024-05-05"]?.first, "1020")
+
+        // The bundled sample (its HKTimeZone evidence is all Europe/Berlin): the same, as `make import` reads it.
+        let sample = TestPaths.packageRoot.appendingPathComponent("sample-data/export.xml").path
+        let sampleWithout = dir.appendingPathComponent("sample-without").path, sampleWith = dir.appendingPathComponent("sample-with").path
+        XCTAssertEqual(try importJSON(sample, sampleWithout, zone: nil)["time_zone"] as? String, "Europe/Berlin")
+        _ = try importJSON(sample, sampleWith, zone: "Europe/Berlin")
+        XCTAssertEqual(try analyticsSnapshot(sampleWithout + "/health.sqlite"), try analyticsSnapshot(sampleWith + "/health.sqlite"))
     }
 }
