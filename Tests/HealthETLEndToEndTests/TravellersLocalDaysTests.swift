@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 import XCTest
 import TestSupport
 
@@ -205,6 +206,34 @@ final class TravellersLocalDaysTests: XCTestCase {
         XCTAssertTrue((zoned["notes"] as? [String] ?? []).contains { $0.contains("local days changed (where-recorded → zone)") },
                       "\(zoned)")
         XCTAssertEqual(try days(nightly)["2024-02-05"]?.first, "3011")
+    }
+
+    /// A store built before issue 48 with no zone configured (its days in the one zone the
+    /// export named, analytics version 5) moves to the timeline on its next run, and says so.
+    func testAStoreOfOneZoneBuiltWithoutAZoneMovesToTheTimelineAndSaysSo() throws {
+        let dir = try temporaryFolder(self)
+        let export = try Self.eastward().export(at: "2024-02-14 12:00", to: "trip.xml", in: dir)
+        let out = dir.appendingPathComponent("out").path
+        _ = try importJSON(export, out, ["--local-days", "zone"], zone: nil)
+        XCTAssertEqual(try days(out)["2024-02-05"]?.first, "3011", "Los Angeles days")
+        // What such a store holds: the settings line of analytics version 5, without the mode.
+        do {
+            let db = try Database(path: out + "/health.sqlite", mode: .readWrite)
+            try db.execute("UPDATE settings SET value = replace(value, 'schema=6;', 'schema=5;') WHERE key = 'analytics'")
+            XCTAssertEqual(try db.rows("""
+                SELECT value LIKE 'schema=5;zone=America/Los_Angeles;%' AND value NOT LIKE '%localDays%'
+                FROM settings WHERE key = 'analytics'
+                """), [[.integer(1)]])
+        }
+        let next = try importJSON(export, out, zone: nil)
+        XCTAssertEqual(next["mode"] as? String, "full")
+        XCTAssertTrue((next["notes"] as? [String] ?? []).contains {
+            $0.contains("local days changed (zone → where-recorded)") && $0.contains("rebuilt every day")
+        }, "\(next)")
+        XCTAssertEqual(try days(out)["2024-02-05"]?.first, "3010", "Tokyo days")
+        // And the run after it stays there: a later export with nothing new rebuilds nothing.
+        let later = try Self.eastward().export(at: "2024-02-15 12:00", to: "later.xml", in: dir)
+        XCTAssertEqual(try importJSON(later, out, zone: nil)["mode"] as? String, "nothing-new")
     }
 
     /// Berlin (home) → New York, 4–15 March 2024, across New York's change to daylight saving
