@@ -183,10 +183,10 @@ final class TravellersLocalDaysTests: XCTestCase {
         XCTAssertEqual(during["mode"] as? String, "incremental")
         XCTAssertEqual(during["zone_timeline"] as? String, "2 zones: America/Los_Angeles, Asia/Tokyo (Asia/Tokyo 2024-02-01 – 2024-02-07)")
         // The export during the trip (05:00 on 7 February in Tokyo): its last complete day and night
-        // are in Tokyo, and the report says so.
+        // are in Tokyo, within 48 hours of the last Tokyo night (a window: travel days), and the report says so.
         let report = try String(contentsOfFile: nightly + "/report/index.html", encoding: .utf8)
-        XCTAssertTrue(report.contains("<h2>6 Feb 2024, in Tokyo time</h2>"), "the day shown")
-        XCTAssertTrue(report.contains("Last night (6 Feb 2024, in Tokyo time)"), "the night shown")
+        XCTAssertTrue(report.contains("<h2>6 Feb 2024, in Tokyo time, travel day</h2>"), "the day shown")
+        XCTAssertTrue(report.contains("Last night (6 Feb 2024, in Tokyo time, travel day)"), "the night shown")
         let last = try importJSON(exports[2], nightly, zone: nil)
         XCTAssertEqual(last["mode"] as? String, "incremental")
         let fresh = dir.appendingPathComponent("fresh").path
