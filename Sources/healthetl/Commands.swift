@@ -28,7 +28,7 @@ extension Command {
     static var usage: String { Help.usageLine(name, spec) }
 }
 
-/// `healthetl import EXPORT [--out DIR] [--person ID] [--pipeline FILE] [--timezone ZONE] [--local-days MODE] [--full] [--quiet] [--json]`
+/// `healthetl import EXPORT [--out DIR] [--person ID] [--pipeline FILE] [--timezone ZONE] [--local-days where-recorded|zone] [--full] [--quiet] [--json]`
 enum ImportCommand: Command {
     static let name = "import"
     static let abstract = "import an Apple Health export: the first run builds the store, later ones add what is new"

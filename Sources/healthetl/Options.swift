@@ -8,7 +8,7 @@ extension Option {
                                  help: "a pipeline definition (default: pipelines/default.json where it exists)")
     static let timezone = Option("timezone", value: "ZONE",
                                  help: "the IANA zone of local days (default: the person's or the pipeline's, else the export's)")
-    static let localDays = Option("local-days", value: "MODE",
+    static let localDays = Option("local-days", value: "where-recorded|zone",
                                   help: "where-recorded (days local to where you were: the default without a zone) or zone (every day in one zone)")
     static let full = Option("full", help: "rebuild the store from this export instead of adding to it")
     static let quiet = Option("quiet", help: "print nothing but errors (for cron)")
