@@ -11,8 +11,8 @@ final class AnalyticsAlongsideIndex {
     private let files: OutputFiles
     private let settings: AnalyticsSettings
     private let computed = Handoff<AnalyticsUpdate.Computed>()
-    /// The settings with the run's zone timeline, once `start` built it.
-    private(set) var zoned: AnalyticsSettings?
+    /// The run's zone timeline, once `start` built it (the store's rows are dated again by the build).
+    private(set) var zones: ZoneUpdate?
     /// The samples output, once started.
     private(set) var samples: SamplesExport?
 
@@ -28,12 +28,12 @@ final class AnalyticsAlongsideIndex {
     /// Reads what the analytics need besides the series from the loaded store (on the
     /// loader's thread) and returns the work for the thread beside the index build. The zone
     /// timeline comes first (`sleepZones`: the sleep samples' evidence the sink gathered; the
-    /// workouts' is read here), and the rows of the days it moves are dated again.
+    /// workouts' is read here), and the series' rows of the days it moves are dated again.
     func start(_ database: Database, _ runs: SampleRuns, sleepZones: [ZoneEvidence]) throws -> @Sendable () throws -> Void {
         let zones = try ZoneUpdate(database, settings: settings,
                                    evidence: sleepZones + ZoneStore(database: database).workoutEvidence())
         let settings = zones.settings
-        zoned = settings
+        self.zones = zones
         let reader = SeriesReader(database: database)
         let sources = try reader.sources()
         let identifiers = Dictionary(try reader.allTypes().map { ($0.id, $0.identifier) }, uniquingKeysWith: { a, _ in a })
@@ -45,7 +45,7 @@ final class AnalyticsAlongsideIndex {
         let tallies = try SeriesTallies(database: database, calendar: settings.calendar())
         let builder = settings.builder(tap: tallies.tap(then: export.map { e in { @Sendable in try e.send(type: $0, $1) } }))
         let computed = computed
-        let (instants, calendar) = (zones.moved?.instants ?? Int64.min..<Int64.max, settings.calendar())
+        let (instants, calendar) = (zones.instants, settings.calendar())
         return {
             let series = RedatedSeries(base: try SampleRunMerger(runs), instants: instants, calendar: calendar)
             let content = try builder.buildAll(store, series: series)

@@ -127,6 +127,7 @@ struct PublishedStore {
             // recomputed with the rest (the delta was dated under the timeline the store had).
             let zones = try ZoneUpdate(database, settings: settings,
                                        previous: try ZoneStore(database: database).storedTimeline(home: settings.zoneName))
+            try zones.redate(database)
             let settings = zones.settings
             // After `reset` the analytics are empty: every day is to be computed.
             let empty = try store.dayCount() == 0 || zones.moved == nil

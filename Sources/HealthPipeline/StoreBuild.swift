@@ -43,8 +43,10 @@ struct FullBuild: StoreBuild {
         do {
             try database.transaction {
                 let tap = precomputed != nil ? nil : samples.map { export in { @Sendable in try export.send(type: $0, $1) } }
-                // The zone timeline, built beside the index (and the rows it moves dated again), or now.
-                let settings = try alongside.zoned ?? ZoneUpdate(database, settings: settings).settings
+                // The zone timeline, built beside the index or now; the rows it moves are dated again.
+                let zones = try alongside.zones ?? ZoneUpdate(database, settings: settings)
+                try zones.redate(database)
+                let settings = zones.settings
                 let result = try AnalyticsUpdate(database: database, settings: settings)
                     .run(days: nil, recordedAt: recordedAt, progress: progress, computed: precomputed, tap: tap)
                 summary.days = result.days

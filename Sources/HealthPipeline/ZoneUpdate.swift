@@ -2,15 +2,15 @@ import HealthCore
 import HealthStore
 import SQLite
 
-/// The run's zone timeline (issue 48), and what it moves in the store: built from the
-/// `HKTimeZone` evidence of everything the store holds after this run, it gives the settings
-/// their calendar; when the days follow it, the stored rows of the days that moved since the
-/// timeline they were dated under are dated again, and those days are recomputed.
+/// The run's zone timeline (issue 48), and what it moves: built from the `HKTimeZone`
+/// evidence of everything the store holds after this run, it gives the settings their
+/// calendar; when the days follow it, the days that moved since the timeline the stored rows
+/// were dated under are dated again (`redate`) and recomputed.
 struct ZoneUpdate {
     /// The settings with the timeline.
     var settings: AnalyticsSettings
     /// The days whose bounds, zone or travel mark moved (nil: every day), and the instants (µs)
-    /// they span: the rows starting there were dated again.
+    /// they span: the rows starting there are to be dated again.
     var moved: (days: Set<CivilDate>, instants: Range<Int64>)?
 
     /// `evidence`: nil reads the store's (`ZoneStore.evidence`, through the index). `previous`:
@@ -24,8 +24,15 @@ struct ZoneUpdate {
         let before = previous ?? ZoneTimeline(stretches: [.init(start: nil, zone: settings.zoneName)], windows: [],
                                               home: settings.zoneName)
         moved = before.changedDays(to: timeline)
-        let instants = moved?.instants ?? Int64.min..<Int64.max
-        try LocalDayRedating(database: database).redate(startingIn: instants, calendar: self.settings.calendar())
+    }
+
+    /// The instants whose rows are to be dated again.
+    var instants: Range<Int64> { moved?.instants ?? Int64.min..<Int64.max }
+
+    /// Dates the stored rows of the moved days again, inside the caller's transaction (after a
+    /// full load's last rows, its dropped copies among them, are in the store).
+    func redate(_ database: Database) throws {
+        try LocalDayRedating(database: database).redate(startingIn: instants, calendar: settings.calendar())
     }
 }
 

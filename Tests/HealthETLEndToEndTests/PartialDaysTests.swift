@@ -47,8 +47,9 @@ final class PartialDaysTests: XCTestCase {
         XCTAssertEqual(stored.count, 14)
 
         let csv = try String(contentsOfFile: out + "/csv/daily.csv", encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
-        XCTAssertTrue(csv[0].hasSuffix(",partial_day"), csv[0])
-        XCTAssertEqual(csv.dropFirst().map { "\($0.prefix(10)),\($0.split(separator: ",", omittingEmptySubsequences: false).last!)" },
+        XCTAssertTrue(csv[0].hasSuffix(",partial_day,zone,travel_day"), csv[0])
+        let column = try XCTUnwrap(csv[0].split(separator: ",").firstIndex(of: "partial_day"))
+        XCTAssertEqual(csv.dropFirst().map { "\($0.prefix(10)),\($0.split(separator: ",", omittingEmptySubsequences: false)[column])" },
                        stored)
 
         let page = try String(contentsOfFile: out + "/report/index.html", encoding: .utf8)
@@ -74,9 +75,10 @@ final class PartialDaysTests: XCTestCase {
             t = pq.read_table(sys.argv[1] + "/parquet/daily.parquet")
             ws = openpyxl.load_workbook(sys.argv[1] + "/health.xlsx")["Daily"]
             rows = list(ws.iter_rows(values_only=True))
+            i = rows[0].index("Partial day")
             print(json.dumps({"parquet": [f"{d},{p}" for d, p in zip(t.column("date").to_pylist(), t.column("partial_day").to_pylist())],
-                              "type": str(t.schema.field("partial_day").type), "header": rows[0][-1],
-                              "xlsx": [f"{r[0]:%Y-%m-%d},{r[-1]}" for r in rows[1:]]}))
+                              "type": str(t.schema.field("partial_day").type), "header": rows[0][i],
+                              "xlsx": [f"{r[0]:%Y-%m-%d},{r[i]}" for r in rows[1:]]}))
             """
         let r = try runProcess(python, ["-c", script, out])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -129,7 +131,7 @@ final class PartialDaysTests: XCTestCase {
         XCTAssertEqual(try query(out + "/health.sqlite", "PRAGMA user_version"), [String(StoreSchema.version)])
         XCTAssertEqual(try partialDays(out), ["2024-10-06", "2024-10-19"])
         let csv = try String(contentsOfFile: out + "/csv/daily.csv", encoding: .utf8)
-        XCTAssertTrue(csv.split(whereSeparator: \.isNewline).first?.hasSuffix(",partial_day") ?? false, csv)
+        XCTAssertTrue(csv.split(whereSeparator: \.isNewline).first?.hasSuffix(",partial_day,zone,travel_day") ?? false, csv)
     }
 
     /// Samples dated after the export (a meal plan, a clock set wrong) make days after the

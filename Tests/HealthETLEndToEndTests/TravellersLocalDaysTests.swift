@@ -101,6 +101,8 @@ final class TravellersLocalDaysTests: XCTestCase {
             let day = String(format: "2024-02-%02d", d)
             trip.night(wake: day, in: "Asia/Tokyo")
             trip.activity(day + " 08:00", in: "Asia/Tokyo", steps: 1000 + d, km: "0.5", kJ: "418.4")
+            // An exact copy of 5 February's 08:00 steps (dropped at load, counted on its Tokyo day).
+            if d == 5 { trip.elements.append(trip.elements[trip.elements.count - 3]) }
             trip.activity(day + " 20:00", in: "Asia/Tokyo", steps: 2000 + d, km: "1", kJ: "209.2")
         }
         // The day of the way home: 99 steps at noon in Tokyo (03:00 UTC, before the switch).
@@ -132,6 +134,8 @@ final class TravellersLocalDaysTests: XCTestCase {
         // 9 February: 19.5 hours in Tokyo (from its midnight to the switch, 10:30 UTC), then 21.5
         // in Los Angeles (to LA's midnight): the day's zone is Los Angeles.
         XCTAssertEqual(local["2024-02-09"], ["99", "0", "0", "NULL", "America/Los_Angeles", "1"])
+        XCTAssertEqual(try query(travelled + "/health.sqlite", "SELECT date(local_day * 86400, 'unixepoch') || ' ' || copies FROM duplicate_copies"),
+                       ["2024-02-05 1"], "the dropped copy's day is its Tokyo day")
         // Every sample's local day, and the samples output, say the same.
         XCTAssertEqual(try query(travelled + "/health.sqlite", """
             SELECT CAST(sum(s.value) AS INTEGER) FROM sample_data s JOIN types t ON t.id = s.type_id

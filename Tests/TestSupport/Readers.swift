@@ -43,6 +43,7 @@ package let analyticsQueries = [
     "SELECT * FROM activity_summaries ORDER BY date",
     "SELECT local_day, count(*), sum(value) FROM sample_data GROUP BY local_day ORDER BY local_day",
     "SELECT id, local_date FROM workouts ORDER BY id",
+    "SELECT identity, local_day, copies FROM duplicate_copies ORDER BY identity",
 ]
 
 /// Rows of every analytics query, without row ids and run stamps.
