@@ -63,7 +63,7 @@ final class LocalDayRedatingTests: XCTestCase {
         try db.rows("INSERT INTO ecg_recordings (id, recorded_utc, local_date, sample_count) VALUES (1, '2025-02-05T20:00:00Z', '2025-02-05', 0)")
 
         let moved = try LocalDayRedating(database: db)
-            .redate(startingIn: t("2025-01-31T08:00:00Z")..<t("2025-02-13T08:00:00Z"), calendar: LocalCalendar(timeline: trip))
+            .redate(startingIn: [t("2025-01-31T08:00:00Z")..<t("2025-02-13T08:00:00Z")], calendar: LocalCalendar(timeline: trip))
         XCTAssertEqual(moved, 1)
         XCTAssertEqual(try db.rows("SELECT id, local_day FROM sample_data ORDER BY id"),
                        [[.integer(1), .integer(day("2025-02-06"))], [.integer(2), .integer(day("2025-02-20"))]])
@@ -73,7 +73,7 @@ final class LocalDayRedatingTests: XCTestCase {
         XCTAssertEqual(try db.rows("SELECT local_date FROM ecg_recordings"), [[.text("2025-02-06")]])
         // Outside the range nothing is touched, whatever the calendar says.
         XCTAssertEqual(try LocalDayRedating(database: db)
-            .redate(startingIn: t("2025-02-14T00:00:00Z")..<t("2025-03-01T00:00:00Z"), calendar: LocalCalendar(identifier: "Asia/Tokyo")!), 1)
+            .redate(startingIn: [t("2025-02-14T00:00:00Z")..<t("2025-03-01T00:00:00Z")], calendar: LocalCalendar(identifier: "Asia/Tokyo")!), 1)
         XCTAssertEqual(try db.rows("SELECT local_day FROM sample_data WHERE id = 1"), [[.integer(day("2025-02-06"))]])
     }
 }
