@@ -84,6 +84,7 @@ package struct ImportJob: Sendable {
         if !options.full, UnchangedExport.outputsAsPublished(folder, storeTrusted: storeTrusted, outputs: options.outputs),
            let last = UnchangedExport.recorded(exportSeen, in: folder) {
             var summary = RunSummary(unchanged: source, input: options.export, timeZone: zone, out: options.out, published: last)
+            summary.localDays = settings.localDays.rawValue
             summary.seconds = Date().timeIntervalSince(started)
             return summary
         }
@@ -152,6 +153,7 @@ package struct ImportJob: Sendable {
         var summary = RunSummary(input: options.export, source: source, load: load, timeZone: zone.name,
                                  out: options.out)
         summary.timeZoneReason = zone.reason
+        summary.localDays = settings.localDays.rawValue
         summary.resumedAtElement = load.resumedAt
         let recordedAt = Timestamp(secondsSince1970: started.timeIntervalSince1970)
         summary.notes += notes

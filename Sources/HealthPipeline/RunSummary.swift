@@ -33,6 +33,8 @@ public struct RunSummary: Codable, Sendable {
     /// The person's zone timeline when the store's `HKTimeZone` evidence shows more than one
     /// zone (issue 48): "2 zones: America/Los_Angeles, Asia/Tokyo (Asia/Tokyo 2024-02-01 – 2024-02-10)".
     public var zoneTimeline: String?
+    /// `where-recorded` or `zone` (issue 48): what the local days follow.
+    public var localDays = LocalDays.zone.rawValue
     public var out: String
     public var megabytesPerSecond: Double
     public var recordsPerSecond: Double
@@ -187,13 +189,19 @@ public struct RunSummary: Codable, Sendable {
         return lines
     }
 
+    /// "local days in Europe/Berlin (why)", or where recorded: "local days where recorded, home Europe/Berlin (why)".
+    var localDaysText: String {
+        (localDays == LocalDays.whereRecorded.rawValue ? "local days where recorded, home " : "local days in ")
+            + "\(timeZone) (\(timeZoneReason))"
+    }
+
     /// The human summary printed at the end of an interactive run.
     public var text: String {
         if mode == "unchanged" {
             return (["Nothing new in \(input): it is the export the last run imported (same size, time and content), "
                         + "so nothing was read and no output rewritten (--full rebuilds from it anyway)"]
                 + notes.map { "  note: " + $0 }
-                + ["  analytics: " + analyticsText + "; local days in \(timeZone) (\(timeZoneReason))"]
+                + ["  analytics: " + analyticsText + "; " + localDaysText]
                 + outputLines).joined(separator: "\n")
         }
         var lines = [
@@ -227,7 +235,7 @@ public struct RunSummary: Codable, Sendable {
         } else {
             for missing in routeFilesMissing { lines.append("  route file not found: \(missing)") }
         }
-        lines.append("  analytics: " + analyticsText + "; local days in \(timeZone) (\(timeZoneReason))")
+        lines.append("  analytics: " + analyticsText + "; " + localDaysText)
         if let zoneTimeline { lines.append("  travel: " + zoneTimeline) }
         if !changes.isEmpty { lines.append("  what changed:"); lines += changes.map { "    " + $0 } }
         lines += outputLines

@@ -117,6 +117,7 @@ final class TravellersLocalDaysTests: XCTestCase {
         let travelled = dir.appendingPathComponent("travelled").path
         let summary = try importJSON(export, travelled, zone: nil)
         XCTAssertEqual(summary["time_zone"] as? String, "America/Los_Angeles", "home: the first HKTimeZone of the export")
+        XCTAssertEqual(summary["local_days"] as? String, "where-recorded", "the default without a zone")
         XCTAssertEqual(summary["zone_timeline"] as? String, "2 zones: America/Los_Angeles, Asia/Tokyo (Asia/Tokyo 2024-02-01 – 2024-02-09)")
         let local = try days(travelled)
         // Hand count, Tokyo day D (3–8): steps (1000 + D) + (2000 + D), 0.5 + 1 km, (418.4 + 209.2) kJ
@@ -155,7 +156,7 @@ final class TravellersLocalDaysTests: XCTestCase {
         // Tokyo day D is 03:00 in LA on D; the 08:00 of D + 1 is 15:00 in LA on D: LA day D
         // (3–7) counts (2000 + D) + (1000 + D + 1); each Tokyo night ends at 14:00 in LA, on D − 1.
         let zoned = dir.appendingPathComponent("zoned").path
-        _ = try importJSON(export, zoned, zone: "America/Los_Angeles")
+        XCTAssertEqual(try importJSON(export, zoned, zone: "America/Los_Angeles")["local_days"] as? String, "zone")
         let la = try days(zoned)
         for d in 3...7 {
             XCTAssertEqual(la[String(format: "2024-02-%02d", d)]?.prefix(2), ["\(3001 + 2 * d)", "1500"], "LA day \(d)")
