@@ -132,7 +132,8 @@ package struct ImportJob: Sendable {
                               runID: previous?.nextRunID ?? 1, progress: progress,
                               checkpoint: resumed ?? LoadCheckpoint(input: input, job: job),
                               checkpointRecords: max(1, options.config.checkpointRecords ?? 250_000),
-                              checkpointCopy: checkpoints.copy).run(alongsideIndex: previous == nil ? { try alongside.start($0, $1, sleepZones: $2) } : nil)
+                              checkpointCopy: checkpoints.copy)
+                .run(alongsideIndex: previous == nil ? { try alongside.start($0, $1, sleepZones: $2) } : nil)
         } catch {
             alongside.samples?.cancel()
             // A load that committed no checkpoint has nothing to resume: no staged store is left behind.
