@@ -97,7 +97,10 @@ let package = Package(
         // The output registry: every format the pipeline's `outputs` can name (above the
         // pipeline, which knows none of them).
         .target(name: "HealthOutputs", dependencies: ["HealthCore", "HealthPipeline", "HealthEmit", "HealthStore", "HealthReport",
-                                                     "HealthWorkbook"],
+                                                     "HealthWorkbook", "HealthFHIR"],
+                swiftSettings: strict),
+        // FHIR R4 (Bulk Data NDJSON) from the store: the `fhir` output.
+        .target(name: "HealthFHIR", dependencies: ["HealthCore", "HealthStore", "SQLite", "PrivateFiles"],
                 swiftSettings: strict),
         // The trends report: one self-contained HTML page from the store (SVG charts, insights).
         .target(name: "HealthReport", dependencies: ["HealthCore", "HealthPresentation", "HealthStore", "SQLite", "PrivateFiles"],

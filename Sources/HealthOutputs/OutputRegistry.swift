@@ -1,5 +1,6 @@
 import HealthCore
 import HealthEmit
+import HealthFHIR
 import HealthPipeline
 import HealthReport
 import HealthStore
@@ -23,6 +24,8 @@ package struct OutputRegistry: Sendable {
         ("parquet", { _ in TableFilesOutput(.parquet) }),
         ("report", { ReportOutput(goals: $0.goals ?? ReportGoals(), units: try $0.unitSystem()) }),
         ("xlsx", { WorkbookOutput(units: try $0.unitSystem()) }),
+        // Opt-in (not in `PipelineConfig.allOutputs`): FHIR R4 for clinics and research platforms.
+        ("fhir", { _ in FHIROutput() }),
     ])
 
     /// The store itself: always written, named so a pipeline may list it.

@@ -1,0 +1,103 @@
+import Foundation
+import HealthCore
+import HealthStore
+import PrivateFiles
+import SQLite
+
+/// `fhir/` as an output of a run (pipeline name `fhir`, opt-in): the person's data as FHIR R4
+/// in the Bulk Data form, one NDJSON file per resource type and `manifest.json` (docs/FHIR.md).
+/// Written whole from the store each time, so a nightly run's files equal a full import's.
+package struct FHIROutput: Output {
+    package init() {}
+
+    package var name: String { "fhir" }
+    package var summaryName: String { "fhir/" }
+
+    package func isMissing(in folder: String) -> Bool {
+        !FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("fhir/manifest.json"))
+    }
+
+    package func stage(from database: Database, in staging: String, folder: String, run: StagingRun,
+                      progress: (String) throws -> Void) throws -> StagedFiles {
+        try progress("fhir")
+        let counts = try FHIRWriter.write(from: database, to: staging)
+        return StagedFiles(moves: OutputFolders.moves(from: staging, to: (folder as NSString).appendingPathComponent("fhir")),
+                           rows: Dictionary(uniqueKeysWithValues: counts.map { ("fhir " + $0.type, $0.count) }))
+    }
+}
+
+/// Writes the NDJSON files and the manifest of a store into a folder.
+package enum FHIRWriter {
+    /// Returns the resource types written with their counts, in the manifest's order.
+    @discardableResult
+    package static func write(from database: Database, to folder: String) throws -> [(type: String, count: Int)] {
+        let store = HealthStore(database: database)
+        let profile = try store.profile()
+        var resources = FHIRResources(personID: FHIRResources.personID(profile, smallestIdentity: try store.smallestSampleIdentity()),
+                                      calendar: try StoreSettings.calendar(in: database) ?? LocalCalendar(identifier: "UTC")!)
+        var written: [(type: String, count: Int)] = []
+        func file(_ type: String, _ body: (NDJSONFile) throws -> Void) throws {
+            let out = try NDJSONFile(path: (folder as NSString).appendingPathComponent(type + ".ndjson"))
+            do { try body(out); try out.commit() } catch { out.discard(); throw error }
+            written.append((type, out.count))
+        }
+        try file("Patient") { try $0.append(resources.patient(profile)) }
+        try file("Device") { out in for s in try store.fhirSources() { try out.append(resources.device(s)) } }
+        try file("Observation") { out in
+            for (date, values, _) in try store.fhirDays() {
+                for (metric, code) in FHIRCode.daily {
+                    guard let value = values[metric] else { continue }
+                    try out.append(resources.day(date, metric: metric, value: value, code))
+                }
+            }
+            for day in try store.fhirHeartRateDays() {
+                try out.append(resources.heartRateDay(day.date, minimum: day.minimum, mean: day.mean, maximum: day.maximum))
+            }
+            try store.forEachFHIRSample(types: FHIRCode.samples.keys.sorted()) { s in
+                guard let code = FHIRCode.samples[s.type] else { return }
+                try out.append(resources.sample(s, code))
+            }
+            for b in try store.fhirBloodPressure() { try out.append(resources.bloodPressure(b)) }
+            for w in try store.fhirWorkouts() { try out.append(resources.workout(w)) }
+        }
+        try writeManifest(written, exportDate: profile?.exportDate, to: folder)
+        return written
+    }
+
+    /// The Bulk Data manifest: each file with its type and count. `transactionTime` is the
+    /// export's date (not the run's: a nightly run's manifest equals a full import's).
+    static func writeManifest(_ written: [(type: String, count: Int)], exportDate: String?, to folder: String) throws {
+        let manifest: [String: Any] = [
+            "transactionTime": exportDate ?? "1970-01-01T00:00:00Z", "request": "healthetl import (outputs: fhir)",
+            "requiresAccessToken": false, "error": [] as [Any],
+            "output": written.map { ["type": $0.type, "url": $0.type + ".ndjson", "count": $0.count] as [String: Any] },
+        ]
+        let out = try AtomicOutputFile(path: (folder as NSString).appendingPathComponent("manifest.json"),
+                                       durability: .syncedWhenPublished)
+        do {
+            try out.write(Array(try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])))
+            try out.writeByte(UInt8(ascii: "\n"))
+            try out.commit()
+        } catch {
+            out.discard()
+            throw error
+        }
+    }
+}
+
+/// One NDJSON file: a resource a line, keys sorted, published on `commit` only.
+final class NDJSONFile {
+    private let file: AtomicOutputFile
+    private(set) var count = 0
+
+    init(path: String) throws { file = try AtomicOutputFile(path: path, durability: .syncedWhenPublished) }
+
+    func append(_ resource: [String: Any]) throws {
+        try file.write(Array(try JSONSerialization.data(withJSONObject: resource, options: [.sortedKeys, .withoutEscapingSlashes])))
+        try file.writeByte(UInt8(ascii: "\n"))
+        count += 1
+    }
+
+    func commit() throws { try file.commit() }
+    func discard() { file.discard() }
+}
