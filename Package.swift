@@ -165,6 +165,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "HealthEmitTests", dependencies: ["HealthEmit", "HealthCore", "CSV", "PrivateFiles", "TestSupport"],
                     swiftSettings: strict),
+        .testTarget(name: "HealthFHIRTests", dependencies: ["HealthFHIR", "HealthStore", "HealthCore"], swiftSettings: strict),
         .testTarget(name: "HealthReportTests", dependencies: ["HealthReport", "HealthStore", "HealthCore"], swiftSettings: strict),
         .testTarget(name: "HealthQLTests", dependencies: ["HealthQL", "HealthCore", "HealthStore", "SQLite"],
                     swiftSettings: strict),

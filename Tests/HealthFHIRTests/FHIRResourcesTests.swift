@@ -1,0 +1,58 @@
+import XCTest
+@testable import HealthCore
+@testable import HealthFHIR
+@testable import HealthStore
+
+/// The FHIR resources' pieces that carry meaning: local times with their offset, ids that stay
+/// the same run after run, the sex's code, the codings.
+final class FHIRResourcesTests: XCTestCase {
+    private func resources(_ zone: String) -> FHIRResources {
+        FHIRResources(personID: "0123456789abcdef", calendar: LocalCalendar(identifier: zone)!)
+    }
+
+    func testDateTimesAreTheWallClockWithTheOffsetInForce() {
+        var berlin = resources("Europe/Berlin")
+        XCTAssertEqual(berlin.dateTime(Timestamp(iso8601: "2024-03-21T07:30:05Z")!), "2024-03-21T08:30:05+01:00")
+        XCTAssertEqual(berlin.dateTime(Timestamp(iso8601: "2024-04-01T07:30:05Z")!), "2024-04-01T09:30:05+02:00", "summer time")
+        var newYork = resources("America/New_York")
+        XCTAssertEqual(newYork.dateTime(Timestamp(iso8601: "2024-01-01T03:00:00Z")!), "2023-12-31T22:00:00-05:00")
+        var kolkata = resources("Asia/Kolkata")
+        XCTAssertEqual(kolkata.dateTime(Timestamp(iso8601: "2024-01-01T00:00:00Z")!), "2024-01-01T05:30:00+05:30")
+        // A day's period is the local day, whatever its length (23 hours on 31 March in Berlin).
+        let day = berlin.day(CivilDate(iso: "2024-03-31")!, metric: "steps", value: 10, FHIRCode.daily[0].code)
+        XCTAssertEqual(day["effectivePeriod"] as? [String: String],
+                       ["start": "2024-03-31T00:00:00+01:00", "end": "2024-04-01T00:00:00+02:00"])
+        XCTAssertEqual(day["id"] as? String, "0123456789abcdef-steps-2024-03-31")
+    }
+
+    func testIdsDeriveFromContentAndTheSexMapsToFHIRsCodes() {
+        let profile = StoredProfile(dateOfBirth: CivilDate(iso: "1988-06-14"), biologicalSex: "HKBiologicalSexFemale")
+        let id = FHIRResources.personID(profile, smallestIdentity: 42)
+        XCTAssertEqual(id, FHIRResources.personID(profile, smallestIdentity: 42))
+        XCTAssertEqual(id.count, 16)
+        XCTAssertNotEqual(id, FHIRResources.personID(profile, smallestIdentity: 43), "another person's samples, another id")
+        XCTAssertEqual(["HKBiologicalSexFemale", "HKBiologicalSexMale", "HKBiologicalSexOther", "HKBiologicalSexNotSet", nil]
+            .map(FHIRResources.gender), ["female", "male", "other", "unknown", "unknown"])
+        let r = resources("UTC")
+        let watch = HealthStore.FHIRSource(name: "Ann’s Apple Watch", version: "10.4", model: "Watch")
+        XCTAssertEqual(r.deviceID(watch), r.deviceID(watch))
+        XCTAssertNotEqual(r.deviceID(watch), r.deviceID(.init(name: watch.name, version: "10.5", model: "Watch")))
+    }
+
+    func testCodingsAreLOINCWhereOneExistsAndHealthKitAlways() throws {
+        let heart = FHIRResources.codeable(FHIRCode.heartRate)["coding"] as? [[String: String]]
+        XCTAssertEqual(heart?.map { $0["system"] ?? "" }, [FHIRCode.loincSystem, FHIRCode.healthKitSystem])
+        XCTAssertEqual(heart?.first?["code"], "8867-4")
+        let vo2 = try XCTUnwrap(FHIRCode.samples["HKQuantityTypeIdentifierVO2Max"])
+        XCTAssertEqual((FHIRResources.codeable(vo2)["coding"] as? [[String: String]])?.map { $0["system"] ?? "" },
+                       [FHIRCode.healthKitSystem])
+        // Oxygen saturation is stored as a fraction and written in percent.
+        var r = resources("UTC")
+        let spo2 = try XCTUnwrap(FHIRCode.samples["HKQuantityTypeIdentifierOxygenSaturation"])
+        let o = r.sample(.init(identity: -1, type: "HKQuantityTypeIdentifierOxygenSaturation", start: 0, end: 0, value: 0.97,
+                               source: .init(name: "Watch")), spo2)
+        XCTAssertEqual((o["valueQuantity"] as? [String: Any])?["value"] as? Double ?? 0, 97, accuracy: 1e-9)
+        XCTAssertEqual(o["effectiveDateTime"] as? String, "1970-01-01T00:00:00+00:00")
+        XCTAssertEqual(o["id"] as? String, "0123456789abcdef-sffffffffffffffff")
+    }
+}
