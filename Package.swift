@@ -121,7 +121,7 @@ let package = Package(
         .target(name: "HealthMCP", dependencies: ["HealthCore", "HealthQL", "HealthStore"], swiftSettings: strict),
         // Thin command line.
         .executableTarget(name: "healthetl", dependencies: ["HealthCore", "HealthStore", "HealthPipeline", "HealthOutputs", "HealthPeople",
-                                                            "HealthReport", "HealthQL", "HealthMCP", "SQLite"],
+                                                            "HealthReport", "HealthFHIR", "HealthQL", "HealthMCP", "SQLite"],
                           swiftSettings: strict),
         // The parse floor for `make bench`: libxml2 only.
         .executableTarget(name: "xmlfloor", dependencies: ["CLibXML2"], swiftSettings: strict),

@@ -18,7 +18,7 @@ protocol Command {
 /// completions are generated from this list).
 enum Commands {
     static var all: [any Command.Type] {
-        [ImportCommand.self, ImportAllCommand.self, PeopleCommand.self, ReportCommand.self, QueryCommand.self,
+        [ImportCommand.self, ImportAllCommand.self, PeopleCommand.self, ReportCommand.self, ExportFHIRCommand.self, QueryCommand.self,
          ReplCommand.self, MCPCommand.self, StatusCommand.self, ResetCommand.self, CompletionsCommand.self]
     }
 }

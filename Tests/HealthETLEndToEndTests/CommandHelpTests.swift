@@ -5,7 +5,7 @@ import TestSupport
 /// Issue 30, item 5: commands that explain themselves (help generated from each command's
 /// declarations, `--version`, "did you mean") and errors that tell the truth.
 final class CommandHelpTests: XCTestCase {
-    static let commands = ["import", "import-all", "people", "report", "query", "repl", "mcp", "status", "reset", "completions"]
+    static let commands = ["import", "import-all", "people", "report", "export-fhir", "query", "repl", "mcp", "status", "reset", "completions"]
 
     func testHelpOfEveryCommandIsTheSameEitherWayAndListsEveryOptionOfItsUsage() throws {
         let overview = try healthetl(["--help"])

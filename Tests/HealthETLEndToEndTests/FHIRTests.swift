@@ -51,6 +51,16 @@ final class FHIRTests: XCTestCase {
         let plain = dir.appendingPathComponent("plain").path
         _ = try importJSON(sample, plain)
         XCTAssertFalse(FileManager.default.fileExists(atPath: plain + "/fhir"))
+        // `export-fhir` writes them for an existing store: the same bytes as the output.
+        let exported = try healthetl(["export-fhir", "--out", plain])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        XCTAssertTrue(exported.stderr.contains("1 Patient"), exported.stderr)
+        for name in ["manifest.json", "Patient.ndjson", "Device.ndjson", "Observation.ndjson"] {
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: plain + "/fhir/" + name)),
+                           try Data(contentsOf: URL(fileURLWithPath: out + "/fhir/" + name)), name)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: plain + "/.healthetl").filter { $0.hasPrefix("staging") }, [],
+                       "no staging left behind")
     }
 
     /// A nightly run writes the files a full import of the newer export writes, byte for byte

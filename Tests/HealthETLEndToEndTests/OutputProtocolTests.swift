@@ -54,7 +54,7 @@ final class OutputProtocolTests: XCTestCase {
         config.outputs = ["csv", "jsonl"]
         XCTAssertThrowsError(try OutputRegistry.standard.outputs(for: config)) { error in
             XCTAssertEqual(error as? HealthETLError,
-                           .usage("unknown output 'jsonl' (expected sqlite, csv, parquet, report or xlsx)"))
+                           .usage("unknown output 'jsonl' (expected sqlite, csv, parquet, report, xlsx or fhir)"))
         }
     }
 
