@@ -75,8 +75,9 @@ package enum FHIRWriter {
         let out = try AtomicOutputFile(path: (folder as NSString).appendingPathComponent("manifest.json"),
                                        durability: .syncedWhenPublished)
         do {
-            try out.write(Array(try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])))
-            try out.writeByte(UInt8(ascii: "\n"))
+            var bytes: [UInt8] = []
+            FHIRJSON.write(manifest, into: &bytes)
+            try out.write(bytes + [UInt8(ascii: "\n")])
             try out.commit()
         } catch {
             out.discard()
@@ -89,12 +90,15 @@ package enum FHIRWriter {
 final class NDJSONFile {
     private let file: AtomicOutputFile
     private(set) var count = 0
+    private var line: [UInt8] = []
 
     init(path: String) throws { file = try AtomicOutputFile(path: path, durability: .syncedWhenPublished) }
 
     func append(_ resource: [String: Any]) throws {
-        try file.write(Array(try JSONSerialization.data(withJSONObject: resource, options: [.sortedKeys, .withoutEscapingSlashes])))
-        try file.writeByte(UInt8(ascii: "\n"))
+        line.removeAll(keepingCapacity: true)
+        FHIRJSON.write(resource, into: &line)
+        line.append(UInt8(ascii: "\n"))
+        try file.write(line)
         count += 1
     }
 

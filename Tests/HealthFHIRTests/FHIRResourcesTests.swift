@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import HealthCore
 @testable import HealthFHIR
@@ -54,5 +55,26 @@ final class FHIRResourcesTests: XCTestCase {
         XCTAssertEqual((o["valueQuantity"] as? [String: Any])?["value"] as? Double ?? 0, 97, accuracy: 1e-9)
         XCTAssertEqual(o["effectiveDateTime"] as? String, "1970-01-01T00:00:00+00:00")
         XCTAssertEqual(o["id"] as? String, "0123456789abcdef-sffffffffffffffff")
+    }
+}
+
+/// The JSON text the files hold: keys sorted, whole numbers without a fraction, escapes.
+final class FHIRJSONTests: XCTestCase {
+    private func text(_ value: Any) -> String {
+        var out: [UInt8] = []
+        FHIRJSON.write(value, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func testObjectsArraysNumbersAndStrings() {
+        XCTAssertEqual(text(["b": 1, "a": [true, "x", 2.5] as [Any], "c": ["z": 3010.0, "y": NSNull()] as [String: Any]] as [String: Any]),
+                       #"{"a":[true,"x",2.5],"b":1,"c":{"y":null,"z":3010}}"#)
+        XCTAssertEqual(text("Ann’s \"Watch\"\\\n\t\u{1}"), #""Ann’s \"Watch\"\\\n\t\u0001""#)
+        XCTAssertEqual(text([0.1, -0.000012, 1e20, Double.nan] as [Any]), "[0.1,-1.2e-05,1e+20,null]")
+        // What it writes reads back as the same values.
+        let object: [String: Any] = ["value": 76.0958230958231, "unit": "/min", "n": -3]
+        let parsed = try? JSONSerialization.jsonObject(with: Data(text(object).utf8)) as? [String: Any]
+        XCTAssertEqual(parsed?["value"] as? Double, 76.0958230958231)
+        XCTAssertEqual(parsed?["unit"] as? String, "/min")
     }
 }
