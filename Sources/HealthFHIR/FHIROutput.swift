@@ -33,7 +33,7 @@ package enum FHIRWriter {
     package static func write(from database: Database, to folder: String) throws -> [(type: String, count: Int)] {
         let store = HealthStore(database: database)
         let profile = try store.profile()
-        var resources = FHIRResources(personID: FHIRResources.personID(profile, smallestIdentity: try store.smallestSampleIdentity()),
+        var resources = FHIRResources(personID: FHIRResources.personID(profile, earliestIdentity: try store.earliestSampleIdentity()),
                                       calendar: try StoreSettings.calendar(in: database) ?? LocalCalendar(identifier: "UTC")!)
         var written: [(type: String, count: Int)] = []
         func file(_ type: String, _ body: (NDJSONFile) throws -> Void) throws {

@@ -6,7 +6,7 @@ import HealthStore
 /// content (`personID`, sample identities, workout ids), so a server that receives the files
 /// twice updates what it has instead of adding copies.
 struct FHIRResources {
-    /// 16 hex digits from the birth date, the sex and the store's smallest sample identity:
+    /// 16 hex digits from the birth date, the sex and the store's earliest sample's identity:
     /// the prefix of every id, so two people's files never share one.
     let personID: String
     /// Local times and days: the store's calendar (its zone, or a traveller's timeline).
@@ -14,11 +14,11 @@ struct FHIRResources {
 
     var patientReference: [String: Any] { ["reference": "Patient/\(personID)"] }
 
-    static func personID(_ profile: StoredProfile?, smallestIdentity: Int64?) -> String {
+    static func personID(_ profile: StoredProfile?, earliestIdentity: Int64?) -> String {
         var h = StableHasher()
         h.combine(profile?.dateOfBirth?.iso8601)
         h.combine(profile?.biologicalSex)
-        h.combine(smallestIdentity.map { UInt64(bitPattern: $0) } ?? 0)
+        h.combine(earliestIdentity.map { UInt64(bitPattern: $0) } ?? 0)
         return hex(h.value)
     }
 

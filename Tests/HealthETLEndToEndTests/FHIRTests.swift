@@ -75,7 +75,10 @@ final class FHIRTests: XCTestCase {
         XCTAssertEqual(split.status, 0, split.stderr)
         let nightly = dir.appendingPathComponent("nightly").path, fresh = dir.appendingPathComponent("fresh").path
         _ = try importWithFHIR(older, nightly, in: dir)
+        let patient = try Data(contentsOf: URL(fileURLWithPath: nightly + "/fhir/Patient.ndjson"))
         XCTAssertEqual(try importWithFHIR(newer, nightly, in: dir)["mode"] as? String, "incremental")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: nightly + "/fhir/Patient.ndjson")), patient,
+                       "the person's id stays when a later export adds later records")
         _ = try importWithFHIR(newer, fresh, in: dir, ["--full"])
         for name in ["manifest.json", "Patient.ndjson", "Device.ndjson", "Observation.ndjson"] {
             let a = try Data(contentsOf: URL(fileURLWithPath: nightly + "/fhir/" + name))

@@ -28,10 +28,10 @@ final class FHIRResourcesTests: XCTestCase {
 
     func testIdsDeriveFromContentAndTheSexMapsToFHIRsCodes() {
         let profile = StoredProfile(dateOfBirth: CivilDate(iso: "1988-06-14"), biologicalSex: "HKBiologicalSexFemale")
-        let id = FHIRResources.personID(profile, smallestIdentity: 42)
-        XCTAssertEqual(id, FHIRResources.personID(profile, smallestIdentity: 42))
+        let id = FHIRResources.personID(profile, earliestIdentity: 42)
+        XCTAssertEqual(id, FHIRResources.personID(profile, earliestIdentity: 42))
         XCTAssertEqual(id.count, 16)
-        XCTAssertNotEqual(id, FHIRResources.personID(profile, smallestIdentity: 43), "another person's samples, another id")
+        XCTAssertNotEqual(id, FHIRResources.personID(profile, earliestIdentity: 43), "another person's samples, another id")
         XCTAssertEqual(["HKBiologicalSexFemale", "HKBiologicalSexMale", "HKBiologicalSexOther", "HKBiologicalSexNotSet", nil]
             .map(FHIRResources.gender), ["female", "male", "other", "unknown", "unknown"])
         let r = resources("UTC")

@@ -134,8 +134,14 @@ extension HealthStore {
         }
     }
 
-    /// The smallest sample identity: with the birth date and sex, what a person's FHIR ids derive from.
-    package func smallestSampleIdentity() throws -> Int64? {
-        try database.rows("SELECT min(identity) FROM sample_data").first?.first?.int
+    /// The identity of the earliest sample (by start, then identity): with the birth date and
+    /// sex, what a person's FHIR ids derive from. A later export adds later samples, so it stays.
+    package func earliestSampleIdentity() throws -> Int64? {
+        // Each type's first start through the (type, start) index, then the rows at the earliest.
+        try database.rows("""
+            SELECT identity FROM sample_data WHERE type_id IN (SELECT id FROM types)
+              AND start_us = (SELECT min((SELECT min(start_us) FROM sample_data s WHERE s.type_id = t.id)) FROM types t)
+            ORDER BY identity LIMIT 1
+            """).first?.first?.int
     }
 }
