@@ -1,3 +1,4 @@
+import Synchronization
 import XCTest
 @testable import HealthCore
 import TestSupport
@@ -74,15 +75,35 @@ final class RealExportsTests: XCTestCase {
             throw XCTSkip("../shared/realexports not present")
         }
         let dir = try temporaryFolder(self)
-        for (relative, status, _) in Self.expectations where status == 0 {
-            let path = try TestPaths.realExport(relative)
-            let name = relative.replacingOccurrences(of: "/", with: "_")
-            let recorded = dir.appendingPathComponent(name + "-recorded").path, zoned = dir.appendingPathComponent(name + "-zoned").path
-            let summary = try importJSON(path, recorded, zone: nil)
+        let exports = Self.expectations.filter { $0.1 == 0 }.map(\.0)
+        @Sendable func out(_ relative: String, _ kind: String) -> String {
+            dir.appendingPathComponent(relative.replacingOccurrences(of: "/", with: "_") + "-" + kind).path
+        }
+        // Two imports at a time (two cores): each export without a zone, then in the zone it chose.
+        let results = Mutex<[String: (status: Int32, stdout: String, stderr: String)]>([:])
+        func both(_ arguments: @Sendable (String) throws -> [String]) {
+            DispatchQueue.concurrentPerform(iterations: exports.count) { i in
+                let r = Result { try healthetl(try arguments(exports[i])) }
+                let done = (try? r.get()).map { ($0.status, $0.stdout, $0.stderr) } ?? (-1, "", "\(r)")
+                results.withLock { $0[exports[i]] = done }
+            }
+        }
+        both { ["import", try TestPaths.realExport($0), "--out", out($0, "recorded"), "--json", "--quiet"] }
+        var chosen: [String: String] = [:]
+        for relative in exports {
+            let r = try XCTUnwrap(results.withLock { $0[relative] }, relative)
+            XCTAssertEqual(r.status, 0, relative + ": " + r.stderr)
+            let line = try XCTUnwrap(r.stdout.split(separator: "\n").last, relative)
+            let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], relative)
             XCTAssertNil(summary["zone_timeline"], relative)
-            let zone = try XCTUnwrap(summary["time_zone"] as? String, relative)
-            _ = try importJSON(path, zoned, zone: zone)
-            XCTAssertEqual(try analyticsSnapshot(recorded + "/health.sqlite"), try analyticsSnapshot(zoned + "/health.sqlite"), relative)
+            chosen[relative] = try XCTUnwrap(summary["time_zone"] as? String, relative)
+        }
+        let zones = chosen
+        both { ["import", try TestPaths.realExport($0), "--out", out($0, "zoned"), "--quiet", "--timezone", zones[$0] ?? "UTC"] }
+        for relative in exports {
+            XCTAssertEqual(results.withLock { $0[relative]?.status }, 0, relative)
+            XCTAssertEqual(try analyticsSnapshot(out(relative, "recorded") + "/health.sqlite"),
+                           try analyticsSnapshot(out(relative, "zoned") + "/health.sqlite"), relative)
         }
     }
 
