@@ -178,10 +178,7 @@ final class DataQualityTests: XCTestCase {
         try generateExport(["--out", generated, "--days", "24", "--start", "2024-10-10", "--seed", "21"])
         let copied = try runProcess("/usr/bin/env", ["python3", Self.scripts + "reshape_export.py", generated, full, "--copies", "5"])
         XCTAssertEqual(copied.status, 0, copied.stderr)
-        let older = dir.appendingPathComponent("n.xml").path, newer = dir.appendingPathComponent("n1.xml").path
-        let split = try runProcess("/usr/bin/env", ["python3", Self.scripts + "split_export.py",
-                                                    full, "2024-11-02 00:00:00 +0100", older, newer])
-        XCTAssertEqual(split.status, 0, split.stderr)
+        let (older, newer) = try splitExport(full, at: "2024-11-02 00:00:00 +0100", in: dir)
         let nightly = dir.appendingPathComponent("nightly").path, fresh = dir.appendingPathComponent("fresh").path
         try importJSON(older, nightly)
         let second = try importJSON(newer, nightly)

@@ -69,10 +69,7 @@ final class FHIRTests: XCTestCase {
         let dir = try temporaryFolder(self)
         let full = dir.appendingPathComponent("full.xml").path
         try generateExport(["--out", full, "--days", "30", "--start", "2024-10-10", "--seed", "49"])
-        let older = dir.appendingPathComponent("n.xml").path, newer = dir.appendingPathComponent("n1.xml").path
-        let split = try runProcess("/usr/bin/env", ["python3", TestPaths.script("split_export.py"),
-                                                    full, "2024-11-02 00:00:00 +0100", older, newer])
-        XCTAssertEqual(split.status, 0, split.stderr)
+        let (older, newer) = try splitExport(full, at: "2024-11-02 00:00:00 +0100", in: dir)
         let nightly = dir.appendingPathComponent("nightly").path, fresh = dir.appendingPathComponent("fresh").path
         _ = try importWithFHIR(older, nightly, in: dir)
         let patient = try Data(contentsOf: URL(fileURLWithPath: nightly + "/fhir/Patient.ndjson"))

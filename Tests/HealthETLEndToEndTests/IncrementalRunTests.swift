@@ -9,10 +9,7 @@ final class IncrementalRunTests: XCTestCase {
         let dir = try temporaryFolder(self)
         let full = dir.appendingPathComponent("full.xml").path
         try generateExport(["--out", full, "--days", "24", "--start", "2024-10-10", "--seed", "21"])
-        let older = dir.appendingPathComponent("n.xml").path, newer = dir.appendingPathComponent("n1.xml").path
-        let split = try runProcess("/usr/bin/env", ["python3", TestPaths.script("split_export.py"),
-                                                    full, "2024-11-02 00:00:00 +0100", older, newer])
-        XCTAssertEqual(split.status, 0, split.stderr)
+        let (older, newer) = try splitExport(full, at: "2024-11-02 00:00:00 +0100", in: dir)
 
         let nightly = dir.appendingPathComponent("nightly").path
         let first = try importJSON(older, nightly)

@@ -73,3 +73,13 @@ package func generateExport(_ arguments: [String]) throws {
     let result = try runProcess("/usr/bin/env", ["python3", TestPaths.generator] + arguments, timeout: 300)
     XCTAssertEqual(result.status, 0, result.stderr)
 }
+
+/// Splits `full` at `cut` (the export's own date format) into an older export (`n.xml`, records
+/// before the cut) and a newer one (`n1.xml`, everything), in `dir`: the nightly tests' pair.
+package func splitExport(_ full: String, at cut: String, in dir: URL,
+                         file: StaticString = #filePath, line: UInt = #line) throws -> (older: String, newer: String) {
+    let older = dir.appendingPathComponent("n.xml").path, newer = dir.appendingPathComponent("n1.xml").path
+    let split = try runProcess("/usr/bin/env", ["python3", TestPaths.script("split_export.py"), full, cut, older, newer])
+    XCTAssertEqual(split.status, 0, split.stderr, file: file, line: line)
+    return (older, newer)
+}
