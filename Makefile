@@ -66,15 +66,17 @@ $(VENV)/.ready: Makefile
 cohort: dist venv
 	$(VENV)/bin/python spark/cohort_job.py --exports "$(EXPORTS)" --out "$(OUT)" --release $(RELEASE).tar.gz
 
-# XCTest only (no Swift Testing suites), so the run closes on XCTest's own summary line.
-# The release tarball first: ReleaseTarballTests and the Spark cohort test run it.
+# XCTest only (no Swift Testing suites). scripts/run-tests.py runs the built bundle in batches of
+# classes, one per core at a time (swift test runs one process and locks .build), and fails when
+# a batch fails or a listed test did not run. The release tarball first: ReleaseTarballTests and
+# the Spark cohort test run it.
 test: venv dist
 	python3 scripts/check-module-graph.py
 	python3 scripts/check-test-targets.py
 	python3 scripts/check-public-api.py
 	python3 scripts/check-install-line.py
 	$(SWIFT) build --build-tests
-	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build --disable-swift-testing
+	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python python3 scripts/run-tests.py
 
 # The fast tier for the edit-test loop: the unit targets, that is every test target but
 # HealthETLEndToEndTests (the healthetl binary on generated or real exports, Python tooling,
@@ -88,7 +90,7 @@ check: venv
 	python3 scripts/check-public-api.py
 	python3 scripts/check-install-line.py
 	$(SWIFT) build --build-tests
-	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build --disable-swift-testing --skip '^$(END_TO_END_TESTS)\.'
+	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python python3 scripts/run-tests.py --skip '^$(END_TO_END_TESTS)\.'
 
 # The whole suite under AddressSanitizer or ThreadSanitizer, each in a build folder of its own;
 # the tests run the instrumented healthetl too (CI runs test-asan). There is no UBSan for Swift
@@ -110,12 +112,12 @@ empty :=
 space := $(empty) $(empty)
 test-asan: venv
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	ASAN_OPTIONS=detect_leaks=0 HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --disable-swift-testing --skip '$(subst $(space),|,$(strip $(ASAN_SKIPPED_TESTS)))'
+	ASAN_OPTIONS=detect_leaks=0 HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python python3 scripts/run-tests.py --scratch-path .build-asan --skip '$(subst $(space),|,$(strip $(ASAN_SKIPPED_TESTS)))'
 
 
 test-tsan: venv
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --disable-swift-testing
+	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python python3 scripts/run-tests.py --scratch-path .build-tsan
 
 # Speed and memory (issue 6), not part of `make test`: the libxml2 parse floor, the full import with
 # every output, the nightly re-run and healthkit-to-sqlite (venv under .build/bench) on cached
