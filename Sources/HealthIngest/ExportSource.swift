@@ -37,7 +37,7 @@ package struct ExportSource: Sendable {
                 throw HealthETLError.dataUnusable("\(path): no Apple Health export XML (root element HealthData) in this folder")
             }
             kind = .folder; xmlName = xml; zip = nil; zipEntry = nil
-            baseFolder = (xml as NSString).deletingLastPathComponent
+            baseFolder = PathText.parent(of: xml)
             totalBytes = Self.fileSize(xml)
             return
         }
@@ -63,7 +63,7 @@ package struct ExportSource: Sendable {
         }
         try FileKindCheck.requireXML(path)
         kind = .xml; xmlName = path; zip = nil; zipEntry = nil
-        baseFolder = (path as NSString).deletingLastPathComponent
+        baseFolder = PathText.parent(of: path)
         totalBytes = Self.fileSize(path)
     }
 
@@ -132,7 +132,7 @@ package struct ExportSource: Sendable {
     /// Where a file the export holds lies in its zip: `apple_health_export/workout-routes/r.gpx`
     /// for `workout-routes/r.gpx` beside the XML `apple_health_export/export.xml`.
     static func zipName(_ relative: String, besideXML xml: ZipArchive.Entry) -> String {
-        let folder = (xml.name as NSString).deletingLastPathComponent
+        let folder = PathText.parent(of: xml.name)
         return folder.isEmpty ? relative : folder + "/" + relative
     }
 

@@ -70,7 +70,7 @@ struct Loader {
                                   expectedSamples: anchors.isEmpty ? source.estimatedRecords : 0, alreadyStored: alreadyStored)
         var state = checkpoint
         let fresh = state.sequence == 0 && state.phase == .loading
-        if fresh, alongsideIndex != nil { sink.sampleRuns = SampleRunWriter(folder: (staged as NSString).deletingLastPathComponent) }
+        if fresh, alongsideIndex != nil { sink.sampleRuns = SampleRunWriter(folder: PathText.parent(of: staged)) }
         if state.phase == .loading { try stream(into: sink, &state) }
         let loadFigures = started.figures()
         let loaded = PhaseMark()

@@ -91,7 +91,7 @@ struct OutputFiles {
         try publication.syncAhead(moves)
         for move in moves {
             try folder.refuseLinks(onTheWayTo: move.final)   // before the folder is made (or chmod'ed through a link)
-            try OutputFolders.makePrivate((move.final as NSString).deletingLastPathComponent)
+            try OutputFolders.makePrivate(PathText.parent(of: move.final))
             try publication.move(move.staged, to: move.final)
         }
     }

@@ -15,8 +15,8 @@ extension OutputFolder {
 
     /// The family folder of a person's folder (`OUT` of `OUT/people/ID`), else the folder itself.
     var treeRoot: String {
-        let parent = (path as NSString).deletingLastPathComponent
-        return (parent as NSString).lastPathComponent == "people" ? (parent as NSString).deletingLastPathComponent : path
+        let parent = PathText.parent(of: path)
+        return (parent as NSString).lastPathComponent == "people" ? PathText.parent(of: parent) : path
     }
 
     /// Throws 73 naming the first folder of the tree that is a symbolic link.
@@ -28,10 +28,10 @@ extension OutputFolder {
     /// `target`'s own folder included) is a symbolic link.
     func refuseLinks(onTheWayTo target: String) throws {
         let root = treeRoot
-        var folder = (target as NSString).deletingLastPathComponent
+        var folder = PathText.parent(of: target)
         while folder.count > root.count && folder.hasPrefix(root + "/") {
             if Self.isLink(folder) { throw Self.refusal(folder) }
-            folder = (folder as NSString).deletingLastPathComponent
+            folder = PathText.parent(of: folder)
         }
     }
 

@@ -67,7 +67,7 @@ final class Publication {
             throw error
         }
         moves.append((staged, final, replaced))
-        let folder = (final as NSString).deletingLastPathComponent
+        let folder = PathText.parent(of: final)
         if !folders.contains(folder) { folders.append(folder) }
     }
 
@@ -159,7 +159,7 @@ final class Publication {
     /// Syncs the folder holding `path` (its entries: a rename is durable once this returns true).
     @discardableResult
     private static func syncFolder(of path: String) -> Bool {
-        sync(folder: (path as NSString).deletingLastPathComponent)
+        sync(folder: PathText.parent(of: path))
     }
 
     private static func sync(folder: String) -> Bool {

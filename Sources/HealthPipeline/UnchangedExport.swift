@@ -27,7 +27,7 @@ struct UnchangedExport: Codable, Equatable {
 
     init(source: ExportSource, job: String, storeDays: Int = 0, storeSleepNights: Int = 0) throws {
         input = try InputFingerprint(path: source.kind == .zip ? source.path : source.xmlName)
-        companions = source.kind == .zip ? [] : Self.companions(beside: (source.xmlName as NSString).deletingLastPathComponent)
+        companions = source.kind == .zip ? [] : Self.companions(beside: PathText.parent(of: source.xmlName))
         self.job = job
         self.storeDays = storeDays
         self.storeSleepNights = storeSleepNights

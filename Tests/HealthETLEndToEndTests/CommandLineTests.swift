@@ -45,6 +45,19 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try healthetl(["status", "--out", dir.appendingPathComponent("none").path]).status, 66)
     }
 
+    /// `healthetl import e --out o` from the folder that holds `e`: one-character relative names
+    /// are names like any other (Foundation's `deletingLastPathComponent` trapped on them).
+    func testOneCharacterRelativeNamesForTheExportAndTheOutputFolder() throws {
+        let dir = try temporaryFolder(self)
+        _ = try write(ExportXML.everyElementKind, to: "e", in: dir)
+        let script = "cd \"$1\" && \"$2\" import e --out o --json --timezone UTC && \"$2\" import e --out o/ --quiet && \"$2\" status --out o"
+        let r = try runProcess("/bin/sh", ["-c", script, "sh", dir.path, TestPaths.binary])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("\"mode\" : \"full\"") || r.stdout.contains("\"mode\":\"full\""), r.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("o/health.sqlite").path))
+        XCTAssertFalse(r.stderr.contains("crashed"), r.stderr)
+    }
+
     func testSecondRunOnTheSameFolderExits75NamingTheHolder() throws {
         let dir = try temporaryFolder(self)
         let path = try write(ExportXML.everyElementKind, to: "export.xml", in: dir)

@@ -1,4 +1,5 @@
 import Foundation
+import HealthCore
 
 /// Statements entered in the REPL, kept in a private file (0600: queries name health data)
 /// so the next session can recall them.
@@ -26,7 +27,7 @@ package final class History {
 
     private func save() {
         guard let path else { return }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.parent(of: path)
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         let text = entries.joined(separator: "\n") + "\n"
