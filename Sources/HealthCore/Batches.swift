@@ -82,6 +82,8 @@ public struct IngestBatch: Sendable {
     public var routeFiles: [RouteFile] = []
     /// Electrocardiograms from the export's `electrocardiograms/` files, read after the XML.
     public var ecgRecordings: [ECGRecording] = []
+    /// The FHIR resources of the export's `clinical-records/` files, read after the XML.
+    public var clinicalResources: [ClinicalResource] = []
     public var profile: ExportProfile?
     public var exportDate: Timestamp?
     public var locale: String?
@@ -98,6 +100,7 @@ public struct IngestBatch: Sendable {
     public var itemCount: Int {
         records.count + correlations.count + workouts.count + activitySummaries.count + clinicalRecords.count
             + audiograms.count + visionPrescriptions.count + routeFiles.count + ecgRecordings.count
+            + clinicalResources.count
     }
 }
 

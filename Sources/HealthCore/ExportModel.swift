@@ -268,6 +268,18 @@ public struct ExportClinicalRecord: Hashable, Sendable {
     public init(type: String) { self.type = type }
 }
 
+/// A file of `clinical-records/`: one FHIR resource as the provider sent it, its JSON with the
+/// whitespace between tokens removed (`path` as `ClinicalRecord@resourceFilePath` names it,
+/// without the leading slash).
+public struct ClinicalResource: Hashable, Sendable {
+    public var path: String
+    public var resourceType: String
+    public var json: [UInt8]
+    public init(path: String, resourceType: String, json: [UInt8]) {
+        self.path = path; self.resourceType = resourceType; self.json = json
+    }
+}
+
 public struct SensitivityPoint: Hashable, Sendable {
     public var frequencyHz: Double?
     public var leftEarDBHL: Double?

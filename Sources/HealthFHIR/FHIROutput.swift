@@ -60,18 +60,29 @@ package enum FHIRWriter {
             for b in try store.fhirBloodPressure() { try out.append(resources.bloodPressure(b)) }
             for w in try store.fhirWorkouts() { try out.append(resources.workout(w)) }
         }
-        try writeManifest(written, exportDate: profile?.exportDate, to: folder)
-        return written
+        let clinical = try FHIRClinicalBundles(personID: resources.personID, timestamp: profile?.exportDate, folder: folder)
+            .write(from: store)
+        if clinical.contains(where: { $0.release == "R4" }) { written.append(("Bundle", 1)) }
+        try writeManifest(written, clinical: clinical, exportDate: profile?.exportDate, to: folder)
+        return written + clinical.filter { $0.release != "R4" }.map { ("Bundle " + $0.release, 1) }
     }
 
     /// The Bulk Data manifest: each file with its type and count. `transactionTime` is the
     /// export's date (not the run's: a nightly run's manifest equals a full import's).
-    static func writeManifest(_ written: [(type: String, count: Int)], exportDate: String?, to folder: String) throws {
-        let manifest: [String: Any] = [
+    /// The clinical records' Bundles are listed in `extension.clinicalRecords` (release, the
+    /// elements' `fhirVersion`s, file, resources in it); only the R4 one also in `output`.
+    static func writeManifest(_ written: [(type: String, count: Int)], clinical: [FHIRClinicalBundles.Written],
+                              exportDate: String?, to folder: String) throws {
+        var manifest: [String: Any] = [
             "transactionTime": exportDate ?? "1970-01-01T00:00:00Z", "request": "healthetl import (outputs: fhir)",
             "requiresAccessToken": false, "error": [] as [Any],
             "output": written.map { ["type": $0.type, "url": $0.type + ".ndjson", "count": $0.count] as [String: Any] },
         ]
+        if !clinical.isEmpty {
+            manifest["extension"] = ["clinicalRecords": clinical.map {
+                ["release": $0.release, "fhirVersions": $0.fhirVersions.sorted(), "url": $0.file, "count": $0.resources] as [String: Any]
+            }]
+        }
         let out = try AtomicOutputFile(path: (folder as NSString).appendingPathComponent("manifest.json"),
                                        durability: .syncedWhenPublished)
         do {

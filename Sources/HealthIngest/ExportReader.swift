@@ -34,14 +34,17 @@ package struct ExportReader: Sendable {
         package var ecgFilesUnreadable: [String] = []
         /// What the user should know about ECG files that were read (lines skipped).
         package var ecgNotes: [String] = []
+        /// FHIR files of `clinical-records/` read; those that could not be, each with its reason.
+        package var clinicalFilesRead = 0
+        package var clinicalFilesUnreadable: [String] = []
         package init() {}
 
         enum CodingKeys: String, CodingKey {
             case elements, removedDoctype, repairedBytes, routeFilesRead, routeFilesMissing, ecgFilesRead,
-                 ecgFilesUnreadable, ecgNotes
+                 ecgFilesUnreadable, ecgNotes, clinicalFilesRead, clinicalFilesUnreadable
         }
 
-        // A checkpoint written before the ECG counts existed still resumes.
+        // A checkpoint written before the ECG or clinical counts existed still resumes.
         package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             elements = try c.decode(Int64.self, forKey: .elements)
@@ -52,6 +55,8 @@ package struct ExportReader: Sendable {
             ecgFilesRead = try c.decodeIfPresent(Int.self, forKey: .ecgFilesRead) ?? 0
             ecgFilesUnreadable = try c.decodeIfPresent([String].self, forKey: .ecgFilesUnreadable) ?? []
             ecgNotes = try c.decodeIfPresent([String].self, forKey: .ecgNotes) ?? []
+            clinicalFilesRead = try c.decodeIfPresent(Int.self, forKey: .clinicalFilesRead) ?? 0
+            clinicalFilesUnreadable = try c.decodeIfPresent([String].self, forKey: .clinicalFilesUnreadable) ?? []
         }
     }
 
@@ -125,6 +130,7 @@ package struct ExportReader: Sendable {
         // Read after the XML, like the routes, so a resumed run (whose checkpoints all lie
         // in the XML) reads them again whole; the store keeps a recording once.
         try ECGFileCollector.readAll(from: source, summary: &summary, position: afterXML, emit: emit)
+        try ClinicalFileCollector.readAll(from: source, summary: &summary, position: afterXML, emit: emit)
         return summary
     }
 }

@@ -155,8 +155,8 @@ struct PublishedStore {
             let upgraded = upgradedFrom < StoreSchema.version
             guard days.map({ !$0.isEmpty }) ?? true || upgraded else {
                 summary.record("merge_analytics", since: started)
-                // New recordings change no day, but their files are to be rewritten.
-                return try finishing(merged.newECGRecordings > 0, &summary)
+                // New recordings or clinical records change no day, but their files are to be rewritten.
+                return try finishing(merged.newECGRecordings > 0 || merged.changedClinicalResources > 0, &summary)
             }
             let result = try AnalyticsUpdate(database: database, settings: settings)
                 .run(days: days, recordedAt: recordedAt, progress: progress)

@@ -81,6 +81,9 @@ public struct RunSummary: Codable, Sendable {
     public var ecgRecordings = 0
     public var ecgFilesUnreadable = 0
     public var newECGRecordings: Int?
+    /// The files of `clinical-records/` this run read, and those it could not (named in `notes`).
+    public var clinicalFiles = 0
+    public var clinicalFilesUnreadable = 0
     /// What this import changed, a line each (new complete days, bests, streaks, baselines,
     /// gaps: `ChangeDigest`); empty when it changed nothing a person would be told.
     public var changes: [String] = []
@@ -96,6 +99,8 @@ public struct RunSummary: Codable, Sendable {
         ecgRecordings = load.counts.ecgRecordings
         ecgFilesUnreadable = load.reader.ecgFilesUnreadable.count
         notes += load.reader.ecgFilesUnreadable.map { "ECG file not readable, skipped: " + $0 } + load.reader.ecgNotes
+        (clinicalFiles, clinicalFilesUnreadable) = (load.reader.clinicalFilesRead, load.reader.clinicalFilesUnreadable.count)
+        notes += load.reader.clinicalFilesUnreadable.map { "Clinical record file not readable, skipped: " + $0 }
         removedDoctype = load.reader.removedDoctype; repairedBytes = load.reader.repairedBytes
         routeFilesMissing = load.reader.routeFilesMissing; self.timeZone = timeZone; self.out = out
         skippedByAnchor = load.state.skippedByAnchor
@@ -220,6 +225,9 @@ public struct RunSummary: Codable, Sendable {
         }
         if ecgRecordings > 0 || ecgFilesUnreadable > 0 {
             lines.append("  ECG recordings \(ecgRecordings), ECG files not readable \(ecgFilesUnreadable)")
+        }
+        if clinicalFiles > 0 || clinicalFilesUnreadable > 0 {
+            lines.append("  clinical record files \(clinicalFiles), not readable \(clinicalFilesUnreadable)")
         }
         if futureDated > 0 {
             lines.append("  \(futureDated) samples created after the export date: kept, but not used to skip later records")

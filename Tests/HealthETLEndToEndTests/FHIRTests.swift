@@ -6,7 +6,7 @@ import TestSupport
 /// library (`Scripts/check_fhir.py`: fhir.resources' R4B models, the systems and references,
 /// the store's values).
 final class FHIRTests: XCTestCase {
-    private func python() throws -> String {
+    private static func python() throws -> String {
         let python = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"]
             ?? TestPaths.packageRoot.appendingPathComponent(".venv/bin/python").path
         let probe = try runProcess(python, ["-c", "import fhir.resources.R4B.observation"])
@@ -21,7 +21,8 @@ final class FHIRTests: XCTestCase {
         return try importJSON(export, out, ["--pipeline", pipeline] + extra)
     }
 
-    private func checkFHIR(_ out: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// `Scripts/check_fhir.py` on OUT/fhir/ passes.
+    static func check(_ out: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let r = try runProcess(try python(), [TestPaths.script("check_fhir.py"), out], timeout: 600)
         XCTAssertEqual(r.status, 0, r.stdout + r.stderr, file: file, line: line)
         XCTAssertTrue(r.stdout.contains("fhir checks passed"), r.stdout, file: file, line: line)
@@ -33,7 +34,7 @@ final class FHIRTests: XCTestCase {
         let out = dir.appendingPathComponent("out").path
         let summary = try importWithFHIR(sample, out, in: dir)
         XCTAssertEqual(summary["outputs_written"] as? [String], ["health.sqlite", "csv/", "fhir/"])
-        try checkFHIR(out)
+        try Self.check(out)
         // The sample's steps on 21 March 2024 are its daily steps, over Berlin's local day.
         let steps = try query(out + "/health.sqlite", "SELECT CAST(steps AS INTEGER) FROM daily_analytics WHERE date = '2024-03-21'")
         let lines = try String(contentsOfFile: out + "/fhir/Observation.ndjson", encoding: .utf8).split(separator: "\n")
@@ -82,7 +83,7 @@ final class FHIRTests: XCTestCase {
             XCTAssertEqual(a, try Data(contentsOf: URL(fileURLWithPath: fresh + "/fhir/" + name)), name)
             XCTAssertGreaterThan(a.count, 50, name)
         }
-        try checkFHIR(nightly)
+        try Self.check(nightly)
     }
 
     /// A generated year: every line parses and every figure is the store's.
@@ -92,6 +93,6 @@ final class FHIRTests: XCTestCase {
         try generateExport(["--out", export, "--days", "365", "--start", "2024-01-01", "--seed", "4949"])
         let out = dir.appendingPathComponent("out").path
         _ = try importWithFHIR(export, out, in: dir)
-        try checkFHIR(out)
+        try Self.check(out)
     }
 }

@@ -44,6 +44,29 @@ extension HealthStore {
         package var source: FHIRSource
     }
 
+    /// A file of `clinical-records/` (its JSON on one line) with the FHIR version of the
+    /// `ClinicalRecord` element that names it (nil: none does).
+    package struct FHIRClinicalResource: Sendable {
+        package var path: String
+        package var resourceType: String
+        package var fhirVersion: String?
+        package var json: String
+    }
+
+    /// Every stored clinical resource in path order, `body` called for each: one in memory at a time.
+    package func forEachClinicalResource(_ body: (FHIRClinicalResource) throws -> Void) throws {
+        let stmt = try database.prepare("""
+            WITH versions AS (SELECT ltrim(resource_file_path, '/') AS path, min(fhir_version) AS version
+                              FROM clinical_records GROUP BY 1)
+            SELECT r.path, r.resource_type, v.version, r.resource
+            FROM clinical_resources r LEFT JOIN versions v ON v.path = r.path ORDER BY r.path
+            """)
+        while try stmt.step() {
+            guard let path = stmt.value(0).string, let type = stmt.value(1).string, let json = stmt.value(3).string else { continue }
+            try body(FHIRClinicalResource(path: path, resourceType: type, fhirVersion: stmt.value(2).string, json: json))
+        }
+    }
+
     /// Every source of samples, workouts or correlations, in name order.
     package func fhirSources() throws -> [FHIRSource] {
         try database.rows("""

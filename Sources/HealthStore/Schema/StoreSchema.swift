@@ -13,7 +13,8 @@ package enum StoreSchema {
     /// 8: `workout_details.duplicate_of` and the `counted_workouts` view (a workout recorded by
     /// two apps counted once, issue 44). 9: the zone timeline (`zoneTables`, ZoneSchema.swift,
     /// issue 48). 10: `daily_analytics.zone` and `travel_day` (`zoneDayColumns`, issue 48).
-    package static let version = 10
+    /// 11: the FHIR resources of `clinical-records/` (`clinicalResources`, issue 49).
+    package static let version = 11
     /// The last version that changed what the analytics are: a store's analytics (and so an
     /// incremental run on it) stay valid across later versions that only add tables.
     /// 5: sleep nights by wake-up day, so a store of an earlier version is re-analysed (which
@@ -37,6 +38,7 @@ package enum StoreSchema {
         try addQualityTables(database)
         try addDuplicateCopies(database)
         try database.execute(zoneTables)
+        try database.execute(clinicalResources)
         if !dailyColumns.contains("zone") {
             for column in zoneDayColumns { try database.execute("ALTER TABLE daily_analytics ADD COLUMN \(column)") }
         }
@@ -82,6 +84,15 @@ package enum StoreSchema {
     /// The day's zone (the one in force longest) and whether it touches a window where the
     /// switch between two zones is a guess (`LocalCalendar.zoneName(on:)`, `isTravelDay`).
     package static let zoneDayColumns = ["zone TEXT", "travel_day INTEGER NOT NULL DEFAULT 0"]
+
+    /// Version 11 (issue 49): each file of `clinical-records/` as the provider sent it (its JSON
+    /// on one line, `ClinicalJSON`), by its path in the export (`clinical-records/X.json`, which
+    /// `clinical_records.resource_file_path` names with a leading slash). A later export's copy
+    /// of a file replaces the stored one.
+    package static let clinicalResources = """
+    CREATE TABLE IF NOT EXISTS clinical_resources (
+        path TEXT PRIMARY KEY, resource_type TEXT NOT NULL, resource TEXT NOT NULL);
+    """
 
     /// Electrocardiograms (version 4). A recording is known by its instant and watch, so a
     /// cumulative export's recordings are stored once however often they are imported.
@@ -175,6 +186,7 @@ package enum StoreSchema {
     \(qualityTables)
     \(duplicateTables)
     \(zoneTables)
+    \(clinicalResources)
     """
 
     /// The metric column names, in the documented order (docs/TABLES.md), for SELECT and INSERT lists.

@@ -82,6 +82,10 @@ extension SQLiteSink {
                 """, [.text(c.type), text(c.identifier), text(c.sourceName), text(c.sourceURL), text(c.fhirVersion),
                       text(c.receivedDate?.iso8601), text(c.resourceFilePath)])
         }
+        for r in batch.clinicalResources {
+            try database.rows("INSERT OR REPLACE INTO clinical_resources (path, resource_type, resource) VALUES (?,?,?)",
+                              [.text(r.path), .text(r.resourceType), .text(String(decoding: r.json, as: UTF8.self))])
+        }
         for a in batch.audiograms {
             try database.rows("INSERT INTO audiograms (source_name, start_utc, end_utc, metadata) VALUES (?,?,?,?)",
                               [text(a.source.name), text(a.startDate?.iso8601), text(a.endDate?.iso8601),

@@ -65,7 +65,11 @@ extension StoreMerger {
                            EXCEPT SELECT type, identifier, source_name, source_url, fhir_version, received_utc, resource_file_path
                            FROM main.clinical_records) LIMIT 1
             """,
-        // Replaced whole by the merger: new only if a row differs from the store's.
+        // Replaced by the merger: new only if a row differs from the store's.
+        "clinical_resources": """
+            SELECT 1 FROM (SELECT path, resource FROM delta.clinical_resources
+                           EXCEPT SELECT path, resource FROM main.clinical_resources) LIMIT 1
+            """,
         "activity_summaries": "SELECT 1 FROM (SELECT * FROM delta.activity_summaries EXCEPT SELECT * FROM main.activity_summaries) LIMIT 1",
         // All but `updated_at` (when a load last wrote the row: every load does, nothing reads it).
         "profile": """

@@ -22,6 +22,8 @@ package struct StoreMerger {
         package var newWorkoutSpans: [(Int64, Int64)]
         /// ECG recordings the published store did not hold.
         package var newECGRecordings = 0
+        /// Clinical resources (`clinical-records/` files) new or changed since the published store.
+        package var changedClinicalResources = 0
     }
 
     /// SQLite attaches only outside a transaction: attach, then merge inside one, then detach.
@@ -81,9 +83,14 @@ package struct StoreMerger {
             """).map { ($0[0].int ?? 0, $0[1].int ?? 0) }
         try mergeWorkouts()
         try mergeCorrelations()
+        let changedClinical = Int(try database.rows("""
+            SELECT count(*) FROM delta.clinical_resources d
+            WHERE NOT EXISTS (SELECT 1 FROM main.clinical_resources m WHERE m.path = d.path AND m.resource = d.resource)
+            """).first?.first?.int ?? 0)
         try mergeRest()
         return Result(firstNewSampleID: sampleOffset + 1, newSamples: newSamples, newWorkouts: spans.count,
-                      newWorkoutSpans: spans, newECGRecordings: try mergeECGRecordings())
+                      newWorkoutSpans: spans, newECGRecordings: try mergeECGRecordings(),
+                      changedClinicalResources: changedClinical)
     }
 
     /// Recordings are known by instant and watch (a cumulative export brings every one again);
@@ -159,6 +166,8 @@ package struct StoreMerger {
               received_utc, resource_file_path)
               SELECT type, identifier, source_name, source_url, fhir_version, received_utc, resource_file_path
               FROM delta.clinical_records;
+            INSERT OR REPLACE INTO main.clinical_resources (path, resource_type, resource)
+              SELECT path, resource_type, resource FROM delta.clinical_resources;
             CREATE TEMP TABLE new_audiograms AS
               SELECT id FROM delta.audiograms d WHERE NOT EXISTS (SELECT 1 FROM main.audiograms m
                 WHERE m.source_name IS d.source_name AND m.start_utc IS d.start_utc AND m.end_utc IS d.end_utc);

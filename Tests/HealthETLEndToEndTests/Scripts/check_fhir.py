@@ -7,7 +7,9 @@ Every line of every NDJSON file parses with fhir.resources' R4B models as its re
 since those models do not enforce code bindings, the script also checks the manifest's counts,
 unique ids, that every reference resolves inside the files, status `final`, the LOINC, UCUM,
 HealthKit and observation-category systems, and that the values equal the store's (daily
-totals, heart-rate days, sparse vitals sample by sample, blood pressure, workouts). One line
+totals, heart-rate days, sparse vitals sample by sample, blood pressure, workouts). The
+clinical records' Bundles (`extension.clinicalRecords`: the R4 one is also an output and
+parses above) hold as many resources as counted, each the one stored for its file. One line
 per check; non-zero on the first failure.
 """
 import importlib, json, os, sqlite3, sys
@@ -58,7 +60,10 @@ def refs(value):
             yield from refs(v)
 
 
-dangling = [ref for rs in resources.values() for r in rs for ref in refs(r) if tuple(ref.split("/", 1)) not in ids]
+# The clinical records are the providers' own resources: their references point into the
+# providers' systems, not into these files.
+dangling = [ref for t, rs in resources.items() if t != "Bundle" for r in rs for ref in refs(r)
+            if tuple(ref.split("/", 1)) not in ids]
 check(not dangling, "every reference resolves inside the files (%s)" % dangling[:3])
 
 
@@ -117,6 +122,24 @@ panels = by_code("85354-9")
 count = db.execute("SELECT count(*) FROM correlations WHERE type = 'HKCorrelationTypeIdentifierBloodPressure'").fetchone()[0]
 check(len(panels) == count and all([c["code"]["coding"][0]["code"] for c in p["component"]] == ["8480-6", "8462-4"] for p in panels),
       "blood pressure: a panel per reading, systolic and diastolic components (%d)" % count)
+stored = dict(db.execute("SELECT path, resource FROM clinical_resources"))
+bundled = {}
+for entry in manifest.get("extension", {}).get("clinicalRecords", []):
+    lines = open(os.path.join(folder, entry["url"]), encoding="utf-8").read().splitlines()
+    bundle = json.loads(lines[0]) if len(lines) == 1 else {}
+    check(bundle.get("resourceType") == "Bundle" and bundle.get("type") == "collection" and len(bundle["entry"]) == entry["count"],
+          "%s: one collection Bundle of the %d %s resources counted" % (entry["url"], entry["count"], entry["release"]))
+    for e in bundle["entry"]:
+        bundled.setdefault(json.dumps(e["resource"], sort_keys=True), []).append(entry["release"])
+    if entry["release"] == "R4":
+        check(any(o["url"] == entry["url"] and o["type"] == "Bundle" for o in manifest["output"]), "the R4 Bundle is an output")
+    else:
+        check(all(o["url"] != entry["url"] for o in manifest["output"]), "%s is not an R4 output" % entry["url"])
+check(sorted(bundled) == sorted(json.dumps(json.loads(r), sort_keys=True) for r in stored.values())
+      and all(len(v) == 1 for v in bundled.values()),
+      "clinical records: each of the %d stored resources in exactly one Bundle" % len(stored))
+named = {"manifest.json"} | {o["url"] for o in manifest["output"]} | {e["url"] for e in manifest.get("extension", {}).get("clinicalRecords", [])}
+check(set(os.listdir(folder)) == named, "every file is in the manifest")
 workouts = by_code("73985-4")
 count = db.execute("SELECT count(*) FROM workouts WHERE start_us IS NOT NULL AND end_us IS NOT NULL").fetchone()[0]
 check(len(workouts) == count, "workouts: one Observation each (%d)" % count)
