@@ -83,9 +83,11 @@ struct UnchangedExport: Codable, Equatable {
     /// Forgets it (`--full`, a failed run): the next run reads the export whatever it is.
     static func forget(_ folder: OutputFolder) { unlink(path(folder)) }
 
+    /// The files an export folder holds beside its XML, each with its size and modification
+    /// time: a route, ECG or clinical-records file that changed makes the export another one.
     private static func companions(beside folder: String) -> [String] {
         var lines: [String] = []
-        for sub in ["workout-routes", "electrocardiograms"] {
+        for sub in ["workout-routes", "electrocardiograms", "clinical-records"] {
             let base = (folder as NSString).appendingPathComponent(sub)
             guard let names = try? FileManager.default.subpathsOfDirectory(atPath: base) else { continue }
             for name in names {

@@ -167,6 +167,25 @@ final class FHIRClinicalRecordsTests: XCTestCase {
         try FHIRTests.check(out)
     }
 
+    /// An export folder whose XML stays as it was while a provider's file changes: the run does
+    /// not take the export for the one it has already imported (the files beside the XML are
+    /// part of what it compares), and the Bundle has the amended result.
+    func testAChangedFileBesideAnUnchangedXMLIsReadAgain() throws {
+        let dir = try temporaryFolder(self)
+        _ = try makeExport(Self.files(), in: dir, name: "export")
+        let folder = dir.appendingPathComponent("export/apple_health_export")
+        let out = dir.appendingPathComponent("out").path
+        _ = try importWithFHIR(folder.path, out, in: dir)
+        let amended = try XCTUnwrap(Self.files(glucose: "5.65").first)
+        try write(amended.text, to: amended.name, in: folder.appendingPathComponent("clinical-records"))
+        let file = folder.appendingPathComponent("clinical-records/" + amended.name).path
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: file)
+        let second = try importWithFHIR(folder.path, out, in: dir)
+        XCTAssertEqual(second["mode"] as? String, "incremental", "\(second)")
+        try assertBundle(try bundle(out + "/fhir/Bundle.ndjson"),
+                         holds: Self.files(glucose: "5.65").filter { $0.version == "4.0.1" }, "amended")
+    }
+
     /// A later export with a file changed (an amended result) and one more: a nightly run
     /// stores both, and its Bundles equal those of a full import byte for byte.
     func testANightlyRunTakesChangedAndNewFilesAndEqualsAFullImport() throws {
