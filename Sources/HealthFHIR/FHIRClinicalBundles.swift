@@ -38,37 +38,54 @@ struct FHIRClinicalBundles {
 
     /// Streams the store's clinical resources into their releases' Bundles (one line each).
     func write(from store: HealthStore) throws -> [Written] {
-        var open: [String: (file: AtomicOutputFile, written: Written)] = [:]
+        var files: [String: BundleFile] = [:]
         do {
             try store.forEachClinicalResource { resource in
                 let release = Self.release(of: resource.fhirVersion)
-                if open[release] == nil {
-                    let name = Self.fileName(release)
-                    let file = try AtomicOutputFile(path: (folder as NSString).appendingPathComponent(name), durability: .syncedWhenPublished)
-                    try file.write(Array("{\"entry\":[".utf8))
-                    open[release] = (file, Written(release: release, fhirVersions: [], file: name, resources: 0))
+                if files[release] == nil {
+                    files[release] = try BundleFile(release: release, in: folder)
                 }
-                let separator = open[release]!.written.resources == 0 ? "" : ","
-                try open[release]!.file.write(Array("\(separator){\"resource\":".utf8) + Array(resource.json.utf8) + [UInt8(ascii: "}")])
-                open[release]!.written.resources += 1
-                if let version = resource.fhirVersion, !open[release]!.written.fhirVersions.contains(version) {
-                    open[release]!.written.fhirVersions.append(version)
-                }
+                try files[release]!.append(resource)
             }
-            for release in open.keys.sorted() {
-                var tail: [UInt8] = []
+            for release in files.keys.sorted() {
                 var rest: [String: Any] = ["resourceType": "Bundle", "type": "collection",
                                            "id": "\(personID)-clinical-\(release.lowercased())"]
                 if let timestamp { rest["timestamp"] = timestamp }
-                FHIRJSON.write(rest, into: &tail)
-                // `{"entry":[…],` then the other keys, still sorted ("entry" comes first).
-                try open[release]!.file.write(Array("],".utf8) + tail.dropFirst() + [UInt8(ascii: "\n")])
-                try open[release]!.file.commit()
+                try files[release]!.finish(rest)
             }
         } catch {
-            for (_, o) in open { o.file.discard() }
+            for file in files.values { file.discard() }
             throw error
         }
-        return open.keys.sorted().map { open[$0]!.written }
+        return files.keys.sorted().map { files[$0]!.written }
     }
+}
+
+/// One release's Bundle as it is written: `{"entry":[` and the resources, then the Bundle's
+/// other keys, which sort after "entry" (FHIRJSON's order), and the line's end.
+private final class BundleFile {
+    private let file: AtomicOutputFile
+    private(set) var written: FHIRClinicalBundles.Written
+
+    init(release: String, in folder: String) throws {
+        let name = FHIRClinicalBundles.fileName(release)
+        file = try AtomicOutputFile(path: (folder as NSString).appendingPathComponent(name), durability: .syncedWhenPublished)
+        written = FHIRClinicalBundles.Written(release: release, fhirVersions: [], file: name, resources: 0)
+        try file.write(Array(#"{"entry":["#.utf8))
+    }
+
+    func append(_ resource: HealthStore.FHIRClinicalResource) throws {
+        try file.write(Array(((written.resources == 0 ? "" : ",") + #"{"resource":"# + resource.json + "}").utf8))
+        written.resources += 1
+        if let version = resource.fhirVersion, !written.fhirVersions.contains(version) { written.fhirVersions.append(version) }
+    }
+
+    func finish(_ rest: [String: Any]) throws {
+        var tail: [UInt8] = []
+        FHIRJSON.write(rest, into: &tail)
+        try file.write(Array("],".utf8) + tail.dropFirst() + [UInt8(ascii: "\n")])
+        try file.commit()
+    }
+
+    func discard() { file.discard() }
 }

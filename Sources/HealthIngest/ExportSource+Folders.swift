@@ -1,5 +1,6 @@
 import Archive
 import Foundation
+import HealthCore
 
 /// The folders of files beside the export XML that the XML does not reference by name
 /// (`electrocardiograms/`, `clinical-records/`): found by listing the folder, in the zip or on
@@ -50,4 +51,16 @@ package struct UnreadableExportFile: Error, Equatable, Sendable, CustomStringCon
     package var reason: String
     package init(_ reason: String) { self.reason = reason }
     package var description: String { reason }
+
+    /// Why a file beside the XML is skipped, when `error` loses the file and not the import:
+    /// the file is unusable (this, or a reader's own kind, `ECGUnreadable`), or its zip entry is
+    /// damaged or a read fails (`HealthETLError`). Nil: any other error, which stops the run.
+    static func reason(for error: any Error) -> String? {
+        switch error {
+        case let unreadable as UnreadableExportFile: unreadable.reason
+        case let unreadable as ECGUnreadable: unreadable.reason
+        case let damaged as HealthETLError: damaged.description
+        default: nil
+        }
+    }
 }

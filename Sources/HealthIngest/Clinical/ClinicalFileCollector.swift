@@ -8,11 +8,13 @@ extension ExportSource {
 }
 
 /// Reads every FHIR file of an export's `clinical-records/` after its XML (like the ECG files),
-/// in batches of up to `batchBytes`. A file that cannot be read (too large, not a FHIR resource
-/// in JSON) is named with the reason in the reader's summary and skipped: never fatal. The
-/// version each file is in comes from its `ClinicalRecord` element, matched in the store.
+/// in batches of up to `batchBytes` or `batchFiles` (a zip of a million tiny files stays in
+/// bounds). A file that cannot be read (too large, not a FHIR resource in JSON) is named with
+/// the reason in the reader's summary and skipped: never fatal. The version each file is in
+/// comes from its `ClinicalRecord` element, matched in the store.
 enum ClinicalFileCollector {
     static let batchBytes = 8 << 20
+    static let batchFiles = 1_000
 
     static func readAll(from source: ExportSource, summary: inout ExportReader.Summary, position: InputPosition,
                         emit: (IngestBatch) throws -> Void) throws {
@@ -28,14 +30,12 @@ enum ClinicalFileCollector {
                 batch.clinicalResources.append(ClinicalResource(path: name, resourceType: type, json: json))
                 bytes += json.count
                 summary.clinicalFilesRead += 1
-            } catch let unreadable as UnreadableExportFile {
-                summary.clinicalFilesUnreadable.append("\(name): \(unreadable.reason)")
-                continue
-            } catch let damaged as HealthETLError {
-                summary.clinicalFilesUnreadable.append("\(name): \(damaged.description)")
+            } catch {
+                guard let reason = UnreadableExportFile.reason(for: error) else { throw error }
+                summary.clinicalFilesUnreadable.append("\(name): \(reason)")
                 continue
             }
-            if bytes >= batchBytes {
+            if bytes >= batchBytes || batch.clinicalResources.count >= batchFiles {
                 try emit(batch)
                 batch.clinicalResources.removeAll()
                 bytes = 0

@@ -22,15 +22,9 @@ enum ECGFileCollector {
             let recording: ECGRecording
             do {
                 recording = try read(name, from: source)
-            } catch let unreadable as ECGUnreadable {
-                summary.ecgFilesUnreadable.append("\(name): \(unreadable.reason)")
-                continue
-            } catch let unreadable as UnreadableExportFile {
-                summary.ecgFilesUnreadable.append("\(name): \(unreadable.reason)")
-                continue
-            } catch let damaged as HealthETLError {
-                // A damaged zip entry or a read error loses this recording, not the import.
-                summary.ecgFilesUnreadable.append("\(name): \(damaged.description)")
+            } catch {
+                guard let reason = UnreadableExportFile.reason(for: error) else { throw error }
+                summary.ecgFilesUnreadable.append("\(name): \(reason)")
                 continue
             }
             summary.ecgFilesRead += 1
