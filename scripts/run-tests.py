@@ -82,7 +82,10 @@ def main():
     if len(found) != 1:
         sys.exit(f"run-tests: no single test bundle in {args.scratch_path}/debug ({found}): build it with swift build --build-tests")
     bundle = os.path.abspath(found[0])
-    tests = [t for t in listed_tests(bundle) if not any(re.search(skip, t) for skip in args.skip)]
+    listed = listed_tests(bundle)
+    if not listed:
+        sys.exit(f"run-tests: {bundle} --list-tests named no test")
+    tests = [t for t in listed if not any(re.search(skip, t) for skip in args.skip)]
     hints = json.load(open(HINTS)) if os.path.exists(HINTS) else {}
     work = batches(tests, hints)
     env = dict(os.environ, NO_COLOR="1")
