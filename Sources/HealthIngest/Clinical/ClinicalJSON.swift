@@ -33,7 +33,13 @@ enum ClinicalJSON {
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         for byte in bytes[start...] {
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 out.append(byte)
                 continue
             }
