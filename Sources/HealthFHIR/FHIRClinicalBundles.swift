@@ -12,8 +12,8 @@ struct FHIRClinicalBundles {
     struct Written {
         var release: String
         var fhirVersions: [String]
-        var file: String
         var resources: Int
+        var file: String { FHIRClinicalBundles.fileName(release) }
     }
 
     let personID: String
@@ -68,9 +68,8 @@ private final class BundleFile {
     private(set) var written: FHIRClinicalBundles.Written
 
     init(release: String, in folder: String) throws {
-        let name = FHIRClinicalBundles.fileName(release)
-        file = try AtomicOutputFile(path: (folder as NSString).appendingPathComponent(name), durability: .syncedWhenPublished)
-        written = FHIRClinicalBundles.Written(release: release, fhirVersions: [], file: name, resources: 0)
+        written = FHIRClinicalBundles.Written(release: release, fhirVersions: [], resources: 0)
+        file = try AtomicOutputFile(path: (folder as NSString).appendingPathComponent(written.file), durability: .syncedWhenPublished)
         try file.write(Array(#"{"entry":["#.utf8))
     }
 

@@ -9,8 +9,9 @@ enum ExportFHIRCommand: Command {
     static let name = "export-fhir"
     static let abstract = "write OUT/fhir/ (FHIR R4 NDJSON and a manifest) from the store"
     static let discussion = """
-        The same files as the pipeline output "fhir" (docs/FHIR.md): Patient.ndjson, Device.ndjson, Observation.ndjson
-        and manifest.json, replaced as one step. An import whose pipeline names "fhir" rewrites them itself.
+        The same files as the pipeline output "fhir" (docs/FHIR.md): Patient.ndjson, Device.ndjson, Observation.ndjson,
+        the clinical records' Bundles (Bundle.ndjson for R4, Bundle.DSTU2.ndjson) when the export had them, and
+        manifest.json, replaced as one step. An import whose pipeline names "fhir" rewrites them itself.
         """
     static let spec = ArgumentSpec(options: [.out, .person])
 

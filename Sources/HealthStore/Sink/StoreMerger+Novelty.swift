@@ -66,10 +66,7 @@ extension StoreMerger {
                            FROM main.clinical_records) LIMIT 1
             """,
         // Replaced by the merger: new only if a row differs from the store's.
-        "clinical_resources": """
-            SELECT 1 FROM (SELECT path, resource FROM delta.clinical_resources
-                           EXCEPT SELECT path, resource FROM main.clinical_resources) LIMIT 1
-            """,
+        "clinical_resources": "SELECT 1 \(changedClinicalResources) LIMIT 1",
         "activity_summaries": "SELECT 1 FROM (SELECT * FROM delta.activity_summaries EXCEPT SELECT * FROM main.activity_summaries) LIMIT 1",
         // All but `updated_at` (when a load last wrote the row: every load does, nothing reads it).
         "profile": """
@@ -78,6 +75,13 @@ extension StoreMerger {
         // Appended with the run's id: any row is new.
         "quarantine": "SELECT 1 FROM delta.quarantine LIMIT 1",
     ]
+
+    /// The delta's clinical resources that are new or differ from the store's (a later export's
+    /// amended copy): what makes a run publish (above) and what the merge counts.
+    static let changedClinicalResources = """
+        FROM delta.clinical_resources d
+        WHERE NOT EXISTS (SELECT 1 FROM main.clinical_resources m WHERE m.path = d.path AND m.resource = d.resource)
+        """
 
     /// Whether merging the attached delta would add or change a row of the store (read only;
     /// attach first). Nil: nothing would change; else the first table that would.

@@ -83,10 +83,7 @@ package struct StoreMerger {
             """).map { ($0[0].int ?? 0, $0[1].int ?? 0) }
         try mergeWorkouts()
         try mergeCorrelations()
-        let changedClinical = Int(try database.rows("""
-            SELECT count(*) FROM delta.clinical_resources d
-            WHERE NOT EXISTS (SELECT 1 FROM main.clinical_resources m WHERE m.path = d.path AND m.resource = d.resource)
-            """).first?.first?.int ?? 0)
+        let changedClinical = Int(try database.rows("SELECT count(*) \(Self.changedClinicalResources)").first?.first?.int ?? 0)
         try mergeRest()
         return Result(firstNewSampleID: sampleOffset + 1, newSamples: newSamples, newWorkouts: spans.count,
                       newWorkoutSpans: spans, newECGRecordings: try mergeECGRecordings(),
