@@ -455,17 +455,8 @@ package final class SQLiteSink {
 
     /// Workouts without heart-rate statistics (before iOS 16) get them from the samples.
     private func deriveWorkoutHeartRates() throws {
-        guard let hr = typeIDs["HKQuantityTypeIdentifierHeartRate"] else { return }
-        // One indexed range scan per workout for all three figures.
-        try database.execute("""
-            UPDATE workouts SET avg_heart_rate = hr.average, min_heart_rate = hr.minimum, max_heart_rate = hr.maximum
-            FROM (SELECT w.id, avg(s.value) AS average, min(s.value) AS minimum, max(s.value) AS maximum
-                  FROM workouts w JOIN sample_data s ON s.type_id = \(hr)
-                    AND s.start_us BETWEEN w.start_us AND w.end_us
-                  WHERE w.avg_heart_rate IS NULL AND w.start_us IS NOT NULL
-                  GROUP BY w.id) AS hr
-            WHERE hr.id = workouts.id;
-            """)
+        guard let hr = typeIDs[DerivedWorkoutHeartRates.heartRateType] else { return }
+        try DerivedWorkoutHeartRates.derive(in: database, heartRate: hr)
     }
 
     /// Route points from GPX files: attached to the route that references the file; a file two

@@ -82,6 +82,7 @@ package struct StoreMerger {
             SELECT start_us, end_us FROM delta.workouts WHERE id IN (SELECT id FROM temp.new_workouts) AND start_us IS NOT NULL
             """).map { ($0[0].int ?? 0, $0[1].int ?? 0) }
         try mergeWorkouts()
+        try deriveWorkoutHeartRates(newSamplesAfter: sampleOffset)
         try mergeCorrelations()
         let changedClinical = Int(try database.rows("SELECT count(*) \(Self.changedClinicalResources)").first?.first?.int ?? 0)
         try mergeRest()
@@ -134,6 +135,19 @@ package struct StoreMerger {
                      p.vertical_accuracy, p.course, p.speed
               FROM delta.workout_route_points p JOIN delta.workout_routes r ON r.id = p.route_id
               WHERE r.workout_id IN (SELECT id FROM temp.new_workouts);
+            """)
+    }
+
+    /// A new workout's figures, derived in the delta from the delta's samples only, and an
+    /// older workout's, derived before its later samples came, are derived again from every
+    /// stored sample: a ride that syncs a day after its heart rates, or heart rates uploaded
+    /// after their workout, end as a full import of the newer export ends.
+    private func deriveWorkoutHeartRates(newSamplesAfter offset: Int64) throws {
+        guard let hr = try database.scalar("SELECT id FROM main.types WHERE identifier = '\(DerivedWorkoutHeartRates.heartRateType)'").int
+        else { return }
+        try DerivedWorkoutHeartRates.derive(in: database, heartRate: hr, where: """
+            w.id IN (SELECT id FROM temp.new_workouts) OR EXISTS (SELECT 1 FROM main.sample_data n
+              WHERE n.type_id = \(hr) AND n.start_us BETWEEN w.start_us AND w.end_us AND n.id > \(offset))
             """)
     }
 
