@@ -64,8 +64,14 @@ final class FHIRClinicalRecordsTests: XCTestCase {
     }
 
     /// Files that must be named as unreadable, with the reason the summary gives.
-    static let unusable = [("Procedure-CUT.json", #"{"resourceType": "Procedure", "status": "comp"#, "not JSON"),
-                           ("Basic-DEEP.json", #"{"resourceType": "Basic", "x": "# + String(repeating: "[", count: 500), "nested deeper")]
+    /// (Issue 56: a UTF-16 file was stored with its NULs and cut the R4 Bundle's line; a name
+    /// twice passed the check and a first-wins reader saw another resource.)
+    static let unusable = [("Procedure-CUT.json", Data(#"{"resourceType": "Procedure", "status": "comp"#.utf8), "not JSON"),
+                           ("Basic-DEEP.json", Data((#"{"resourceType": "Basic", "x": "# + String(repeating: "[", count: 500)).utf8),
+                            "nested deeper"),
+                           ("Observation-UTF16.json", #"{"resourceType": "Observation", "status": "final"}"#.data(using: .utf16)!, "not JSON: UTF-16"),
+                           ("Observation-TWICE.json", Data(#"{"resourceType": {"a": 1}, "resourceType": "Observation"}"#.utf8),
+                            #"not JSON for every reader: the name "resourceType" twice"#)]
 
     /// The sample export with a `ClinicalRecord` element per versioned file (before
     /// `</HealthData>`), the files beside it and a README that is not JSON, zipped.
@@ -85,7 +91,7 @@ final class FHIRClinicalRecordsTests: XCTestCase {
         xml.replaceSubrange(end, with: elements.joined(separator: "\n") + "\n</HealthData>")
         try write(xml, to: "export.xml", in: root)
         for f in files { try write(f.text, to: f.name, in: folder) }
-        for (name, text, _) in Self.unusable { try write(text, to: name, in: folder) }
+        for (name, bytes, _) in Self.unusable { try bytes.write(to: folder.appendingPathComponent(name)) }
         try write("not a resource", to: "README.txt", in: folder)
         let zip = dir.appendingPathComponent(name + ".zip").path
         let script = """

@@ -45,4 +45,15 @@ final class ClinicalJSONTests: XCTestCase {
         XCTAssertEqual(try ClinicalJSON.resource(inString).json, inString)
         assertUnreadable(Array(repeating: UInt8(ascii: "["), count: 1_000_000), saying: "nested deeper")
     }
+
+    /// Issue 56: a UTF-16 record was stored with its NULs and cut the R4 Bundle's line; a name
+    /// given twice let a first-wins reader see an object where the check saw a string.
+    func testUTF16AndANameGivenTwiceAreUnreadable() {
+        let object = #"{"resourceType":"Observation","status":"final"}"#
+        assertUnreadable(Array(object.data(using: .utf16)!), saying: "UTF-16")
+        assertUnreadable(Array(object.data(using: .utf16LittleEndian)!), saying: "UTF-16")
+        assertUnreadable(Array(#"{"resourceType":{"a":1},"resourceType":"Observation"}"#.utf8), saying: #""resourceType" twice"#)
+        assertUnreadable(Array(#"{"resourceType":"Observation","code":{"text":"a","text":"b"}}"#.utf8), saying: #""text" twice"#)
+        assertUnreadable(Array(#"{"resourceType":"Observation","a":"x"#.utf8) + [0] + Array(#""}"#.utf8), saying: "control character")
+    }
 }
