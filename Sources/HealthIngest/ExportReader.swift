@@ -31,12 +31,12 @@ package struct ExportReader: Sendable {
         package var routeFilesMissing: [String] = []
         /// ECG files read into recordings; those that could not be, each with its reason.
         package var ecgFilesRead = 0
-        package var ecgFilesUnreadable: [String] = []
+        package var ecgFilesUnreadable = FileNotes()
         /// What the user should know about ECG files that were read (lines skipped).
-        package var ecgNotes: [String] = []
+        package var ecgNotes = FileNotes()
         /// FHIR files of `clinical-records/` read; those that could not be, each with its reason.
         package var clinicalFilesRead = 0
-        package var clinicalFilesUnreadable: [String] = []
+        package var clinicalFilesUnreadable = FileNotes()
         package init() {}
 
         enum CodingKeys: String, CodingKey {
@@ -53,10 +53,10 @@ package struct ExportReader: Sendable {
             routeFilesRead = try c.decode(Int.self, forKey: .routeFilesRead)
             routeFilesMissing = try c.decode([String].self, forKey: .routeFilesMissing)
             ecgFilesRead = try c.decodeIfPresent(Int.self, forKey: .ecgFilesRead) ?? 0
-            ecgFilesUnreadable = try c.decodeIfPresent([String].self, forKey: .ecgFilesUnreadable) ?? []
-            ecgNotes = try c.decodeIfPresent([String].self, forKey: .ecgNotes) ?? []
+            ecgFilesUnreadable = try c.decodeIfPresent(FileNotes.self, forKey: .ecgFilesUnreadable) ?? FileNotes()
+            ecgNotes = try c.decodeIfPresent(FileNotes.self, forKey: .ecgNotes) ?? FileNotes()
             clinicalFilesRead = try c.decodeIfPresent(Int.self, forKey: .clinicalFilesRead) ?? 0
-            clinicalFilesUnreadable = try c.decodeIfPresent([String].self, forKey: .clinicalFilesUnreadable) ?? []
+            clinicalFilesUnreadable = try c.decodeIfPresent(FileNotes.self, forKey: .clinicalFilesUnreadable) ?? FileNotes()
         }
     }
 

@@ -18,6 +18,7 @@ package enum OutputRewrite {
         try folder.refusePlantedLinks()
         let lock = try RunLock(folder: folder)
         defer { withExtendedLifetime(lock) {} }
+        folder.removeStaleStaging()   // a killed export-fhir's staging-PID, as an import does
         let database = try Database(path: folder.databasePath, mode: .readOnly)
         let files = OutputFiles(folder: folder, outputs: [output])
         defer { files.discard() }

@@ -98,9 +98,9 @@ public struct RunSummary: Codable, Sendable {
         notes = source.notes
         ecgRecordings = load.counts.ecgRecordings
         ecgFilesUnreadable = load.reader.ecgFilesUnreadable.count
-        notes += load.reader.ecgFilesUnreadable.map { "ECG file not readable, skipped: " + $0 } + load.reader.ecgNotes
+        notes += load.reader.ecgFilesUnreadable.lines("ECG file not readable, skipped: ") + load.reader.ecgNotes.lines("")
         (clinicalFiles, clinicalFilesUnreadable) = (load.reader.clinicalFilesRead, load.reader.clinicalFilesUnreadable.count)
-        notes += load.reader.clinicalFilesUnreadable.map { "Clinical record file not readable, skipped: " + $0 }
+        notes += load.reader.clinicalFilesUnreadable.lines("Clinical record file not readable, skipped: ")
         removedDoctype = load.reader.removedDoctype; repairedBytes = load.reader.repairedBytes
         routeFilesMissing = load.reader.routeFilesMissing; self.timeZone = timeZone; self.out = out
         skippedByAnchor = load.state.skippedByAnchor
@@ -200,14 +200,20 @@ public struct RunSummary: Codable, Sendable {
             + "\(timeZone) (\(timeZoneReason))"
     }
 
+    /// One line each, whatever the export's names hold (a file name's newline or escape
+    /// sequence is shown, not obeyed).
+    private func printable(_ lines: [String]) -> String {
+        lines.map(PrintableText.escaped).joined(separator: "\n")
+    }
+
     /// The human summary printed at the end of an interactive run.
     public var text: String {
         if mode == "unchanged" {
-            return (["Nothing new in \(input): it is the export the last run imported (same size, time and content), "
+            return printable(["Nothing new in \(input): it is the export the last run imported (same size, time and content), "
                         + "so nothing was read and no output rewritten (--full rebuilds from it anyway)"]
                 + notes.map { "  note: " + $0 }
                 + ["  analytics: " + analyticsText + "; " + localDaysText]
-                + outputLines).joined(separator: "\n")
+                + outputLines)
         }
         var lines = [
             String(format: "Imported %@ (%@, %.1f MB) in %.1f s: %.0f MB/s, %.0f records/s",
@@ -247,7 +253,7 @@ public struct RunSummary: Codable, Sendable {
         if let zoneTimeline { lines.append("  travel: " + zoneTimeline) }
         if !changes.isEmpty { lines.append("  what changed:"); lines += changes.map { "    " + $0 } }
         lines += outputLines
-        return lines.joined(separator: "\n")
+        return printable(lines)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HealthCore
 import HealthStore
 import SQLite
 
@@ -18,6 +19,11 @@ enum SQLiteTemporaryFiles {
         guard folder == nil else { return }
         let state = (output.treeRoot as NSString).appendingPathComponent(".healthetl")
         try OutputFolders.makePrivate(state)
+        // A folder on a read-only mount passes `makePrivate` (nothing to change) and SQLite's
+        // refusal would read as an internal error: say what is wrong with the folder (exit 73).
+        guard access(state, W_OK) == 0 else {
+            throw HealthETLError.cannotCreateOutput("\(state): cannot write there (\(String(cString: strerror(errno))))")
+        }
         try Database.setTemporaryFolder(state)
         folder = state
     }
