@@ -116,7 +116,7 @@ let package = Package(
                                                     "PrivateFiles"],
                 swiftSettings: strict),
         // HealthQL: a small query language compiled to SQL over a published store (issue 7).
-        .target(name: "HealthQL", dependencies: ["HealthCore", "HealthStore", "SQLite"], swiftSettings: strict),
+        .target(name: "HealthQL", dependencies: ["HealthCore", "HealthStore", "SQLite", "CSV"], swiftSettings: strict),
         // The Model Context Protocol server (`healthetl mcp`, issue 34): JSON-RPC on stdio over HealthQL, read-only.
         .target(name: "HealthMCP", dependencies: ["HealthCore", "HealthQL", "HealthStore"], swiftSettings: strict),
         // Thin command line.

@@ -223,15 +223,24 @@ enum CSVCellEncoding {
         return false
     }
 
-    /// The field as RFC 4180 wants it; `out` needs room for `2 * bytes.count + 2`.
+    /// Room `writeField` needs for a field of `count` bytes: every byte a doubled quote, the
+    /// formula guard's mark, the two quotes around.
+    @inline(__always)
+    static func maxFieldBytes(_ count: Int) -> Int { 2 * count + 3 }
+
+    /// A text field: a field that could start a spreadsheet formula gets `CSVFormulaGuard`'s
+    /// mark in front and is quoted; any other is quoted as RFC 4180 wants it. `out` needs room
+    /// for `maxFieldBytes(bytes.count)`.
     static func writeField(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8 = 0x2C, to out: UnsafeMutablePointer<UInt8>) -> Int {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
-        guard needsQuotes(bytes, separator: separator) else {
+        let marked = CSVFormulaGuard.needsMark(bytes)
+        guard marked || needsQuotes(bytes, separator: separator) else {
             out.update(from: base, count: bytes.count)
             return bytes.count
         }
         var n = 0
         out[n] = 0x22; n += 1
+        if marked { out[n] = CSVFormulaGuard.mark; n += 1 }
         for b in bytes {
             out[n] = b; n += 1
             if b == 0x22 { out[n] = 0x22; n += 1 }

@@ -2,7 +2,9 @@ import PrivateFiles
 
 /// How a CSV column renders its values.
 public enum CSVFormat: Sendable, Hashable {
-    /// Any text; quoted per RFC 4180 when it holds `,` `"` CR or LF.
+    /// Any text; quoted per RFC 4180 when it holds `,` `"` CR or LF. A text that could start a
+    /// spreadsheet formula (`=`, `+`, `-`, `@`, tab or CR first) is written `'`-prefixed and
+    /// quoted: `"'=1+1"` (see `CSVFormulaGuard`; `-5` and `+01:00` stay as they are).
     case text
     /// A whole number, `-12`. A Double given to an integer column is rounded like `.decimal(places: 0)`.
     case integer
@@ -38,6 +40,7 @@ public struct CSVColumn: Sendable, Hashable {
 
 /// Writes a CSV file (RFC 4180: CRLF line endings, fields with `,` `"` CR or LF quoted with
 /// quotes doubled; UTF-8 without BOM; a header row first), row by row, with bounded memory.
+/// Text cells that could start a spreadsheet formula are neutralised (`CSVFormat.text`).
 ///
 /// ```swift
 /// let w = try CSVWriter(path: "out/csv/daily.csv", columns: [
@@ -449,7 +452,7 @@ final class CSVRowCells {
     }
 
     func setField(_ column: Int, _ field: UnsafeBufferPointer<UInt8>) {
-        let out = begin(column, reserving: 2 * field.count + 2)
+        let out = begin(column, reserving: CSVCellEncoding.maxFieldBytes(field.count))
         end(column, CSVCellEncoding.writeField(field, separator: dialect.separator, to: out))
     }
 

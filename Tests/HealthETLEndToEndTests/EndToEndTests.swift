@@ -311,7 +311,10 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(ResultFormatter.grouped(-1000), "-1,000")
         XCTAssertEqual(ResultFormatter.tableCell(.real(12345.678), numeric: true), "12,345.68")
         XCTAssertEqual(ResultFormatter.tableCell(.real(-0.5), numeric: true), "-0.50")
-        XCTAssertEqual(ResultFormatter.csvField("a,\"b\""), "\"a,\"\"b\"\"\"")
+        XCTAssertEqual(ResultFormatter.csvCell(.text("a,\"b\"")), "\"a,\"\"b\"\"\"")
+        XCTAssertEqual(ResultFormatter.csvCell(.text("-2+3")), "\"'-2+3\"", "a text that starts a formula is guarded")
+        XCTAssertEqual(ResultFormatter.csvCell(.integer(-5)), "-5", "a number is not")
+        XCTAssertEqual(ResultFormatter.csvCell(.real(-2.5)), "-2.5")
         XCTAssertEqual(JSONText.quoted("é\"\n"), "\"é\\\"\\n\"")
     }
 }

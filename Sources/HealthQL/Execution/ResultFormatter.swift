@@ -1,3 +1,4 @@
+import CSV
 import Foundation
 import SQLite
 import HealthStore
@@ -79,15 +80,17 @@ package enum ResultFormatter {
 
     // MARK: CSV (RFC 4180, plain numbers)
 
+    /// Text cells (names and values) as the CSV files write them (`CSVField`: quoted, and
+    /// guarded against spreadsheet formulas); numbers as they are, never guarded.
     package static func csv(_ result: QueryResult) -> String {
-        var lines = [result.columns.map { csvField($0.name) }.joined(separator: ",")]
-        for row in result.rows { lines.append(row.map { csvField(plain($0)) }.joined(separator: ",")) }
+        var lines = [result.columns.map { CSVField.text($0.name) }.joined(separator: ",")]
+        for row in result.rows { lines.append(row.map(csvCell).joined(separator: ",")) }
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
-    static func csvField(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
-        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    static func csvCell(_ value: SQLValue) -> String {
+        if case .text(let s) = value { return CSVField.text(s) }
+        return plain(value)
     }
 
     /// A value as plain text: no grouping, integers without a fraction, reals in full.

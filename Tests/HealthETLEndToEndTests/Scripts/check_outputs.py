@@ -4,7 +4,8 @@ SQLite store, reading every file with independent readers:
 
   parquet/*.parquet  pyarrow and DuckDB (read_parquet): schema (names in order, logical types,
                      gzip), row count, every value;
-  csv/*.csv          Python's csv module: header, row count, every cell, number formatting;
+  csv/*.csv          Python's csv module: header, row count, every cell, number formatting,
+                     no text cell a spreadsheet would read as a formula (the writer's guard);
   OUT_DIR            folders 0700, files 0600, no stray files (half-written temporaries).
 
 The expected rows come from the store's tables as documented in docs/TABLES.md (the analytics
@@ -573,7 +574,7 @@ class Checker:
                             raise Bad(f"timestamp cell {cell!r} (want YYYY-MM-DDTHH:MM:SS[.ffffff]Z)")
                         value = iso_to_us(cell)
                     else:
-                        value = cell
+                        value = csv_text(cell)
                 except Bad as error:
                     cell_problems += 1
                     if cell_problems <= self.max_report:
@@ -617,6 +618,25 @@ class Checker:
             return 1
         print(f"check_outputs: OK ({self.out})")
         return 0
+
+
+# The CSV writer's formula guard (Sources/CSV/CSVFormulaGuard.swift): a text cell that a
+# spreadsheet would read as a formula is written with "'" in front; a lone signed number or
+# time (-5, +01:00) is not. An unguarded formula start is a problem; the mark comes off here.
+LONE_CONSTANT = re.compile(r"[+-][0-9]+(?:[.:][0-9]+)*\Z")
+
+
+def starts_formula(text):
+    rest = text.lstrip("'")
+    return rest[:1] in ("=", "@", "\t", "\r") or (rest[:1] in ("+", "-") and not LONE_CONSTANT.match(rest))
+
+
+def csv_text(cell):
+    if not starts_formula(cell):
+        return cell
+    if not cell.startswith("'"):
+        raise Bad(f"text cell {cell!r} starts a spreadsheet formula (no ' in front)")
+    return cell[1:]
 
 
 def csv_equal(kind, cell, want):
