@@ -141,6 +141,8 @@ let package = Package(
                           path: "fuzz/targets/gpx", swiftSettings: strict),
         .executableTarget(name: "fuzz-ecg", dependencies: ["FuzzHarness", "HealthIngest", "HealthCore"],
                           path: "fuzz/targets/ecg", swiftSettings: strict),
+        .executableTarget(name: "fuzz-clinical", dependencies: ["FuzzHarness", "HealthIngest"],
+                          path: "fuzz/targets/clinical", swiftSettings: strict),
         .executableTarget(name: "fuzz-healthql", dependencies: ["FuzzHarness", "HealthQL", "HealthStore", "HealthCore", "SQLite"],
                           path: "fuzz/targets/healthql", swiftSettings: strict),
         .executableTarget(name: "fuzz-mcp", dependencies: ["FuzzHarness", "HealthMCP", "HealthStore", "HealthCore", "SQLite"],

@@ -166,7 +166,28 @@ def mcp_seeds():
     return [s.encode() for s in seeds]
 
 
-TARGETS = {"xml": xml_seeds, "zip": zip_seeds, "dates-numbers": dates_numbers_seeds, "gpx": gpx_seeds,
+def clinical_seeds():
+    """`clinical-records/*.json` files: resources as providers send them (pretty printed, a byte
+    order mark, CRLF, escapes, numbers kept as written), and the shapes issue 56 found."""
+    patient = '"subject": {"reference": "Patient/e63wRTbPfr1p8UW81d8Seiw3", "display": "Ann M\u00fcller"}'
+    seeds = [
+        '{\n  "resourceType": "Observation", "id": "eGLnqS5Wq", "status": "final",\n'
+        '  "code": {"coding": [{"system": "http://loinc.org", "code": "2345-7"}], "text": "Glucose \\"fasting\\""},\n'
+        f'  {patient},\n  "valueQuantity": {{"value": 5.40, "unit": "mmol/L"}}, "issued": "2024-03-18T08:05:00+01:00"\n}}\n',
+        '\ufeff{\r\n "resourceType": "AllergyIntolerance", "id": "a-1", "code": {"text": "Penicillin \\u00e9 \\ud834\\udd1e"}\r\n}\r\n',
+        '{"resourceType": "Basic", "x": [' + '{},' * 200 + '{}], "n": [0, -0.0, 1e5, -2E-3, true, false, null]}',
+        '{"resourceType": {"a": 1}, "resourceType": "Observation"}',
+        '{"resourceType": "Observation", "resourceTyp\\u0065": "Patient"}',
+        '{"resourceType": "Basic", "x": ' + '[' * 99 + ']' * 99 + '}',
+        '0' * 64,
+    ]
+    out = [s.encode("utf-8") for s in seeds]
+    out.append('{"resourceType": "Observation"}'.encode("utf-16"))
+    out.append(b'{"resourceType": "Observation", "a": "x\x00y"}')
+    return out
+
+
+TARGETS = {"clinical": clinical_seeds, "xml": xml_seeds, "zip": zip_seeds, "dates-numbers": dates_numbers_seeds, "gpx": gpx_seeds,
            "healthql": healthql_seeds, "mcp": mcp_seeds, "ecg": ecg_seeds}
 
 

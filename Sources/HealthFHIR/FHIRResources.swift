@@ -82,9 +82,12 @@ struct FHIRResources {
     }
 
     /// `2024-03-21T08:00:00+01:00`: the instant at the wall clock where it was recorded.
+    /// FHIR's offsets are whole minutes; a zone's older offsets are not (Amsterdam's +00:19:32
+    /// before 1937, Monrovia's -00:44:30 before 1972): the wall clock is then read at the
+    /// nearest whole minute, so that the text still names the exact instant.
     mutating func dateTime(_ instant: Timestamp) -> String {
         let seconds = instant.microseconds.floorDivided(by: 1_000_000).quotient
-        let offset = calendar.offset(at: instant)
+        let offset = (calendar.offset(at: instant) + 30).floorDivided(by: 60).quotient * 60
         let local = seconds + offset
         let (day, second) = local.floorDivided(by: 86_400)
         func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }

@@ -26,6 +26,29 @@ final class FHIRResourcesTests: XCTestCase {
         XCTAssertEqual(day["id"] as? String, "0123456789abcdef-steps-2024-03-31")
     }
 
+    /// Issue 56: before 1972 some zones' offsets have seconds (local mean times: Amsterdam's
+    /// +00:19:32, Monrovia's -00:44:30, Kolkata's +05:21:10); FHIR's have none. The text must
+    /// still name the instant (it was the wall clock with the offset's seconds cut: up to 59 s off).
+    func testADateTimeNamesItsInstantWhenTheZonesOffsetHasSeconds() throws {
+        let parser = ISO8601DateFormatter()
+        var withSeconds = 0
+        for zone in ["Europe/Amsterdam", "Africa/Monrovia", "Europe/Dublin", "Asia/Kolkata", "Europe/Brussels", "America/New_York",
+                     "Europe/Berlin"] {
+            for utc in ["1850-01-01T00:00:10Z", "1900-01-01T12:34:56Z", "1920-01-01T12:00:00Z", "1971-03-01T12:00:00Z",
+                        "2024-03-21T07:30:05Z"] {
+                var r = resources(zone)
+                let instant = try XCTUnwrap(Timestamp(iso8601: utc))
+                var calendar = try XCTUnwrap(LocalCalendar(identifier: zone))
+                if calendar.offset(at: instant) % 60 != 0 { withSeconds += 1 }
+                let written = r.dateTime(instant)
+                XCTAssertNotNil(written.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$"#, options: .regularExpression), written)
+                XCTAssertEqual(parser.date(from: written)?.timeIntervalSince1970, Double(instant.microseconds) / 1_000_000,
+                               "\(zone) \(utc): \(written)")
+            }
+        }
+        XCTAssertGreaterThan(withSeconds, 3, "the zone data has offsets with seconds to try")
+    }
+
     func testIdsDeriveFromContentAndTheSexMapsToFHIRsCodes() {
         let profile = StoredProfile(dateOfBirth: CivilDate(iso: "1988-06-14"), biologicalSex: "HKBiologicalSexFemale")
         let id = FHIRResources.personID(profile, earliestIdentity: 42)
