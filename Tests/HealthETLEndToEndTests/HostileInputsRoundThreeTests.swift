@@ -16,6 +16,28 @@ final class HostileInputsRoundThreeTests: XCTestCase {
         return root.path
     }
 
+    /// A clinical file of 16 MiB of `{}`s took Foundation's parser to about a gigabyte (32 MiB:
+    /// 2.14 GB); the check builds nothing per value, so the import costs the file's bytes a few
+    /// times over, and the resource is stored whole.
+    func testAClinicalFileOfEmptyObjectsCostsItsBytesNotAnObjectEach() throws {
+        let dir = try temporaryFolder(self)
+        let export = try exportFolder(badClinicalFiles: [], in: dir)
+        let items = 16 << 20 / 3
+        let body = #"{"resourceType":"Basic","x":["# + String(repeating: "{},", count: items) + "{}]}"
+        try Data(body.utf8).write(to: URL(fileURLWithPath: export + "/clinical-records/Basic-1.json"))
+        let out = dir.appendingPathComponent("out").path
+        let run = try healthetlPeakMemory(["import", export, "--out", out, "--timezone", "Europe/Berlin", "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try query(out + "/health.sqlite", "SELECT length(resource) FROM clinical_resources"), ["\(body.utf8.count)"])
+        let without = try healthetlPeakMemory(["import", OutputFilesTests.sampleExport, "--out", dir.appendingPathComponent("plain").path,
+                                               "--timezone", "Europe/Berlin", "--quiet"])
+        print("peak memory: \(Int(run.mib)) MiB with a 16 MiB clinical file of {}s, \(Int(without.mib)) MiB without")
+        // Under AddressSanitizer freed memory waits in its quarantine: the figure is make test's.
+        if ProcessInfo.processInfo.environment["ASAN_OPTIONS"] == nil {
+            XCTAssertLessThan(run.mib, without.mib + 8 * 16, "a few times the file's bytes, not an object each")
+        }
+    }
+
     /// A newline in a file name forged a `note:` line; an OSC sequence set the window title.
     func testAFileNamesControlCharactersAreShownNotObeyed() throws {
         let dir = try temporaryFolder(self)

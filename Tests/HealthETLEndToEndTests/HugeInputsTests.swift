@@ -130,19 +130,6 @@ final class HugeInputsTests: XCTestCase {
         return folder
     }
 
-    /// The import's peak resident memory in MiB (the child's, from Python's `getrusage`).
-    private func peakMiB(_ arguments: [String]) throws -> (status: Int32, mib: Double, stderr: String) {
-        let script = """
-            import resource, subprocess, sys
-            r = subprocess.run(sys.argv[1:], capture_output=True, text=True)
-            sys.stderr.write(r.stderr)
-            print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)
-            """
-        let r = try runProcess("/usr/bin/env", ["python3", "-c", script, TestPaths.binary] + arguments, timeout: 600)
-        let words = r.stdout.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
-        return (Int32(words.last ?? "") ?? -1, (Double(words.first ?? "") ?? .infinity) / 1024, r.stderr)
-    }
-
     /// Issue 46, item 5: a long route's points were all held before they were written (10 M
     /// points: 1.87 GB). They go to the store in parts of 10,000 as they are read: the peak of
     /// an import with a route of 600,000 points stays within 48 MiB of one with 25,000. A file
@@ -155,7 +142,7 @@ final class HugeInputsTests: XCTestCase {
         var peaks: [Double] = []
         for (name, export) in [("short", short), ("long", long)] {
             let out = dir.appendingPathComponent("out-\(name)").path
-            let run = try peakMiB(["import", export, "--out", out, "--timezone", "Europe/Berlin", "--quiet"])
+            let run = try healthetlPeakMemory(["import", export, "--out", out, "--timezone", "Europe/Berlin", "--quiet"])
             XCTAssertEqual(run.status, 0, run.stderr)
             peaks.append(run.mib)
             let db = try Database(path: out + "/health.sqlite", mode: .readOnly)

@@ -51,7 +51,7 @@ final class StrictJSONTests: XCTestCase {
             XCTAssertNil(reason(good), good)
         }
         for bad in ["", "{", #"{"a"}"#, #"{"a":1,}"#, "[1,]", "01", "1.", ".5", "1e", "-", "+1", "tru", "nul", #"{'a':1}"#,
-                    #"{"a":1}x"#, #"{"a":"\x"}"#, #"{"a":"\u12"}"#, "{a:1}", "NaN", "[1 2]"] {
+                    #"{"a":1}x"#, #"{"a":"\x"}"#, "1e400", "-2E+999", String(repeating: "9", count: 400), #"{"a":"\u12"}"#, "{a:1}", "NaN", "[1 2]"] {
             XCTAssertNotNil(reason(bad), bad)
         }
     }

@@ -83,3 +83,17 @@ package func splitExport(_ full: String, at cut: String, in dir: URL,
     XCTAssertEqual(split.status, 0, split.stderr, file: file, line: line)
     return (older, newer)
 }
+
+/// `healthetl` with `arguments`: its exit status, peak resident memory in MiB (the child's, from
+/// Python's `getrusage`) and standard error.
+package func healthetlPeakMemory(_ arguments: [String]) throws -> (status: Int32, mib: Double, stderr: String) {
+    let script = """
+        import resource, subprocess, sys
+        r = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+        sys.stderr.write(r.stderr)
+        print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)
+        """
+    let r = try runProcess("/usr/bin/env", ["python3", "-c", script, TestPaths.binary] + arguments, timeout: 600)
+    let words = r.stdout.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+    return (Int32(words.last ?? "") ?? -1, (Double(words.first ?? "") ?? .infinity) / 1024, r.stderr)
+}

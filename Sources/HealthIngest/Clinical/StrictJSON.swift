@@ -291,11 +291,18 @@ struct StrictJSON {
             at += 1
             guard digits() > 0 else { throw fail("a digit expected after '.'") }
         }
+        var exponent = false
         if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
             at += 1
             if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { at += 1 }
             guard digits() > 0 else { throw fail("a digit expected in the exponent") }
+            exponent = true
         }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<at]))
+        let text = UnsafeBufferPointer(rebasing: input[start..<at])
+        // The grammar has no bound; readers do (Foundation refuses 1e400, others read infinity).
+        if exponent || text.count > 300, Double(String(decoding: text, as: UTF8.self))?.isFinite != true {
+            throw fail("a number beyond a double's range")
+        }
+        output.append(contentsOf: text)
     }
 }
