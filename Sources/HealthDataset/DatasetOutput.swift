@@ -10,6 +10,8 @@ package struct DatasetOutput: Output {
 
     package var name: String { "dataset" }
     package var summaryName: String { "dataset partitions" }
+    /// The partitions are the family folder's `dataset/`, not the person's folder's.
+    package var published: [String] { [] }
     /// It links the person's own Parquet files instead of writing the same tables twice.
     package var usesOtherOutputs: Bool { true }
 

@@ -12,6 +12,7 @@ package struct FHIROutput: Output {
 
     package var name: String { "fhir" }
     package var summaryName: String { "fhir/" }
+    package var published: [String] { [name] }
 
     package func isMissing(in folder: String) -> Bool {
         !FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("fhir/manifest.json"))

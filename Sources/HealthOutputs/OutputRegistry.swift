@@ -28,6 +28,15 @@ package struct OutputRegistry: Sendable {
         ("fhir", { _ in FHIROutput() }),
     ])
 
+    /// What every output it knows publishes in an output folder, chosen by a pipeline or not:
+    /// `reset` removes all of it, the planted-link check and the stale-staging sweep look at all
+    /// of it. (Each made under the default settings: where an output publishes does not depend
+    /// on the settings.)
+    package var layout: OutputLayout {
+        // The default settings are valid: no output's `make` throws on them.
+        OutputLayout(entries.map { try! $0.make(PipelineConfig()) })
+    }
+
     /// The store itself: always written, named so a pipeline may list it.
     static let store = "sqlite"
 

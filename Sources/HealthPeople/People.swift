@@ -1,6 +1,7 @@
 import Foundation
 import HealthCore
 import HealthDataset
+import HealthOutputs
 import HealthPipeline
 import PrivateFiles
 
@@ -18,7 +19,7 @@ public struct People: Sendable {
 
     /// The person's own output folder, `OUT/people/ID`.
     public func outputFolder(of id: PersonID) -> OutputFolder {
-        OutputFolder(path: (folder as NSString).appendingPathComponent(id.rawValue))
+        OutputFolder(path: (folder as NSString).appendingPathComponent(id.rawValue), layout: OutputRegistry.standard.layout)
     }
 
     func settingsPath(of id: PersonID) -> String {

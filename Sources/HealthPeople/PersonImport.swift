@@ -33,7 +33,8 @@ extension People {
         let outputs = try OutputRegistry.standard.outputs(for: config)
             + [DatasetOutput(dataset: dataset, person: PersonKey(id.rawValue))]
         return ImportJob(options: .init(export: export, out: outputFolder(of: id).path, timeZone: zone, config: config,
-                                        outputs: outputs, progress: progress, isCancelled: isCancelled, full: full))
+                                        outputs: outputs, layout: OutputRegistry.standard.layout, progress: progress,
+                                        isCancelled: isCancelled, full: full))
     }
 
     /// Imports `export` for `id` as `importJob` sets it up. A person this import created (no

@@ -34,10 +34,14 @@ package struct ImportJob: Sendable {
         /// pipeline's `outputs` by `OutputRegistry`, above the pipeline; a person's import adds
         /// their dataset partitions).
         package var outputs: [any Output]
+        /// What every output the registry knows publishes in `out` (the planted-link check and
+        /// the stale-staging sweep look at all of them, chosen by this pipeline or not).
+        package var layout: OutputLayout
         package init(export: String, out: String, timeZone: TimeZoneChoice?, config: PipelineConfig = PipelineConfig(),
-                    outputs: [any Output], progress: ImportProgressHandler? = nil,
+                    outputs: [any Output], layout: OutputLayout, progress: ImportProgressHandler? = nil,
                     isCancelled: @escaping @Sendable () -> Bool = { false }, full: Bool = false) {
             self.export = export; self.out = out; self.timeZone = timeZone; self.config = config; self.outputs = outputs
+            self.layout = layout
             self.progress = progress; self.isCancelled = isCancelled; self.full = full
         }
     }
@@ -48,7 +52,7 @@ package struct ImportJob: Sendable {
     package func run() throws -> RunSummary {
         let started = Date()
         let source = try ExportSource(path: options.export)
-        let folder = OutputFolder(path: options.out)
+        let folder = OutputFolder(path: options.out, layout: options.layout)
         let zone = try options.timeZone
             ?? TimeZoneChoice.unconfigured(source: source, publishedStore: options.full ? nil : folder.databasePath)
         let settings = try AnalyticsSettings(options.config, timeZone: zone.zone, zoneName: zone.name,
@@ -59,8 +63,11 @@ package struct ImportJob: Sendable {
         let lock = try RunLock(folder: folder)
         defer { withExtendedLifetime(lock) {} }
         do {
-            let summary = try runLocked(started: started, settings: settings, zone: zone, source: source, folder: folder,
+            var summary = try runLocked(started: started, settings: settings, zone: zone, source: source, folder: folder,
                                         files: files)
+            summary.outputsUnchanged = options.outputs
+                .filter { !summary.outputsWritten.contains($0.summaryName) && !$0.published.isEmpty && !$0.isMissing(in: folder.path) }
+                .map(\.summaryName)
             folder.appendToRunLog(summary.json)
             return summary
         } catch {

@@ -97,9 +97,6 @@ struct OutputFiles {
     }
 
     func discard() { try? FileManager.default.removeItem(atPath: staging) }
-
-    /// The workbook's published name (what `reset` removes; the pipeline writes no workbook itself).
-    static let workbookName = "health.xlsx"
 }
 /// The samples output being written on its own thread (`OutputFiles.startSamples`).
 final class SamplesExport: Sendable {

@@ -8,10 +8,14 @@ import PrivateFiles
 /// run never see half a file.
 public struct OutputFolder: Sendable {
     public let path: String
+    /// What its outputs publish there (`OutputLayout`).
+    package let layout: OutputLayout
     public var stateFolder: String { (path as NSString).appendingPathComponent(".healthetl") }
-    public var databasePath: String { (path as NSString).appendingPathComponent("health.sqlite") }
+    public var databasePath: String { (path as NSString).appendingPathComponent(OutputLayout.store) }
 
-    public init(path: String) { self.path = path }
+    public init(path: String) { self.init(path: path, layout: .storeOnly) }
+
+    package init(path: String, layout: OutputLayout) { self.path = path; self.layout = layout }
 
     /// Creates the folders (0700). Files created later are 0600 via the process umask.
     package func prepare() throws {
@@ -44,8 +48,7 @@ public struct OutputFolder: Sendable {
     /// staged load (`load.sqlite`, `delta.sqlite`) is resumed, not removed.
     package func removeStaleStaging() {
         let fm = FileManager.default
-        for folder in [path, stateFolder, (path as NSString).appendingPathComponent("csv"),
-                       (path as NSString).appendingPathComponent("parquet"), (path as NSString).appendingPathComponent("report")] {
+        for folder in [path, stateFolder] + layout.published.map({ (path as NSString).appendingPathComponent($0) }) {
             for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? []
             where name.contains(".partial-") || name.contains(".tmp-") || name.hasPrefix("staging-") || name.hasPrefix("replaced-")
                 || name.hasPrefix("next-store-") {

@@ -10,8 +10,7 @@ import SQLite
 package enum OutputRewrite {
     /// Returns the output's staged rows per part.
     @discardableResult
-    package static func run(_ output: any Output, out: String) throws -> [String: Int] {
-        let folder = OutputFolder(path: out)
+    package static func run(_ output: any Output, in folder: OutputFolder) throws -> [String: Int] {
         guard FileManager.default.fileExists(atPath: folder.databasePath) else {
             throw HealthETLError.inputMissing("\(folder.databasePath): no store yet (run healthetl import first)")
         }

@@ -10,8 +10,10 @@ import HealthCore
 /// written. The folder given as `--out` may itself be a link (the person chose it). The tree is
 /// 0700, so between a check and a write only its owner could plant one.
 extension OutputFolder {
-    /// The folders of an output folder that a run writes (besides `people/` and `dataset/`).
-    static let ownFolders = [".healthetl", "csv", "parquet", "report"]
+    /// The folders of an output folder that a run writes (besides `people/` and `dataset/`):
+    /// its state folder and what its outputs publish (a file among them is checked too: a
+    /// publication renames over a link, but nothing is written through one).
+    var ownFolders: [String] { [".healthetl"] + layout.published }
 
     /// The family folder of a person's folder (`OUT` of `OUT/people/ID`), else the folder itself.
     var treeRoot: String {
@@ -21,7 +23,7 @@ extension OutputFolder {
 
     /// Throws 73 naming the first folder of the tree that is a symbolic link.
     package func refusePlantedLinks() throws {
-        if let link = Self.firstLink(in: treeRoot) { throw Self.refusal(link) }
+        if let link = Self.firstLink(in: treeRoot, ownFolders: ownFolders) { throw Self.refusal(link) }
     }
 
     /// Throws 73 when a folder on the way from the tree's root to `target` (the root left out,
@@ -48,7 +50,7 @@ extension OutputFolder {
 
     /// The first link among the folders a run writes under `root`: its own folders, each
     /// person's folder and theirs, and the dataset's table and partition folders.
-    static func firstLink(in root: String) -> String? {
+    static func firstLink(in root: String, ownFolders: [String]) -> String? {
         func child(_ folder: String, _ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
         func entries(_ folder: String) -> [String] {
             isLink(folder) ? [] : ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted().map { child(folder, $0) }

@@ -3,8 +3,8 @@ import HealthCore
 import PrivateFiles
 
 /// What `healthetl reset` removes from an output folder: every output a run made there — the
-/// store (with any journal SQLite left beside it), `csv/`, `parquet/`, `report/`,
-/// `health.xlsx` — and the run state in `.healthetl/` (run log, checkpoints, REPL history)
+/// store (with any journal SQLite left beside it) and what each output publishes (the folder's
+/// `OutputLayout`: `csv/`, `parquet/`, `report/`, `health.xlsx`, `fhir/`) — and the run state in `.healthetl/` (run log, checkpoints, REPL history)
 /// but its lock, which the reset holds. Never `people/` (each person is reset on their own)
 /// nor a person's `person.json` (their settings). Listed first, so that a reset without
 /// `--yes` can show exactly what it would remove.
@@ -17,8 +17,7 @@ package struct ResetPlan: Sendable {
         self.folder = folder
         let fm = FileManager.default
         let base = folder.path as NSString
-        let outputs = ["health.sqlite", "health.sqlite-journal", "health.sqlite-wal", "health.sqlite-shm",
-                       "csv", "parquet", "report", OutputFiles.workbookName].map { base.appendingPathComponent($0) }
+        let outputs = (OutputLayout.storeFiles + folder.layout.published).map { base.appendingPathComponent($0) }
         let state = ((try? fm.contentsOfDirectory(atPath: folder.stateFolder)) ?? []).sorted()
             .filter { $0 != "lock" }.map { (folder.stateFolder as NSString).appendingPathComponent($0) }
         paths = (outputs + state).filter { fm.fileExists(atPath: $0) }

@@ -48,6 +48,8 @@ public struct RunSummary: Codable, Sendable {
     /// The outputs this run wrote, relative to `out` (`csv/`, `report/index.html` …): an
     /// incremental run that brings nothing new rewrites none but the store's run log.
     public var outputsWritten: [String] = []
+    /// The pipeline's outputs this run left as they were, published before (`ImportJob`).
+    public var outputsUnchanged: [String] = []
     /// Rows per CSV/Parquet table written.
     public var outputRows: [String: Int] = [:]
     /// Wall-clock seconds per phase (load = parse through SQLite insert, overlapped).
@@ -186,11 +188,7 @@ public struct RunSummary: Codable, Sendable {
             lines = ["  → wrote " + written.map(path).joined(separator: ", ")
                 + (outputsWritten.contains("dataset partitions") ? ", and this person's dataset partitions" : "")]
         }
-        let kept = ["csv", "parquet", "report/index.html", "health.xlsx"].filter { name in
-            !written.contains { $0 == name || $0 == name + "/" }
-                && FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent(name))
-        }
-        if !kept.isEmpty { lines.append("  unchanged: " + kept.map(path).joined(separator: ", ")) }
+        if !outputsUnchanged.isEmpty { lines.append("  unchanged: " + outputsUnchanged.map(path).joined(separator: ", ")) }
         return lines
     }
 

@@ -12,6 +12,7 @@ package struct ReportOutput: Output {
 
     package var name: String { "report" }
     package var summaryName: String { "report/index.html" }
+    package var published: [String] { [name] }
 
     package func isMissing(in folder: String) -> Bool {
         !FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("report/index.html"))

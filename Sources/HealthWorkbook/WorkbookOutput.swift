@@ -12,6 +12,7 @@ package struct WorkbookOutput: Output {
 
     package var name: String { "xlsx" }
     package var summaryName: String { Self.fileName }
+    package var published: [String] { [Self.fileName] }
 
     package func isMissing(in folder: String) -> Bool {
         !FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(Self.fileName))

@@ -1,5 +1,7 @@
 import HealthCore
+import HealthOutputs
 import HealthPeople
+import HealthPipeline
 
 /// One option of a command, declared once with its help text (the shape of
 /// swift-argument-parser's `@Option`/`@Flag`, without the dependency): usage lines, `--help`
@@ -80,6 +82,10 @@ struct ParsedArguments {
     /// The folder a command works on: `--out`, or with `--person ID` that person's folder in it.
     var outFolder: String {
         get throws { try person.map { People(root: root).outputFolder(of: $0).path } ?? root }
+    }
+    /// That folder, laid out as every output of the registry publishes there.
+    var outputFolder: OutputFolder {
+        get throws { OutputFolder(path: try outFolder, layout: OutputRegistry.standard.layout) }
     }
     /// The store in that folder.
     var storePath: String { get throws { try outFolder + "/health.sqlite" } }

@@ -59,7 +59,8 @@ enum ImportCommand: Command {
             let zone = try config.configuredTimeZone(override: args.option("timezone"))
             summary = try ImportJob(options: .init(export: args.positionals[0], out: out, timeZone: zone, config: config,
                                                    outputs: try OutputRegistry.standard.outputs(for: config),
-                                                   progress: progress, full: args.flag("full"))).run()
+                                                   layout: OutputRegistry.standard.layout, progress: progress,
+                                                   full: args.flag("full"))).run()
         }
         if args.flag("json") {
             print(summary.json)
@@ -84,7 +85,7 @@ enum StatusCommand: Command {
 
     static func run(_ args: ParsedArguments) throws {
         try args.refuseFamilyFolderWithoutPerson(name)
-        print(try StoreStatus(folder: OutputFolder(path: try args.outFolder)).report())
+        print(try StoreStatus(folder: try args.outputFolder).report())
     }
 }
 
@@ -95,8 +96,8 @@ enum ResetCommand: Command {
     static let name = "reset"
     static let abstract = "start over: remove every output of a folder (with --yes)"
     static let discussion = """
-        Removes the store (health.sqlite), csv/, parquet/, report/, health.xlsx and the run state in .healthetl/
-        (run log, checkpoints, REPL history); with --person also the person's partitions of OUT/dataset. Keeps a
+        Removes the store (health.sqlite), what every output publishes (\(OutputRegistry.standard.layout.published.joined(separator: ", ")))
+        and the run state in .healthetl/ (run log, checkpoints, REPL history); with --person also the person's partitions of OUT/dataset. Keeps a
         person's settings (person.json) and, in a family folder, everyone in people/. Without --yes it lists what
         it would remove and changes nothing (exit 64).
         """
@@ -108,7 +109,7 @@ enum ResetCommand: Command {
 
     static func run(_ args: ParsedArguments) throws {
         let person = try args.person
-        let folder = OutputFolder(path: try args.outFolder)
+        let folder = try args.outputFolder
         let people = People(root: args.root)
         let partitions = person.map { people.datasetPartitions(of: $0) } ?? []
         let keepProfile = args.flag("keep-profile")

@@ -17,10 +17,10 @@ enum ExportFHIRCommand: Command {
 
     static func run(_ args: ParsedArguments) throws {
         try args.refuseFamilyFolderWithoutPerson(name)
-        let out = try args.outFolder
-        let rows = try OutputRewrite.run(FHIROutput(), out: out)
+        let folder = try args.outputFolder
+        let rows = try OutputRewrite.run(FHIROutput(), in: folder)
         let counts = rows.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.replacingOccurrences(of: "fhir ", with: ""))" }
         FileHandle.standardError.write(Data("wrote \(counts.joined(separator: ", "))\n".utf8))
-        print((out as NSString).appendingPathComponent("fhir"))
+        print((folder.path as NSString).appendingPathComponent("fhir"))
     }
 }

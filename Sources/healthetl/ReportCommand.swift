@@ -19,7 +19,7 @@ enum ReportCommand: Command {
         // The person's settings over the pipeline's, as their imports use them: a changed
         // `units` shows in the next report, not only after the next import.
         let config = try args.person.map { try People(root: args.root).config(for: $0, pipeline: pipeline) } ?? pipeline
-        let folder = OutputFolder(path: try args.outFolder)
+        let folder = try args.outputFolder
         guard FileManager.default.fileExists(atPath: folder.databasePath) else {
             throw HealthETLError.inputMissing("\(folder.databasePath): no store yet (run healthetl import first)")
         }

@@ -111,10 +111,13 @@ final class SettingsAndResetTests: XCTestCase {
         let out = dir.appendingPathComponent("out").path
         XCTAssertEqual(try healthetl(["import", path, "--out", out, "--timezone", "UTC"]).status, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/health.xlsx"))
+        // Issue 57: the opt-in output too (reset left fhir/, the Patient and every Observation).
+        XCTAssertEqual(try healthetl(["export-fhir", "--out", out]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/fhir/Patient.ndjson"))
         let before = tree(out)
         let dry = try healthetl(["reset", "--out", out])
         XCTAssertEqual(dry.status, 64, dry.stderr)
-        for name in ["health.sqlite", "csv/", "parquet/", "report/", "health.xlsx", ".healthetl/runs.log", "--yes"] {
+        for name in ["health.sqlite", "csv/", "parquet/", "report/", "health.xlsx", "fhir/ (4 files)", ".healthetl/runs.log", "--yes"] {
             XCTAssertTrue(dry.stderr.contains(name), "\(name) in \(dry.stderr)")
         }
         XCTAssertEqual(tree(out), before, "nothing removed without --yes")

@@ -21,6 +21,7 @@ package struct TableFilesOutput: SeriesOutput {
 
     package var name: String { format.rawValue }
     package var summaryName: String { name + "/" }
+    package var published: [String] { [name] }
 
     /// CSV is for spreadsheets: it leaves bulk tables out; Parquet holds every table.
     func holds(_ table: OutputTable) -> Bool { format == .parquet || !table.isBulk }

@@ -16,6 +16,10 @@ package protocol Output: Sendable {
     var name: String { get }
     /// What it publishes, as the run summary lists it (`csv/`, `report/index.html`).
     var summaryName: String { get }
+    /// The files and folders it publishes, relative to the output folder (`csv`, `report`,
+    /// `health.xlsx`): what `reset` removes, the planted-link check and the stale-staging sweep
+    /// look at (`OutputLayout`). Empty for one that publishes outside the folder.
+    var published: [String] { get }
     /// True when a file it publishes is not in `folder` (the run's output folder): a run
     /// that changes nothing writes it then (say, after it was added to the pipeline).
     func isMissing(in folder: String) -> Bool
