@@ -1,12 +1,13 @@
 import Foundation
 import HealthAggregate
+import HealthAnalytics
 import HealthCore
 import HealthDedupe
 import HealthEmit
 import HealthIngest
 import HealthNormalize
-import SQLite
 import HealthStore
+import SQLite
 
 /// The import job: ingest → normalize → dedupe → SQLite, each on its own thread, joined by
 /// bounded channels of batches; then merge and aggregate into analytics, then CSV and Parquet.

@@ -1,4 +1,5 @@
 import Foundation
+import HealthAnalytics
 import HealthCore
 
 /// The phases of an import, as the command line shows them and a library caller receives them.
@@ -89,6 +90,9 @@ package final class ProgressReporter: @unchecked Sendable {
         report(ImportProgress(fraction: Self.fraction(task, within), task: task, detail: detail, records: last.records,
                               recordsPerSecond: last.recordsPerSecond), at: Date())
     }
+
+    /// The analytics' progress (`AnalyticsProgress`): a phase of `.analytics`.
+    var analytics: AnalyticsProgress { { part, within in try self.phase(.analytics, part, within: within) } }
 
     /// The run is complete (its outputs are published): fraction 1. Not a cancellation point.
     func done() {

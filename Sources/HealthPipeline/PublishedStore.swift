@@ -1,4 +1,5 @@
 import Foundation
+import HealthAnalytics
 import HealthCore
 import HealthDedupe
 import HealthEmit
@@ -123,43 +124,16 @@ struct PublishedStore {
             summary.newSamples = merged.newSamples
             summary.newWorkouts = merged.newWorkouts
             summary.newECGRecordings = merged.newECGRecordings
-            // The zone timeline of everything stored now: the days it moved are dated again and
-            // recomputed with the rest (the delta was dated under the timeline the store had).
-            let zones = try ZoneUpdate(database, settings: settings,
-                                       previous: try ZoneStore(database: database).storedTimeline(home: settings.zoneName))
-            try zones.redate(database)
-            let settings = zones.settings
-            // After `reset` the analytics are empty: every day is to be computed.
-            let empty = try store.dayCount() == 0 || zones.moved == nil
-            var days = empty ? nil : try touchedDays(since: merged.firstNewSampleID, workouts: merged.newWorkoutSpans,
-                                                     settings: settings).union(zones.moved?.days ?? [])
-            // A later export completes the days that were partial (docs/days-and-averages.md):
-            // they are recomputed, and every day's `partial_day` set again, even without new samples.
-            let exportAfter = try store.exportDateText()
-            if days != nil, exportAfter != exportBefore || upgradedFrom < StoreSchema.partialDayVersion {
-                days!.formUnion(try AnalyticsWriter(database: database).partialDays())
-                for text in [exportBefore, exportAfter] {
-                    guard let instant = text.flatMap(Timestamp.init(iso8601:)) else { continue }
-                    var calendar = settings.calendar()
-                    days!.insert(calendar.localDate(of: instant))
-                }
-                if let first = try store.firstAnalyticsDay() {
-                    days!.insert(first)
-                }
-            }
-            summary.touchedDays = days?.count
+            let update = try StoreAnalytics.update(database, settings: settings, merged: merged, exportBefore: exportBefore,
+                                                   upgradedFrom: upgradedFrom, recordedAt: recordedAt,
+                                                   progress: progress.analytics)
+            summary.touchedDays = update.touchedDays
             summary.samples = try store.sampleCount()
-            // A store upgraded in place this run lacks the rows of the tables its new version
-            // added: the update runs even without a day to recompute, and each table's writer
-            // (quality, vitals) fills every day of a table it finds unfilled.
-            let upgraded = upgradedFrom < StoreSchema.version
-            guard days.map({ !$0.isEmpty }) ?? true || upgraded else {
+            guard let result = update.result else {
                 summary.record("merge_analytics", since: started)
                 // New recordings or clinical records change no day, but their files are to be rewritten.
                 return try finishing(merged.newECGRecordings > 0 || merged.changedClinicalResources > 0, &summary)
             }
-            let result = try AnalyticsUpdate(database: database, settings: settings)
-                .run(days: days, recordedAt: recordedAt, progress: progress)
             summary.days = result.days
             summary.sleepNights = result.nights
             try store.recordAnchors(fromSampleID: merged.firstNewSampleID, ceiling: try AnchorCeiling.of(store: database))
@@ -167,22 +141,5 @@ struct PublishedStore {
             summary.record("merge_analytics", since: started)
             try finishing(true, &summary)
         }
-    }
-
-    /// Local days whose analytics new samples or workouts can change: each one's days, and a
-    /// day either side (a heart-rate gap or a night reaching over midnight).
-    private func touchedDays(since firstID: Int64, workouts: [(Int64, Int64)],
-                             settings: AnalyticsSettings) throws -> Set<CivilDate> {
-        var calendar = settings.calendar()
-        var days: Set<CivilDate> = []
-        func add(_ start: Int64, _ end: Int64) {
-            let first = calendar.localDate(of: Timestamp(microseconds: start)).adding(days: -1)
-            let last = calendar.localDate(of: Timestamp(microseconds: max(start, end))).adding(days: 1)
-            var d = first
-            while d <= last { days.insert(d); d = d.adding(days: 1) }
-        }
-        try HealthStore(database: database).sampleSpans(fromID: firstID, add)
-        for (start, end) in workouts { add(start, end) }
-        return days
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthAnalytics
 import HealthStore
 import SQLite
 

@@ -1,4 +1,5 @@
 import Foundation
+import HealthAnalytics
 import HealthCore
 import HealthStore
 import SQLite
@@ -42,16 +43,11 @@ struct FullBuild: StoreBuild {
             ?? files.startSamples(sources: SeriesReader(database: database).sources(), alongsideIndex: false)
         do {
             try database.transaction {
-                let tap = precomputed != nil ? nil : samples.map { export in { @Sendable in try export.send(type: $0, $1) } }
-                // The zone timeline, built beside the index or now; the rows it moves are dated again.
-                let zones = try alongside.zones ?? ZoneUpdate(database, settings: settings)
-                try zones.redate(database)
-                let settings = zones.settings
-                let result = try AnalyticsUpdate(database: database, settings: settings)
-                    .run(days: nil, recordedAt: recordedAt, progress: progress, computed: precomputed, tap: tap)
+                let tap = samples.map { export in { @Sendable in try export.send(type: $0, $1) } as SeriesTap }
+                let result = try StoreAnalytics.rebuild(database, settings: settings, beside: precomputed,
+                                                        recordedAt: recordedAt, progress: progress.analytics, tap: tap)
                 summary.days = result.days
                 summary.sleepNights = result.nights
-                try settings.save(in: database)
             }
             summary.record("analytics", since: analyticsStart)
             let written = try samples?.finish() ?? [:]

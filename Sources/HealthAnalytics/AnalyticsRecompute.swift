@@ -1,35 +1,21 @@
 import Foundation
 import HealthAggregate
-import HealthAnalytics
 import HealthCore
-import HealthDedupe
-import HealthEmit
-import SQLite
 import HealthStore
+import SQLite
 
 /// Recomputes the analytics of some days (or all) in a store, inside the caller's
-/// transaction: the days themselves, then every week, month and year holding one of them,
-/// re-summed from the stored days.
-struct AnalyticsUpdate {
+/// transaction, in this order: the days themselves, data quality, then every week, month and
+/// year holding one of them (re-summed from the stored days), vitals, each day's zone.
+struct Recompute {
     let database: Database
     let settings: AnalyticsSettings
 
-    struct Result { var days = 0; var nights = 0 }
-
-    /// Every day's analytics computed already (from the runs of a full load), with what the
-    /// quality and vitals tables need from the same series, gathered on the way (`SeriesTallies`).
-    struct Computed: Sendable {
-        var content: AnalyticsWriter.Content
-        var quality: QualityTally
-        var workouts: WorkoutHeartRates
-    }
-
     /// `tap` gets every batch of samples read, with its type: all samples if `days` is nil.
     /// `computed`: every day's analytics, computed already (`days` is then nil).
-    func run(days: Set<CivilDate>?, recordedAt: Timestamp, progress: ProgressReporter,
-             computed: Computed? = nil,
-             tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) throws -> Result {
-        try progress.phase(.analytics, "daily")
+    func run(days: Set<CivilDate>?, recordedAt: Timestamp, progress: AnalyticsProgress,
+             computed: FullBuildAnalytics.Computed? = nil, tap: SeriesTap? = nil) throws -> StoreAnalytics.Result {
+        try progress("daily", 0)
         let content: AnalyticsWriter.Content
         var tallies = computed.map { (quality: $0.quality, workouts: $0.workouts) }
         if let computed {
@@ -45,12 +31,12 @@ struct AnalyticsUpdate {
         let writer = AnalyticsWriter(database: database)
         try writer.replace(days: days, with: content, recordedAt: recordedAt)
         try writer.markPartialDays(exportDay: Self.exportDay(in: database, calendar: settings.calendar()))
-        try progress.phase(.analytics, "data quality", within: 0.2)
+        try progress("data quality", 0.2)
         var quality = settings.qualityBuilder(database)
         try quality.update(days: days, tally: tallies?.quality)
         let stored = HealthStore(database: database)
         for (kind, within) in [(PeriodKind.week, 0.4), (.month, 0.65), (.year, 0.85)] {
-            try progress.phase(.analytics, kind.rawValue + "ly", within: within)
+            try progress(kind.rawValue + "ly", within)
             let starts = days.map { Set($0.map { PeriodRollup.bounds(kind, of: $0, weekStart: settings.weekStart).0 }) }
             let periodDays = try starts.map { starts in
                 try starts.flatMap { start in
@@ -68,8 +54,8 @@ struct AnalyticsUpdate {
         try writer.markZones(calendar: settings.calendar())
         let zones = ZoneStore(database: database)
         try zones.replace(with: try settings.timeline ?? ZoneTimeline.build(evidence: zones.evidence(), home: settings.zoneName))
-        try progress.phase(.analytics, "finish", within: 1)
-        return Result(days: content.days.count, nights: content.nights.count)
+        try progress("finish", 1)
+        return StoreAnalytics.Result(days: content.days.count, nights: content.nights.count)
     }
 
     /// The local day of the stored export's `ExportDate` (the profile follows the newest

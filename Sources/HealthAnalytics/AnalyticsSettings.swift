@@ -1,64 +1,40 @@
 import Foundation
 import HealthAggregate
-import HealthAnalytics
 import HealthCore
 import HealthDedupe
-import HealthEmit
-import SQLite
 import HealthStore
+import SQLite
 
-/// The pipeline settings the stored analytics depend on. They are saved with the store: an
+/// The settings the stored analytics depend on (the pipeline reads them from its
+/// configuration: `AnalyticsSettings+Pipeline`). They are saved with the store: an
 /// incremental run under other settings (another zone moves every local day) would mix two
 /// ways of counting, so it rebuilds instead.
-struct AnalyticsSettings: Sendable, Equatable {
-    var timeZone: TimeZone
+package struct AnalyticsSettings: Sendable, Equatable {
+    package var timeZone: TimeZone
     /// The zone's name as the person gave it (`UTC`: Foundation's identifier is `GMT`).
-    var zoneName: String
-    var priority: SourcePriority
-    var heartbeatMaxGapMinutes: Double
-    var weekStart: Int
+    package var zoneName: String
+    package var priority: SourcePriority
+    package var heartbeatMaxGapMinutes: Double
+    package var weekStart: Int
     /// The maximum heart rate of the workouts' zones (`maxHeartRate`); nil: from the birth date.
-    var maxHeartRate: Double?
+    package var maxHeartRate: Double?
     /// In the stored fingerprint when not the default: another rule rebuilds the store.
-    var quality: QualityBuilder.Settings
+    package var quality: QualityBuilder.Settings
     /// Whether the days follow the person's zone timeline (`timeZone` is then home) or one zone.
-    var localDays: LocalDays
+    package var localDays: LocalDays
     /// The person's zone timeline for this run, once known (`ZoneUpdate`): the days follow it
     /// when `localDays` says so. Not a setting: it comes from the data, and is kept in the store.
-    var timeline: ZoneTimeline?
+    package var timeline: ZoneTimeline?
 
-    /// `localDays`: the mode when the pipeline's `localDays` is unset (`TimeZoneChoice.localDays`:
-    /// a configured zone keeps its meaning, one zone).
-    init(_ config: PipelineConfig, timeZone: TimeZone, zoneName: String? = nil, localDays unset: LocalDays = .zone) throws {
-        self.zoneName = zoneName ?? timeZone.identifier
-        if let name = config.localDays {
-            guard let mode = LocalDays(rawValue: name) else {
-                throw HealthETLError.usage("localDays '\(name)' is neither where-recorded nor zone")
-            }
-            localDays = mode
-        } else {
-            localDays = unset
-        }
-        guard let weekStart = PeriodRollup.weekStartIndex(config.weekStart) else {
-            throw HealthETLError.usage("weekStart '\(config.weekStart ?? "")' is not a day name (monday … sunday)")
-        }
-        self.timeZone = timeZone
-        priority = SourcePriority(patterns: config.sourcePriority)
-        heartbeatMaxGapMinutes = config.heartbeatMaxGapMinutes ?? 30
-        self.weekStart = weekStart
-        if let m = config.maxHeartRate, !(m >= 100 && m <= 250) {
-            throw HealthETLError.usage("maxHeartRate \(m) is not a heart rate between 100 and 250 bpm")
-        }
-        maxHeartRate = config.maxHeartRate
-        let minHours = config.validDayMinWatchHours ?? QualityBuilder.defaultValidDayMinWatchHours
-        guard minHours.isFinite, (0...24).contains(minHours) else {
-            throw HealthETLError.usage("validDayMinWatchHours \(minHours) is not a number of hours from 0 to 24")
-        }
-        quality = QualityBuilder.Settings(validDayMinWatchHours: minHours)
+    package init(timeZone: TimeZone, zoneName: String, priority: SourcePriority, heartbeatMaxGapMinutes: Double,
+                 weekStart: Int, maxHeartRate: Double?, quality: QualityBuilder.Settings, localDays: LocalDays) {
+        self.timeZone = timeZone; self.zoneName = zoneName; self.priority = priority
+        self.heartbeatMaxGapMinutes = heartbeatMaxGapMinutes; self.weekStart = weekStart; self.maxHeartRate = maxHeartRate
+        self.quality = quality; self.localDays = localDays
     }
 
     /// The data-quality tables' builder under these settings, ranking sources as the merge does.
-    func qualityBuilder(_ database: Database) -> QualityBuilder {
+    package func qualityBuilder(_ database: Database) -> QualityBuilder {
         let priority = priority
         // As `AnalyticsBuilder.RankTable`: every source as recorded and as typed in, ranked together.
         return QualityBuilder(database: database, calendar: calendar(), settings: quality) { sources in
@@ -75,7 +51,7 @@ struct AnalyticsSettings: Sendable, Equatable {
     }
 
     /// These settings as the store saves them.
-    var stored: StoreSettings {
+    package var stored: StoreSettings {
         StoreSettings(zone: timeZone.identifier, priority: priority.patterns,
                       heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, weekStart: weekStart,
                       maxHeartRate: maxHeartRate,
@@ -85,26 +61,26 @@ struct AnalyticsSettings: Sendable, Equatable {
 
     /// The calendar of every local day the analytics count: the one place that decides it.
     /// Along the timeline when the days follow it and it is known; else the one zone (home).
-    func calendar() -> LocalCalendar {
+    package func calendar() -> LocalCalendar {
         if localDays == .whereRecorded, let timeline { return LocalCalendar(timeline: timeline) }
         return LocalCalendar(timeZone: timeZone)
     }
 
     /// These settings with the run's timeline.
-    func with(_ timeline: ZoneTimeline) -> AnalyticsSettings {
+    package func with(_ timeline: ZoneTimeline) -> AnalyticsSettings {
         var settings = self
         settings.timeline = timeline
         return settings
     }
 
     /// One line that changes whenever the analytics would.
-    var fingerprint: String { stored.line }
+    package var fingerprint: String { stored.line }
 
     /// The analytics stage under these settings.
-    func builder(tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) -> AnalyticsBuilder {
+    package func builder(tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) -> AnalyticsBuilder {
         AnalyticsBuilder(calendar: calendar(), priority: priority,
                          heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, tap: tap)
     }
 
-    func save(in database: Database) throws { try stored.save(in: database) }
+    package func save(in database: Database) throws { try stored.save(in: database) }
 }
