@@ -1,4 +1,7 @@
 import FuzzHarness
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A terminal as far as the line editor drives one (xterm's rules): cells of one scalar, a
 /// row's last cell holding the cursor until the next scalar (the pending wrap), `\n` as `\r\n`
@@ -8,17 +11,19 @@ import FuzzHarness
 /// as if the prompt were on the terminal's last row: moving below them goes nowhere.
 struct TerminalModel {
     let width: Int
-    private(set) var rows: [[Unicode.Scalar]]
+    /// The rows one after another, `width` cells each (one flat array: the oracle compares it
+    /// with memcmp, as instrumented comparisons cell by cell cost most of a run).
+    private(set) var cells: [Unicode.Scalar]
     private(set) var row = 0, column = 0
     private(set) var pendingWrap = false
     private var sequence: [Unicode.Scalar]?   // after ESC, until the final byte
 
     init(width: Int) {
         self.width = width
-        rows = [Self.blank(width)]
+        cells = Array(repeating: " ", count: width)
     }
 
-    static func blank(_ width: Int) -> [Unicode.Scalar] { Array(repeating: " ", count: width) }
+    var rowCount: Int { cells.count / width }
 
     mutating func write(_ bytes: [UInt8]) {
         guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -50,7 +55,7 @@ struct TerminalModel {
             FuzzHarness.disagree("a control written: U+\(String(scalar.value, radix: 16))")
         default:
             if pendingWrap { column = 0; pendingWrap = false; down(1, growing: true) }
-            rows[row][column] = scalar
+            cells[row * width + column] = scalar
             if column == width - 1 { pendingWrap = true } else { column += 1 }
         }
     }
@@ -65,11 +70,9 @@ struct TerminalModel {
         case ("B", _): down(n, growing: false)
         case ("C", _): column = min(width - 1, column + n)
         case ("D", _): column = max(0, column - n)
-        case ("J", nil):
-            rows[row].replaceSubrange(column..., with: repeatElement(" ", count: width - column))
-            for below in rows.indices where below > row { rows[below] = Self.blank(width) }
+        case ("J", nil): cells.replaceSubrange((row * width + column)..., with: repeatElement(" ", count: cells.count - row * width - column))
         case ("H", nil): (row, column) = (0, 0)
-        case ("J", 2?): rows = rows.map { _ in Self.blank(width) }
+        case ("J", 2?): cells = Array(repeating: " ", count: cells.count)
         default: FuzzHarness.disagree("ESC[\(given.map(String.init) ?? "")\(final) written")
         }
     }
@@ -77,13 +80,29 @@ struct TerminalModel {
     /// `growing`: a line feed at the last row scrolls, so a row is added; a cursor move stops.
     private mutating func down(_ n: Int, growing: Bool) {
         row += n
-        if growing { while row >= rows.count { rows.append(Self.blank(width)) } }
-        row = min(row, rows.count - 1)
+        if growing, row >= rowCount { cells += repeatElement(" ", count: (row + 1 - rowCount) * width) }
+        row = min(row, rowCount - 1)
     }
 
-    /// The cell at `position` cells after the start of row `start` (a space past the rows).
-    func cell(from start: Int, _ position: Int) -> Unicode.Scalar {
-        let r = start + position / width
-        return r < rows.count ? rows[r][position % width] : " "
+    /// Whether the screen from the start of row `start` on is `shown`, then blank cells only.
+    func shows(_ shown: [Unicode.Scalar], fromRow start: Int) -> Bool {
+        let first = start * width
+        guard start >= 0, cells.count - first >= shown.count else { return false }
+        let blank = Array(repeating: Unicode.Scalar(" "), count: cells.count - first - shown.count)
+        return cells.withUnsafeBytes { screen in
+            shown.withUnsafeBytes { memcmp(screen.baseAddress! + first * 4, $0.baseAddress ?? screen.baseAddress!, $0.count) == 0 }
+                && blank.withUnsafeBytes { memcmp(screen.baseAddress! + (first + shown.count) * 4, $0.baseAddress ?? screen.baseAddress!, $0.count) == 0 }
+        }
+    }
+
+    /// The first cell from row `start` on that differs from `shown` (then blanks), for a message.
+    func firstDifference(_ shown: [Unicode.Scalar], fromRow start: Int) -> String {
+        let first = max(start, 0) * width
+        for i in 0..<max(shown.count, cells.count - first) {
+            let expected = i < shown.count ? shown[i] : " "
+            let actual = first + i < cells.count ? cells[first + i] : "∅"
+            if actual != expected { return "cell \(i) from row \(start) shows '\(actual)', not '\(expected)' (width \(width))" }
+        }
+        return "row \(start) is above the screen"
     }
 }
