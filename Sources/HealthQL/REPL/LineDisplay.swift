@@ -84,8 +84,9 @@ package struct LineDisplay {
 
     /// The bytes for the terminal since the last call.
     package mutating func take() -> [UInt8] {
-        defer { output.removeAll(keepingCapacity: true) }
-        return output
+        var taken: [UInt8] = []
+        swap(&taken, &output)
+        return taken
     }
 
     /// Text at the cursor; the terminal moves the cursor on, onto the next row past the last cell.
@@ -120,7 +121,13 @@ package struct LineDisplay {
 
     /// `ESC [ n X`: n rows up (A), down (B), columns right (C), left (D).
     private mutating func control(_ count: Int, _ final: Unicode.Scalar) {
-        output += Array("\u{1B}[\(count)".utf8)
+        output += [0x1B, UInt8(ascii: "[")]
+        var divisor = 1
+        while divisor <= count / 10 { divisor *= 10 }
+        while divisor > 0 {
+            output.append(UInt8(ascii: "0") + UInt8(count / divisor % 10))
+            divisor /= 10
+        }
         output.append(UInt8(final.value))
     }
 

@@ -46,9 +46,12 @@ package struct LineEditor {
     /// the next line's).
     package mutating func feed(_ byte: UInt8) -> Outcome? {
         guard outcome == nil else { return outcome }
-        var keys: [Key] = []
-        decoder.decode(byte) { keys.append($0) }
-        for key in keys where outcome == nil { apply(key) }
+        // At most two keys a byte (a broken UTF-8 sequence's U+FFFD, then the byte's own key),
+        // kept without an array: this runs for every byte of a paste.
+        var first: Key?, second: Key?
+        decoder.decode(byte) { if first == nil { first = $0 } else { second = $0 } }
+        if let first { apply(first) }
+        if let second, outcome == nil { apply(second) }
         return outcome
     }
 

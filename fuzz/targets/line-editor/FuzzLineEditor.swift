@@ -28,12 +28,14 @@ func fuzzLineEditor(_ input: UnsafeRawBufferPointer) {
 /// A REPL's run of lines: a new editor after each finished line, as `TerminalLineEditor` makes them.
 struct Session {
     let prompt: String
+    let promptScalars: [Unicode.Scalar]
     var screen: TerminalModel
     var history = startingHistory
     var editor: LineEditor
 
     init(prompt: String, width: Int) {
         self.prompt = prompt
+        promptScalars = Array(prompt.unicodeScalars)
         screen = TerminalModel(width: width)
         editor = LineEditor(prompt: prompt, width: width, history: history, complete: Completion.candidates(before:))
         screen.write(editor.output())
@@ -41,7 +43,9 @@ struct Session {
     }
 
     mutating func type(_ bytes: [UInt8]) {
-        let before = editor.line, wasAtEnd = editor.cursor == editor.line.count, wasBetweenKeys = editor.isBetweenKeys
+        // Plain text typed at the end: the line before, to tell that the text was only appended.
+        let plain = editor.cursor == editor.line.count && editor.isBetweenKeys && bytes.allSatisfy { (0x20..<0x7F).contains($0) }
+        let before = plain ? editor.line : []
         var finished = false
         var rest = bytes[...]
         while let byte = rest.popFirst() {
@@ -53,8 +57,7 @@ struct Session {
         screen.write(output)
         checkEditing()
         // Plain text typed at the end: its bytes, and "\r\n" when it ends on a row's last cell.
-        if !finished, wasAtEnd, wasBetweenKeys, bytes.allSatisfy({ (0x20..<0x7F).contains($0) }),
-           editor.line == before + bytes.map(Unicode.Scalar.init), output.count > bytes.count + 2 {
+        if plain, !finished, output.count > bytes.count + 2, editor.line == before + bytes.map(Unicode.Scalar.init) {
             FuzzHarness.disagree("\(bytes.count) characters typed at the end of a line wrote \(output.count) bytes")
         }
     }
@@ -70,10 +73,10 @@ struct Session {
         let shownLine = editor.line
         screen.write(editor.output())
         let suffix: [Unicode.Scalar] = outcome == .cancelled ? ["^", "C"] : []
-        let shown = Array(prompt.unicodeScalars) + shownLine + suffix
+        let shown = shownLine + suffix
         // The cursor at the start of the row below the line.
         guard screen.column == 0, !screen.pendingWrap else { FuzzHarness.disagree("a finished line leaves the cursor on its row") }
-        let rowsUsed = (shown.count + screen.width - 1) / screen.width
+        let rowsUsed = (promptScalars.count + shown.count + screen.width - 1) / screen.width
         checkScreen(shown, start: screen.row - rowsUsed)
         if case .line(let text) = outcome, !text.isEmpty {
             if Array(text.unicodeScalars) != shownLine { FuzzHarness.disagree("the line returned is not the line shown") }
@@ -88,16 +91,18 @@ struct Session {
         let line = editor.line
         guard (0...line.count).contains(editor.cursor) else { FuzzHarness.disagree("cursor \(editor.cursor) outside a line of \(line.count)") }
         guard !screen.pendingWrap else { FuzzHarness.disagree("the cursor is left in a pending wrap") }
-        let position = prompt.unicodeScalars.count + editor.cursor
+        let position = promptScalars.count + editor.cursor
         guard screen.column == position % screen.width else {
             FuzzHarness.disagree("the cursor is in column \(screen.column), not \(position % screen.width)")
         }
-        checkScreen(Array(prompt.unicodeScalars) + line, start: screen.row - position / screen.width)
+        checkScreen(line, start: screen.row - position / screen.width)
     }
 
-    /// `shown` from the start of row `start`, and nothing after it on the screen.
-    private func checkScreen(_ shown: [Unicode.Scalar], start: Int) {
-        if !screen.shows(shown, fromRow: start) { FuzzHarness.disagree(screen.firstDifference(shown, fromRow: start)) }
+    /// The prompt and `line` from the start of row `start`, and nothing after them on the screen.
+    private func checkScreen(_ line: [Unicode.Scalar], start: Int) {
+        if !screen.shows(promptScalars, line, fromRow: start) {
+            FuzzHarness.disagree(screen.firstDifference(promptScalars + line, fromRow: start))
+        }
     }
 }
 

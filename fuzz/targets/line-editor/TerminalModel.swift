@@ -18,9 +18,12 @@ struct TerminalModel {
     private(set) var pendingWrap = false
     private var sequence: [Unicode.Scalar]?   // after ESC, until the final byte
 
+    private let blankRow: [Unicode.Scalar]
+
     init(width: Int) {
         self.width = width
-        cells = Array(repeating: " ", count: width)
+        blankRow = Array(repeating: " ", count: width)
+        cells = blankRow
     }
 
     var rowCount: Int { cells.count / width }
@@ -84,14 +87,24 @@ struct TerminalModel {
         row = min(row, rowCount - 1)
     }
 
-    /// Whether the screen from the start of row `start` on is `shown`, then blank cells only.
-    func shows(_ shown: [Unicode.Scalar], fromRow start: Int) -> Bool {
-        let first = start * width
-        guard start >= 0, cells.count - first >= shown.count else { return false }
-        let blank = Array(repeating: Unicode.Scalar(" "), count: cells.count - first - shown.count)
+    /// Whether the screen from the start of row `start` on is `prompt` and `line`, then blank
+    /// cells only (memcmp: see `cells`).
+    func shows(_ prompt: [Unicode.Scalar], _ line: [Unicode.Scalar], fromRow start: Int) -> Bool {
+        let first = start * width, end = first + prompt.count + line.count
+        guard start >= 0, end <= cells.count else { return false }
         return cells.withUnsafeBytes { screen in
-            shown.withUnsafeBytes { memcmp(screen.baseAddress! + first * 4, $0.baseAddress ?? screen.baseAddress!, $0.count) == 0 }
-                && blank.withUnsafeBytes { memcmp(screen.baseAddress! + (first + shown.count) * 4, $0.baseAddress ?? screen.baseAddress!, $0.count) == 0 }
+            func same(_ part: [Unicode.Scalar], at cell: Int) -> Bool {
+                part.withUnsafeBytes { memcmp(screen.baseAddress! + cell * 4, $0.baseAddress ?? screen.baseAddress!, $0.count) == 0 }
+            }
+            guard same(prompt, at: first), same(line, at: first + prompt.count) else { return false }
+            // After the line: the rest of its row, then whole rows (rows below it exist once a longer line was erased).
+            var cell = end
+            while cell < cells.count {
+                let count = min(width - cell % width, cells.count - cell)
+                if !blankRow.withUnsafeBytes({ memcmp(screen.baseAddress! + cell * 4, $0.baseAddress!, count * 4) == 0 }) { return false }
+                cell += count
+            }
+            return true
         }
     }
 
