@@ -25,6 +25,7 @@ package final class TerminalLineEditor: LineReader {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             if unread.isEmpty {
+                unread = []   // lets go of the buffer, which the read then writes in place
                 let count = Self.read(into: &buffer)
                 guard count > 0 else { break }
                 unread = buffer[..<count]
