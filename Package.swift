@@ -147,6 +147,8 @@ let package = Package(
                           path: "fuzz/targets/healthql", swiftSettings: strict),
         .executableTarget(name: "fuzz-mcp", dependencies: ["FuzzHarness", "HealthMCP", "HealthStore", "HealthCore", "SQLite"],
                           path: "fuzz/targets/mcp", swiftSettings: strict),
+        .executableTarget(name: "fuzz-line-editor", dependencies: ["FuzzHarness", "HealthQL"],
+                          path: "fuzz/targets/line-editor", swiftSettings: strict),
 
         // Tests by kind (issue 47), as swift-argument-parser lays them out: a unit target per
         // module (`<Module>Tests`: in-process, never the healthetl binary or the export

@@ -21,7 +21,7 @@ SWIFT=${SWIFT:-swift}
 out=.build-fuzz
 mkdir -p "$out/logs"
 
-# Longest input per target: a few records, a small zip, one value, one query.
+# Longest input per target: a few records, a small zip, one value, one query, a few lines typed.
 max_len() {
   case $1 in
     xml|zip) echo 65536 ;;
@@ -29,6 +29,7 @@ max_len() {
     dates-numbers) echo 128 ;;
     healthql) echo 65536 ;;   # long enough for the 10,000-value IN lists and 500-operator chains (issue 46)
     mcp) echo 131072 ;;
+    line-editor) echo 8192 ;;   # a few pastes and keys: the oracle redraws the model screen after each read
     *) echo 65536 ;;
   esac
 }

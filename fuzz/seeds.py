@@ -2,8 +2,9 @@
 """Seed corpora for the fuzz targets (tooling only; `make fuzz` runs it): small slices of the
 bundled sample and of the real exports in ../shared/realexports beside the checkout (or the
 folder HEALTHETL_REAL_EXPORTS names; skipped when there is none),
-small zips built from them, GPX routes, dates and numbers, and the HealthQL queries of the
-tests. Written into OUT/<target>/ at make time; nothing from the real exports is committed.
+small zips built from them, GPX routes, dates and numbers, the HealthQL queries of the
+tests, and sessions typed into the REPL's line editor. Written into OUT/<target>/ at make
+time; nothing from the real exports is committed.
 
     fuzz/seeds.py OUT [TARGET...]
 """
@@ -187,8 +188,33 @@ def clinical_seeds():
     return out
 
 
+def line_editor_seeds():
+    """Sessions typed into the REPL's line editor, behind the byte that chooses the terminal's
+    width and prompt and the 4 chunk lengths (one key a read, a few, a whole paste): the keys of
+    the pseudo-terminal test in every form, the escape whose parameter overflowed (issue 56), a
+    paste longer than any row, UTF-8 good and bad, completion, history."""
+    home, end = ["\x1b[1~", "\x1b[H", "\x1bOH", "\x1b[7~", "\x01"], ["\x1b[4~", "\x1b[F", "\x1bOF", "\x1b[8~", "\x05"]
+    sessions = ["".join("ELECT count(*) FROM steps" + h + "S" + e + ";\r" for h, e in zip(home, end)),
+                "SELECT count(*) FROM steps" + "\x1b[99999999999999999999~" + ";\r",
+                "\x1b[" + "9" * 200 + "~\x15SELECT 1;\r",
+                "xx SELECT count(*) FROM steps;\x01" + "\x1b[3~" * 3 + "\r",
+                "SELECT count(*) FROM steps; tail" + "\x02" * 5 + "\x0b\r",
+                "nonsense words\x15SELECT count(*) FROM steps; junk\x17\r",
+                "SELECT count(*) FROM stepsX\x02\x04;\r\x04",
+                "SELEC\tcount(*) FROM heart_rate_v\t;\r\x1b[A\r",
+                "SELECT * FROM s\t\t\x0c\x1b[A\x1b[A\x1b[B\x1b[B\x03",
+                "SELECT 'caf\u00e9 \u20ac \U0001F600' FROM steps;\r",
+                "SELECT count(*)\rFROM steps\r;\r",
+                "SELECT count(*) FROM steps WHERE value NOT IN (" + ",".join(str(100_000 + i) for i in range(400)) + ");"]
+    raw = [b"SELECT \xc3\x41 \xe2\x82 \xed\xa0\x80 \xc2\x85 \xff\xfe\x80;\r", b"\x1b\x1b[A\x1bx\x1bO\x0d\x1b[1;5H\x1b[3;2~"]
+    headers = [b"\x9e\xff\xff\xff\xff", b"\x9f\x00\x00\x00\x00", b"\x26\x02\x0c\x3f\xff", b"\x01\x07\x00\x10\x03"]
+    payloads = [s.encode() for s in sessions] + raw
+    return [headers[i % len(headers)] + p for i, p in enumerate(payloads)] + [headers[1] + p for p in payloads[:4]]
+
+
 TARGETS = {"clinical": clinical_seeds, "xml": xml_seeds, "zip": zip_seeds, "dates-numbers": dates_numbers_seeds, "gpx": gpx_seeds,
-           "healthql": healthql_seeds, "mcp": mcp_seeds, "ecg": ecg_seeds}
+           "healthql": healthql_seeds, "mcp": mcp_seeds, "ecg": ecg_seeds,
+           "line-editor": line_editor_seeds}
 
 
 def main():

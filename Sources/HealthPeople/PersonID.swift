@@ -1,7 +1,9 @@
 import HealthCore
 
-/// A person's id in an output folder: letters, digits, `-` and `_`, 1 to 64 characters. It names
-/// the person's folder (`OUT/people/ID`), so it can never be a path: no `/`, no `.`, no `..`.
+/// A person's id in an output folder: letters, digits, `-` and `_`, 1 to 64 characters, not
+/// starting with `-`. It names the person's folder (`OUT/people/ID`), so it can never be a path:
+/// no `/`, no `.`, no `..`; and it goes on command lines (`--person ID`, `people remove ID`, a
+/// script's loop over `healthetl completions people`), where `-rf` would be read as options.
 public struct PersonID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let rawValue: String
 
@@ -18,6 +20,10 @@ public struct PersonID: Hashable, Comparable, Sendable, CustomStringConvertible 
             let shown = bad == "/" ? "'/' (an id is never a path)" : bad == "." ? "'.' (an id is never a path)"
                 : "'\(bad.escaped(asASCII: true))'"
             throw HealthETLError.usage("person id '\(text)' is refused: it holds \(shown); use letters, digits, '-' and '_'")
+        }
+        guard text.first != "-" else {
+            throw HealthETLError.usage("person id '\(text)' is refused: it starts with '-', as an option does; "
+                                       + "start it with a letter, a digit or '_'")
         }
         rawValue = text
     }

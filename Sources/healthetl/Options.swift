@@ -3,7 +3,7 @@ import HealthCore
 extension Option {
     static let out = Option("out", value: "DIR", help: "the output folder (default: ./out, or the pipeline's \"out\")")
     static let person = Option("person", value: "ID",
-                               help: "one person's folder, OUT/people/ID (letters, digits, - and _; at most 64)")
+                               help: "one person's folder, OUT/people/ID (letters, digits, - and _, not starting with -; at most 64)")
     static let pipeline = Option("pipeline", value: "FILE",
                                  help: "a pipeline definition (default: pipelines/default.json where it exists)")
     static let timezone = Option("timezone", value: "ZONE",

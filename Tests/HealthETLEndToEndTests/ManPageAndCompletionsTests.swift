@@ -138,6 +138,54 @@ final class ManPageAndCompletionsTests: XCTestCase {
         XCTAssertEqual(r.stdout, "_healthetl\nsyntax-ok\n", r.stderr)
     }
 
+    /// Tab pressed after `typed` in an interactive zsh, in a pseudo-terminal of zsh's own `zpty`
+    /// module, with the script of `folder` on fpath and the binary on PATH as `healthetl`; the
+    /// line as completion leaves it (a key bound to a widget writes it to a file).
+    private func zshCompletion(of typed: String, script folder: URL, in directory: String) throws -> String {
+        let zsh = try XCTUnwrap(["/usr/bin/zsh", "/bin/zsh"].first(where: FileManager.default.isExecutableFile(atPath:)))
+        let bin = folder.appendingPathComponent("bin")
+        try? FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try? FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent("healthetl").path, withDestinationPath: TestPaths.binary)
+        let typedFile = try write(typed, to: "typed", in: folder), result = folder.appendingPathComponent("result").path
+        try? FileManager.default.removeItem(atPath: result)
+        let driver = """
+            zmodload zsh/zpty || exit 3
+            zpty z 'zsh -f -i'
+            zpty -w z 'cd \(shellQuoted(directory)); fpath=(\(shellQuoted(folder.path)) $fpath); autoload -U compinit; compinit -u -D'
+            zpty -w z 'PATH=\(shellQuoted(bin.path)):$PATH; show() { print -r -- "$BUFFER" > \(shellQuoted(result)) }; zle -N show; bindkey "^X" show'
+            zpty -w -n z "$(<\(shellQuoted(typedFile)))"$'\\t\\C-x'
+            for i in {1..200}; do [[ -s \(shellQuoted(result)) ]] && break; sleep 0.05; done
+            zpty -d z
+            """
+        let r = try runProcess(zsh, ["-f", "-c", driver], timeout: 30)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return try String(contentsOfFile: result, encoding: .utf8).trimmingCharacters(in: .newlines)
+    }
+
+    private func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    /// Issue 56: zsh passed `${out:+--out "$out"}` as one word, so once `--out` was typed
+    /// `--person` completed nothing (`completions people '--out DIR'` is an unknown option).
+    func testZshCompletesThePeopleOfTheFolderNamedByOut() throws {
+        guard ["/usr/bin/zsh", "/bin/zsh"].contains(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw XCTSkip("zsh is not installed (apt-get install zsh)")
+        }
+        let folder = try temporaryFolder(self)
+        _ = try write(try healthetl(["completions", "zsh"]).stdout, to: "_healthetl", in: folder)
+        let family = try family()
+        XCTAssertEqual(try zshCompletion(of: "healthetl status --out \(family) --person a", script: folder, in: folder.path),
+                       "healthetl status --out \(family) --person alice ")
+        // A folder with a space, typed with a backslash: the folder as the shell reads it.
+        let spaced = folder.appendingPathComponent("the family").path
+        try FileManager.default.createDirectory(atPath: spaced + "/people/carol", withIntermediateDirectories: true)
+        XCTAssertEqual(try zshCompletion(of: "healthetl import --out \(folder.path)/the\\ family --person c", script: folder, in: folder.path),
+                       "healthetl import --out \(folder.path)/the\\ family --person carol ")
+        // Without --out: the people of ./out.
+        try FileManager.default.createDirectory(atPath: folder.path + "/out/people/dana", withIntermediateDirectories: true)
+        XCTAssertEqual(try zshCompletion(of: "healthetl status --person d", script: folder, in: folder.path),
+                       "healthetl status --person dana ")
+    }
+
     /// Issue 43, item 4: the version, commit, build date and the C libraries the binary runs with
     /// (the ones the system's pkg-config names: Debian's libxml2, SQLite and zlib); the run log says the same.
     func testVersionNamesTheBuildAndTheLibrariesAndTheRunLogCarriesIt() throws {

@@ -96,17 +96,28 @@ final class PeopleTests: XCTestCase {
 
     func testIdsThatAreNotNamesAreRefusedWith64() throws {
         let out = try temporaryFolder(self).path
-        for bad in ["../x", "a/b", "/abs", ".", "..", "", "ä", "a b", String(repeating: "x", count: 65)] {
+        // Issue 56: an id starting with '-' would read as options where it goes on a command line.
+        let dashed = ["-rf", "-", "--out"]
+        for bad in ["../x", "a/b", "/abs", ".", "..", "", "ä", "a b", String(repeating: "x", count: 65)] + dashed {
             for command in [["import", Self.sample], ["status"], ["reset"], ["query", "SELECT 1 FROM steps"]] {
                 let r = try healthetl(command + ["--out", out, "--person", bad])
                 XCTAssertEqual(r.status, 64, "\(command[0]) --person '\(bad)': \(r.stderr)")
                 XCTAssertTrue(r.stderr.contains("person id"), r.stderr)
             }
             XCTAssertEqual(try healthetl(["people", "show", bad, "--out", out]).status, 64, bad)
+            let set = try healthetl(["people", "set", bad, "--name", "X", "--out", out])
+            XCTAssertEqual(set.status, 64, "people set '\(bad)': \(set.stderr)")
+        }
+        for bad in dashed {
+            let r = try healthetl(["status", "--out", out, "--person=\(bad)"])
+            XCTAssertEqual(r.status, 64, r.stderr)
+            XCTAssertTrue(r.stderr.contains("person id '\(bad)' is refused: it starts with '-'"), r.stderr)
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out), [], "nothing created for a refused id")
         XCTAssertNoThrow(try PersonID(String(repeating: "x", count: 64)))
         XCTAssertNoThrow(try PersonID("Anna-Lena_2"))
+        XCTAssertNoThrow(try PersonID("_rf"))
+        XCTAssertNoThrow(try PersonID("r-f-"), "a '-' inside or at the end is no option")
     }
 
     func testSettingsOverrideThePipelineAndAreValidated() throws {

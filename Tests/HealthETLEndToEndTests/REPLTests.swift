@@ -43,6 +43,61 @@ final class REPLTests: XCTestCase {
         XCTAssertTrue(second.contains("   2  SELECT count(*) FROM heart_rate_variability_sdnn"), second)
     }
 
+    /// A hostile mode of the pty driver (issue 56) on a copy of the shared store (its own history).
+    private func drive(_ mode: String) throws -> [String: Any] {
+        let store = try SharedStore.get()
+        let out = store.folder.appendingPathComponent("repl-\(mode)-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: store.storePath, toPath: out + "/health.sqlite")
+        let run = try runProcess(TestPaths.python, [TestPaths.script("drive_repl.py"), mode, TestPaths.binary, out], timeout: 180)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], run.stdout)
+    }
+
+    /// Issue 56: a pasted `ESC[99999999999999999999~` overflowed the escape parser's parameter
+    /// (SIGILL, a 30 s backtrace, the terminal left without echo). The session now reads it as
+    /// no key, and one longer than any key's too, answers the queries after them, and ends
+    /// with the terminal as it found it.
+    func testAnEscapeWhoseParameterOverflowsLeavesTheSessionWorking() throws {
+        let report = try drive("escape")
+        let transcript = try XCTUnwrap(report["transcript"] as? String)
+        XCTAssertEqual(report["exit"] as? Int, 0, transcript)
+        XCTAssertEqual(transcript.components(separatedBy: "1 row (").count - 1, 2, transcript)
+        XCTAssertFalse(transcript.contains("error"), transcript)
+        XCTAssertEqual(report["raw_at_prompt"] as? Bool, true, "raw mode while a line is read")
+        XCTAssertEqual(report["echo_after"] as? Bool, true, "echo and line reading back at the end")
+    }
+
+    /// Issue 56: pasting a 20,000-character statement wrote 201 MB to the terminal and took
+    /// 15 s (the whole line again after every character). Its echo now takes well under a
+    /// second and writes about one byte a character; the statement arrives whole.
+    func testATwentyThousandCharacterPasteIsEchoedAtOnceInLinearBytes() throws {
+        let report = try drive("paste")
+        let characters = try XCTUnwrap(report["characters"] as? Int)
+        XCTAssertEqual(characters, 20_000)
+        let seconds = try XCTUnwrap(report["seconds"] as? Double)
+        XCTAssertLessThan(seconds, 1, "the paste's echo took \(seconds) s")
+        let bytes = try XCTUnwrap(report["bytes"] as? Int)
+        XCTAssertLessThan(bytes, 2 * characters + 1_000, "the paste wrote \(bytes) bytes to the terminal")
+        XCTAssertGreaterThanOrEqual(bytes, characters, "every character echoed")
+        let steps = try SharedStore.get().sql("SELECT count(*) FROM samples WHERE type = 'HKQuantityTypeIdentifierStepCount'")[0][0].int ?? -1
+        let answer = try XCTUnwrap(report["answer"] as? String)
+        XCTAssertTrue(answer.contains("\(ResultFormatter.grouped(steps))\r\n1 row ("), "none of the values is a step count: every one counted: " + answer.debugDescription)
+        XCTAssertTrue(answer.contains("1 row (") && answer.components(separatedBy: "1 row (").count == 3,
+                      "and a two-line statement pasted in one piece ran once: " + answer.debugDescription)
+        XCTAssertEqual(report["exit"] as? Int, 0)
+        XCTAssertEqual(report["echo_after"] as? Bool, true)
+    }
+
+    /// Issue 56: a signal that ends the session while a line is read (here SIGTERM) leaves the
+    /// terminal with echo and line reading back; the signal still ends it.
+    func testTheTerminalGetsItsSettingsBackWhenTheSessionIsKilled() throws {
+        let report = try drive("terminate")
+        XCTAssertEqual(report["exit"] as? Int, -Int(SIGTERM), "ended by the signal, as before")
+        XCTAssertEqual(report["raw_at_prompt"] as? Bool, true)
+        XCTAssertEqual(report["echo_after"] as? Bool, true, "echo back after the signal")
+    }
+
     /// psql's rule: a statement ends at ';' or a blank line, not when what was typed so far parses.
     func testStatementsEndAtASemicolonNotWhenTheyParse() {
         var buffer = StatementBuffer()

@@ -6,7 +6,8 @@ package enum Completion {
     /// The words of relative periods (`IN LAST 4 WEEKS`), read by the parser as plain words.
     static let periodWords = ["LAST", "THIS", "DAYS", "WEEKS", "MONTHS", "YEARS"]
 
-    static var fieldNames: [String] {
+    /// Computed once: the catalog is fixed, and Tab asks for them at every press.
+    static let fieldNames: [String] = {
         var seen = Set<String>(), out: [String] = []
         for table in TableSource.allCases {
             for f in SourceCatalog.relation(SourceRef(table.rawValue), table: table).fields where seen.insert(f.name).inserted {
@@ -16,7 +17,7 @@ package enum Completion {
         for name in ["value", "date", "end_date", "duration", "source", "device", "unit", "start", "end"]
             where seen.insert(name).inserted { out.append(name) }
         return out
-    }
+    }()
 
     package static func candidates(before text: String) -> [String] {
         let word = String(text.reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }.reversed())
