@@ -2,7 +2,8 @@ import HealthCore
 import PrivateFiles
 import SQLite
 
-/// The load stage, the last of the load (read → ingest → normalize + identity → load): bulk-loads normalized batches into a fresh store with prepared
+/// The load stage, the last of the load (read → ingest → normalize + identity → load; "emit"
+/// is HealthEmit's, the files): bulk-loads normalized batches into a fresh store with prepared
 /// statements in large transactions, then indexes and derives what needs the whole data set.
 /// It writes to a file nobody reads yet; publishing is the caller's job.
 ///
