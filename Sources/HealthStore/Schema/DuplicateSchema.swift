@@ -20,24 +20,4 @@ extension StoreSchema {
     /// last local day (ISO) it had data for. The copies of what it loaded then were never counted,
     /// so `duplicates_dropped` is NULL (unknown) on that day and every day before it.
     package static let duplicatesUnknownThroughKey = "duplicates_unknown_through"
-
-    /// Version 7 in an older store: the table, the marker of the days whose copies are unknown
-    /// (in one transaction, so that a second run finds both or neither) and the reconciliation's
-    /// column (NULL on the rows already there). Twice is harmless.
-    static func addDuplicateCopies(_ database: Database) throws {
-        if !(try database.hasTable("duplicate_copies")) {
-            try database.transaction {
-                try database.execute("""
-                    \(duplicateTables)
-                    INSERT OR REPLACE INTO settings (key, value)
-                      SELECT '\(duplicatesUnknownThroughKey)', date(max(local_day) * 86400, 'unixepoch') FROM sample_data
-                      HAVING count(*) > 0;
-                    """)
-            }
-        }
-        let columns = try database.rows("SELECT name FROM pragma_table_info('reconciliation')").compactMap { $0.first?.string }
-        if !columns.contains("duplicates_dropped") {
-            try database.execute("ALTER TABLE reconciliation ADD COLUMN duplicates_dropped INTEGER")
-        }
-    }
 }

@@ -28,10 +28,4 @@ extension StoreSchema {
         first_seen TEXT NOT NULL, last_seen TEXT NOT NULL, priority INTEGER);
     CREATE UNIQUE INDEX IF NOT EXISTS source_inventory_key ON source_inventory (source_name, ifnull(device_model, ''), type);
     """
-
-    /// The quality tables in a store of version 5 (empty until the next run fills every day:
-    /// `QualityBuilder` recomputes all days when `data_quality` is empty). Twice is harmless.
-    static func addQualityTables(_ database: Database) throws {
-        try database.execute(qualityTables)
-    }
 }

@@ -5,15 +5,9 @@ import SQLite
 /// instants, type and source as ids) in `sample_data`; the `samples` view shows them with
 /// the documented column names, ISO 8601 instants and names instead of ids.
 package enum StoreSchema {
-    /// 4: the ECG tables. 5: nights dated by their wake-up day, naps and in-bed-only nights
-    /// (`sleepColumns`), and `daily_analytics.partial_day`. A store of version 3 or 4 is
-    /// upgraded in place (`upgrade`). 6: the vitals tables (`vitalsTables`, VitalsSchema.swift) and the
-    /// data-quality tables (`qualityTables`, QualitySchema.swift). 7: the exact copies dropped at
-    /// load (`duplicateTables`, DuplicateSchema.swift) and `reconciliation.duplicates_dropped`.
-    /// 8: `workout_details.duplicate_of` and the `counted_workouts` view (a workout recorded by
-    /// two apps counted once, issue 44). 9: the zone timeline (`zoneTables`, ZoneSchema.swift,
-    /// issue 48). 10: `daily_analytics.zone` and `travel_day` (`zoneDayColumns`, issue 48).
-    /// 11: the FHIR resources of `clinical-records/` (`clinicalResources`, issue 49).
+    /// The version of a store this program makes (`tables`, `PRAGMA user_version`). What each
+    /// version added, and for which issue, is the list of steps that upgrade a store to it
+    /// (`migrations`, StoreMigrations.swift).
     package static let version = 11
     /// The last version that changed what the analytics are: a store's analytics (and so an
     /// incremental run on it) stay valid across later versions that only add tables.
@@ -21,29 +15,9 @@ package enum StoreSchema {
     /// also sets its `partial_day`). 6: days local to where the person was (issue 48), each
     /// with its zone.
     package static let analyticsVersion = 6
-    /// The oldest version `upgrade` brings to `version`; an older store is rebuilt.
+    /// The oldest version `upgrade` brings to `version` (the first step of `migrations` starts
+    /// from it); an older store is rebuilt.
     package static let oldestUpgradable = 3
-
-    /// Brings a store of `oldestUpgradable` or later to `version`, inside the caller's
-    /// transaction or outside any. Every step can run twice (a staged store of an earlier
-    /// version, resumed by this one).
-    package static func upgrade(_ database: Database) throws {
-        try database.execute(ecgTables)
-        try addSleepColumns(database)
-        try addVitalsTables(database)
-        let dailyColumns = try database.rows("PRAGMA table_info(daily_analytics)").compactMap { $0[1].string }
-        if !dailyColumns.contains("partial_day") {
-            try database.execute("ALTER TABLE daily_analytics ADD COLUMN \(partialDayColumn)")
-        }
-        try addQualityTables(database)
-        try addDuplicateCopies(database)
-        try database.execute(zoneTables)
-        try database.execute(clinicalResources)
-        if !dailyColumns.contains("zone") {
-            for column in zoneDayColumns { try database.execute("ALTER TABLE daily_analytics ADD COLUMN \(column)") }
-        }
-        try database.execute("PRAGMA user_version = \(version)")
-    }
 
     /// One row per night (docs/sleep-nights.md). `asleep_minutes` is NULL on a night in bed
     /// only (no asleep/awake record): how long was slept is unknown, not 0.
@@ -55,24 +29,6 @@ package enum StoreSchema {
         awake_minutes REAL NOT NULL, sources TEXT, nap_minutes REAL NOT NULL, naps INTEGER NOT NULL,
         recorded TEXT NOT NULL);
     """
-
-    /// Version 5 in an older store: the daily and period tables get the two sleep metrics'
-    /// columns, and `sleep_sessions` its new shape. Each step is skipped once done (so twice is
-    /// harmless). The rows need not be kept: a version change recomputes the analytics.
-    static func addSleepColumns(_ database: Database) throws {
-        func columns(_ table: String) throws -> [String] {
-            try database.rows("SELECT name FROM pragma_table_info('\(table)')").compactMap { $0.first?.string }
-        }
-        for table in ["daily_analytics", "weekly_analytics", "monthly_analytics", "yearly_analytics"] {
-            let existing = try columns(table)
-            for metric in [DailyMetric.sleepInBedMinutes, .sleepNapMinutes] where !existing.contains(metric.column) {
-                try database.execute("ALTER TABLE \(table) ADD COLUMN \(metric.column) REAL")
-            }
-        }
-        if !(try columns("sleep_sessions").contains("recorded")) {
-            try database.execute("DROP TABLE IF EXISTS sleep_sessions; " + sleepSessions)
-        }
-    }
 
     /// The version that added `daily_analytics.partial_day`: a store upgraded from an earlier one
     /// has the column at its default until the first run sets it.

@@ -1,9 +1,8 @@
 import SQLite
 
 /// Version 6, issue 31 (docs/vitals-hrv-workouts.md): daily vitals, blood-pressure readings, HRV
-/// measurements from beat lists and readable workouts. Kept in one block of its own: every
-/// statement is `IF NOT EXISTS`, so creating a new store and upgrading an older one in place
-/// are the same step, and running it twice is harmless.
+/// measurements from beat lists and readable workouts, as a new store has them (the step that
+/// upgrades an older store keeps version 6's own: `version6Tables`).
 extension StoreSchema {
     /// The version whose tables these are.
     /// 7 (issue 44): `workout_details.duplicate_of`, the `counted_workouts` view.
@@ -29,17 +28,13 @@ extension StoreSchema {
         zone4_seconds REAL, zone5_seconds REAL, zone_max_heart_rate REAL, route_distance_m REAL,
         elevation_gain_m REAL, pace_min_per_km REAL, note TEXT, duplicate_of INTEGER);
     CREATE INDEX IF NOT EXISTS workout_detail_date ON workout_details (local_date);
+    \(countedWorkoutsView)
+    """
+
+    /// Version 8 (issue 44): the workouts a query counts, a copy recorded by another app left out.
+    package static let countedWorkoutsView = """
     CREATE VIEW IF NOT EXISTS counted_workouts AS
         SELECT w.* FROM workouts w WHERE NOT EXISTS
           (SELECT 1 FROM workout_details d WHERE d.workout_id = w.id AND d.duplicate_of IS NOT NULL);
     """
-
-    /// Creates the vitals tables in a store that lacks them (an upgrade from version 5).
-    static func addVitalsTables(_ database: Database) throws {
-        let existing = try database.rows("SELECT name FROM pragma_table_info('workout_details')").compactMap { $0.first?.string }
-        if !existing.isEmpty && !existing.contains("duplicate_of") {
-            try database.execute("ALTER TABLE workout_details ADD COLUMN duplicate_of INTEGER")
-        }
-        try database.execute(vitalsTables)
-    }
 }
