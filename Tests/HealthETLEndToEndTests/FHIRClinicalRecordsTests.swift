@@ -103,7 +103,7 @@ final class FHIRClinicalRecordsTests: XCTestCase {
                         p = os.path.join(d, f)
                         z.write(p, os.path.relpath(p, os.path.dirname(root)))
             """
-        let made = try runProcess("/usr/bin/env", ["python3", "-c", script, root.path, zip])
+        let made = try runProcess(try TestTools.python(), ["-c", script, root.path, zip])
         XCTAssertEqual(made.status, 0, made.stderr)
         return zip
     }

@@ -56,7 +56,7 @@ final class FaultInjectionTests: XCTestCase {
         let dir = try temporaryFolder(self).path
         let full = dir + "/full.xml", older = dir + "/older.xml", later = dir + "/later.xml"
         try generateExport(["--out", full, "--days", "40", "--start", "2024-09-01", "--seed", "7"])
-        let split = try runProcess("/usr/bin/env", ["python3", TestPaths.script("split_export.py"),
+        let split = try runProcess(try TestTools.python(), [TestPaths.script("split_export.py"),
                                                     full, "2024-09-21 00:00:00 +0200", older, later])
         XCTAssertEqual(split.status, 0, split.stderr)
         let pipeline = try write(#"{"checkpointRecords": 1000}"#, to: "pipeline.json", in: URL(fileURLWithPath: dir))
@@ -139,7 +139,7 @@ final class FaultInjectionTests: XCTestCase {
         let dir = try temporaryFolder(self).path
         let full = dir + "/full.xml", older = dir + "/older.xml", later = dir + "/later.xml"
         try generateExport(["--out", full, "--days", "4", "--start", "2024-10-10", "--seed", "5"])
-        let split = try runProcess("/usr/bin/env", ["python3", TestPaths.script("split_export.py"),
+        let split = try runProcess(try TestTools.python(), [TestPaths.script("split_export.py"),
                                                     full, "2024-10-13 00:00:00 +0200", older, later])
         XCTAssertEqual(split.status, 0, split.stderr)
         let published = dir + "/published"

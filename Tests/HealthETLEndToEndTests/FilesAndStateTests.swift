@@ -222,7 +222,7 @@ final class FilesAndStateTests: XCTestCase {
                 z.write(sys.argv[2], 'apple_health_export/export.xml')
                 z.writestr('old/export.xml', sys.argv[3])
             """
-        XCTAssertEqual(try runProcess("/usr/bin/env", ["python3", "-c", script, zip, Self.sample, small]).status, 0)
+        XCTAssertEqual(try runProcess(try TestTools.python(), ["-c", script, zip, Self.sample, small]).status, 0)
         let r = try healthetl(["import", zip, "--out", dir.appendingPathComponent("out").path, "--json", "--quiet"] + Self.zone)
         XCTAssertEqual(r.status, 0, r.stderr)
         let summary = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]

@@ -8,7 +8,7 @@ import TestSupport
 /// Issue 31: HRV from beat lists equals neurokit2's `hrv_time` within 1e-6 ms, on synthetic lists
 /// written into an export in three clocks (12-hour with a narrow no-break space, 24-hour with a
 /// decimal comma, across midnight), imported by the binary and read from `hrv_measurements`.
-/// neurokit2 runs in `Scripts/hrv_neurokit.py` under HEALTHETL_PYTHON (tooling only).
+/// neurokit2 runs in `Scripts/hrv_neurokit.py` under the tests' Python (TestTools.python; tooling only).
 final class HRVNeurokitTests: XCTestCase {
     /// A small deterministic generator (SplitMix64), so a failure can be replayed.
     struct Mix { var state: UInt64
@@ -45,11 +45,7 @@ final class HRVNeurokitTests: XCTestCase {
     }
 
     func testBeatListFiguresEqualNeurokit2() throws {
-        let python = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"]
-            ?? TestPaths.packageRoot.appendingPathComponent(".venv/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw XCTSkip("neurokit2 comparison skipped: no Python at \(python) (set HEALTHETL_PYTHON to one with neurokit2)")
-        }
+        let python = try TestTools.python(importing: ["numpy", "neurokit2"])
         var mix = Mix(state: 31)
         var records: [String] = [], expectedTimes: [[Int64]] = []
         // Start instants (UTC+1 local clock, seconds of 2024-03-10 local): morning, evening, and
@@ -104,7 +100,6 @@ final class HRVNeurokitTests: XCTestCase {
         try JSONSerialization.data(withJSONObject: expectedTimes).write(to: lists)
         let script = TestPaths.script("hrv_neurokit.py")
         let nk = try runProcess(python, [script, lists.path], timeout: 300)
-        if nk.status == 3 { throw XCTSkip("neurokit2 comparison skipped: " + nk.stderr) }
         XCTAssertEqual(nk.status, 0, nk.stderr)
         let reference = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(nk.stdout.utf8)) as? [[String: Double]])
         let ours = try queryRows(db, "SELECT mean_nn_ms, sdnn_ms, rmssd_ms, pnn50_percent, intervals, beats, note FROM hrv_measurements ORDER BY start_utc")

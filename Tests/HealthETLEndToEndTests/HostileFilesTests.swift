@@ -297,7 +297,7 @@ final class HostileFilesTests: XCTestCase {
     private func makeZip(_ path: String, _ body: String, _ text: String = "") throws {
         let script = "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n"
             + body.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n") + "\n"
-        let result = try runProcess("/usr/bin/env", ["python3", "-c", script, path, text], timeout: 120)
+        let result = try runProcess(try TestTools.python(), ["-c", script, path, text], timeout: 120)
         XCTAssertEqual(result.status, 0, result.stderr)
     }
 

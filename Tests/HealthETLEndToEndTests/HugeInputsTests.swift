@@ -39,7 +39,7 @@ final class HugeInputsTests: XCTestCase {
             let input: String
             if layout == "zip" {
                 input = dir.appendingPathComponent("export.zip").path
-                let zip = try runProcess("/usr/bin/env", ["python3", "-c", "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z: z.write(sys.argv[2], 'apple_health_export/export.xml')",
+                let zip = try runProcess(try TestTools.python(), ["-c", "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z: z.write(sys.argv[2], 'apple_health_export/export.xml')",
                                                           input, export])
                 XCTAssertEqual(zip.status, 0, zip.stderr)
             } else {
@@ -75,7 +75,7 @@ final class HugeInputsTests: XCTestCase {
                 z.writestr('apple_health_export/electrocardiograms/ecg_2024-04-03.csv', '\(header("03"))' + '12.5\\n' * 100 + junk)
                 z.writestr('apple_health_export/electrocardiograms/ecg_2024-04-10.csv', '\(header("10"))' + '-61.237\\n' * 15360)
             """
-        let made = try runProcess("/usr/bin/env", ["python3", "-c", script, zip, Self.sample], timeout: 120)
+        let made = try runProcess(try TestTools.python(), ["-c", script, zip, Self.sample], timeout: 120)
         XCTAssertEqual(made.status, 0, made.stderr)
         let size = (try FileManager.default.attributesOfItem(atPath: zip)[.size] as? Int) ?? 0
         XCTAssertLessThan(size, 2_000_000, "a small zip")
@@ -125,7 +125,7 @@ final class HugeInputsTests: XCTestCase {
             gpx('shared.gpx', 25000, '22')
             gpx('broken.gpx', 25000, '23', close=False)
             """
-        let made = try runProcess("/usr/bin/env", ["python3", "-c", script, folder, String(points)], timeout: 300)
+        let made = try runProcess(try TestTools.python(), ["-c", script, folder, String(points)], timeout: 300)
         XCTAssertEqual(made.status, 0, made.stderr)
         return folder
     }

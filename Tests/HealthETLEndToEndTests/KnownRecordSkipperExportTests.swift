@@ -109,7 +109,7 @@ final class KilledNightlyRunTests: XCTestCase {
         let full = dir.appendingPathComponent("full.xml").path
         try generateExport(["--out", full, "--days", "60", "--start", "2024-10-01", "--seed", "41", "--scale", "3"])
         let older = dir.appendingPathComponent("n.xml").path, newer = dir.appendingPathComponent("n1.xml").path
-        let split = try runProcess("/usr/bin/env", ["python3", TestPaths.script("split_export.py"),
+        let split = try runProcess(try TestTools.python(), [TestPaths.script("split_export.py"),
                                                     full, "2024-10-21 00:00:00 +0200", older, newer])
         XCTAssertEqual(split.status, 0, split.stderr)
         let pipeline = try write(#"{"checkpointRecords": 250}"#, to: "pipeline.json", in: dir)

@@ -403,7 +403,7 @@ final class RealPeopleTests: XCTestCase {
         let nightly = dir.appendingPathComponent("nightly").path
         for day in [6, 12, 18, 24] {
             let cut = dir.appendingPathComponent("cut-\(day).xml").path, unused = dir.appendingPathComponent("unused.xml").path
-            let split = try runProcess("/usr/bin/env", ["python3", TestPaths.script("split_export.py"),
+            let split = try runProcess(try TestTools.python(), [TestPaths.script("split_export.py"),
                                                         full, "2024-10-\(String(format: "%02d", day)) 13:00:00 +0200", cut, unused])
             XCTAssertEqual(split.status, 0, split.stderr)
             XCTAssertEqual(try run(["import", cut, "--out", nightly, "--quiet"]).status, 0)

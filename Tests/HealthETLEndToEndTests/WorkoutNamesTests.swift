@@ -32,8 +32,7 @@ final class WorkoutNamesTests: XCTestCase {
         for name in expected { XCTAssertTrue(html.contains(">\(name)<"), "the report names \(name)") }
         XCTAssertFalse(html.contains("TraditionalStrengthTraining") || html.contains("HighIntensityIntervalTraining"),
                        "no run-together activity type in the report")
-        let python = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"]
-            ?? TestPaths.packageRoot.appendingPathComponent(".venv/bin/python").path
+        let python = try TestTools.python(importing: ["openpyxl"])
         let sheet = try runProcess(python, ["-c", """
             import sys, openpyxl
             ws = openpyxl.load_workbook(sys.argv[1])["Workouts"]

@@ -70,7 +70,7 @@ package func importJSON(_ export: String, _ out: String, _ extra: [String] = [],
 
 /// Runs the export generator (Python tooling) with arguments.
 package func generateExport(_ arguments: [String]) throws {
-    let result = try runProcess("/usr/bin/env", ["python3", TestPaths.generator] + arguments, timeout: 300)
+    let result = try runProcess(try TestTools.python(), [TestPaths.generator] + arguments, timeout: 300)
     XCTAssertEqual(result.status, 0, result.stderr)
 }
 
@@ -79,7 +79,7 @@ package func generateExport(_ arguments: [String]) throws {
 package func splitExport(_ full: String, at cut: String, in dir: URL,
                          file: StaticString = #filePath, line: UInt = #line) throws -> (older: String, newer: String) {
     let older = dir.appendingPathComponent("n.xml").path, newer = dir.appendingPathComponent("n1.xml").path
-    let split = try runProcess("/usr/bin/env", ["python3", TestPaths.script("split_export.py"), full, cut, older, newer])
+    let split = try runProcess(try TestTools.python(), [TestPaths.script("split_export.py"), full, cut, older, newer])
     XCTAssertEqual(split.status, 0, split.stderr, file: file, line: line)
     return (older, newer)
 }
@@ -93,7 +93,7 @@ package func healthetlPeakMemory(_ arguments: [String]) throws -> (status: Int32
         sys.stderr.write(r.stderr)
         print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)
         """
-    let r = try runProcess("/usr/bin/env", ["python3", "-c", script, TestPaths.binary] + arguments, timeout: 600)
+    let r = try runProcess(try TestTools.python(), ["-c", script, TestPaths.binary] + arguments, timeout: 600)
     let words = r.stdout.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
     return (Int32(words.last ?? "") ?? -1, (Double(words.first ?? "") ?? .infinity) / 1024, r.stderr)
 }

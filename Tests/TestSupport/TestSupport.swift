@@ -4,7 +4,8 @@ import XCTest
 // The one support target every test target shares (issue 47): paths, temporary folders, the
 // process runner and the `healthetl` runner. Its names are `package`: the package's test targets
 // see them, nothing outside does. Builders of export text are in ExportXML.swift; Readers.swift
-// reads an export in-process (HealthIngest) and a store by plain SQL (SQLite).
+// reads an export in-process (HealthIngest) and a store by plain SQL (SQLite); Tools.swift finds
+// Python, LibreOffice, Chromium and the shells, and says what a missing one means.
 
 /// Paths of the package and of what the tests run.
 package enum TestPaths {
@@ -32,9 +33,6 @@ package enum TestPaths {
         }
         return packageRoot.appendingPathComponent(".build/debug/healthetl").path
     }
-
-    /// The venv's python under `make test` (HEALTHETL_PYTHON), else the system's.
-    package static var python: String { ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"] ?? "/usr/bin/python3" }
 
     /// A real export of `../shared/realexports`, or a skip when that folder is not beside the checkout.
     package static func realExport(_ relative: String) throws -> String {
