@@ -137,9 +137,7 @@ final class DataQualityTests: XCTestCase {
         // Two phone hours on day 1 from one phone under two memory addresses and versions.
         records += [phoneSteps("2024-01-15", 8, address: "0x283fb5e00"), phoneSteps("2024-01-15", 12, address: "0x1abc")]
         records.append(sleep)
-        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n"
-            + "<ExportDate value=\"2024-01-20 09:00:00 +0100\"/>\n" + records.joined(separator: "\n") + "\n</HealthData>\n"
-        let export = try write(xml, to: "export.xml", in: dir)
+        let export = try write(ExportXML.document(records, exportDate: "2024-01-20 09:00:00 +0100"), to: "export.xml", in: dir)
 
         let out = dir.appendingPathComponent("out").path
         try importJSON(export, out)

@@ -32,7 +32,7 @@ final class FilesAndStateTests: XCTestCase {
                 + #"<WorkoutRoute sourceName="W" startDate="2024-02-13 10:00:00 +0000" endDate="2024-02-13 10:30:00 +0000">"#
                 + #"<FileReference path="\#(path)"/></WorkoutRoute></Workout>"#
         }
-        try write("<HealthData locale=\"en_US\">\n" + workouts.joined(separator: "\n") + "\n</HealthData>\n", to: "export.xml", in: export)
+        try write(ExportXML.document(workouts, exportDate: nil, declaration: false), to: "export.xml", in: export)
         let out = dir.appendingPathComponent("out").path
         // Before: /dev/zero hung the import forever.
         let r = try runProcess(TestPaths.binary, ["import", export.path, "--out", out, "--json", "--quiet"] + Self.zone, timeout: 30)
@@ -215,7 +215,7 @@ final class FilesAndStateTests: XCTestCase {
     func testAZipWithTwoExportsSaysWhichOneWasImported() throws {
         let dir = try temporaryFolder(self)
         let zip = dir.appendingPathComponent("two.zip").path
-        let small = "<HealthData locale=\"en_US\">\n</HealthData>\n"
+        let small = ExportXML.document([], exportDate: nil, declaration: false)
         let script = """
             import sys, zipfile
             with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:

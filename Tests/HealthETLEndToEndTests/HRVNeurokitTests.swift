@@ -66,22 +66,13 @@ final class HRVNeurokitTests: XCTestCase {
                 return String(format: "2024-03-%02d %02d:%02d:%02d +0100", day, s / 3600, s / 60 % 60, s % 60)
             }
             let end = local(startSecond + beats.last! / 1000 + 2)
-            records.append(#"""
-                <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="Watch" unit="ms" creationDate="\#(end)" startDate="\#(local(startSecond))" endDate="\#(end)" value="\#(40 + n)">
-                <HeartRateVariabilityMetadataList>
-                \#(list.joined(separator: "\n"))
-                </HeartRateVariabilityMetadataList>
-                </Record>
-                """#)
+            records.append(ExportXML.record("HeartRateVariabilitySDNN", source: "Watch", unit: "ms", value: "\(40 + n)",
+                                            start: local(startSecond), end: end, created: end,
+                                            children: "<HeartRateVariabilityMetadataList>\n" + list.joined(separator: "\n")
+                                                + "\n</HeartRateVariabilityMetadataList>"))
         }
         let dir = try temporaryFolder(self)
-        let export = try write("""
-            <?xml version="1.0" encoding="UTF-8"?>
-            <HealthData locale="en_US">
-             <ExportDate value="2024-03-12 10:00:00 +0100"/>
-            \(records.joined(separator: "\n"))
-            </HealthData>
-            """, to: "export.xml", in: dir)
+        let export = try write(ExportXML.document(records, exportDate: "2024-03-12 10:00:00 +0100"), to: "export.xml", in: dir)
         let out = dir.appendingPathComponent("out").path
         let r = try healthetl(["import", export, "--out", out, "--quiet", "--timezone", "Europe/Berlin"])
         XCTAssertEqual(r.status, 0, r.stderr)

@@ -112,8 +112,8 @@ final class HostileFilesTests: XCTestCase {
             ("metadata", "<MetadataEntry key=\"k\" value=\"v\">", "</MetadataEntry>"),
         ]
         for (name, open, close) in nestings {
-            let text = "<HealthData locale=\"en_US\">\n" + Self.stepRecord + "\n" + String(repeating: open, count: depth)
-                + String(repeating: close, count: depth) + "\n</HealthData>\n"
+            let nesting = String(repeating: open, count: depth) + String(repeating: close, count: depth)
+            let text = ExportXML.document([Self.stepRecord, nesting], exportDate: nil, declaration: false)
             let out = dir.appendingPathComponent("out-\(name)").path
             let started = Date()
             let result = try runProcess(TestPaths.binary, ["import", try write(text, to: "\(name).xml", in: dir), "--out", out,

@@ -77,7 +77,7 @@ final class ManPageAndCompletionsTests: XCTestCase {
         let folder = try temporaryFolder(self)
         let script = try write(try healthetl(["completions", "bash"]).stdout, to: "healthetl.bash", in: folder)
         let out = try family()
-        let export = try write("<HealthData/>", to: "export-2024.xml", in: folder)
+        let export = try write(ExportXML.document([], exportDate: nil), to: "export-2024.xml", in: folder)
         // Each case: the words on the line (the last one being completed) and what must be offered.
         let cases: [([String], [String])] = [
             ([""], try declaredCommands().map(\.name) + ["help", "--version"]),

@@ -8,28 +8,21 @@ final class SettingsAndResetTests: XCTestCase {
     /// A small export: steps and walking distance on `days` days from 1 March 2024 (UTC), a run,
     /// each record created at its end (so later exports add new ones past the anchors).
     static func export(days: Int) -> String {
-        var records = ""
+        var records: [String] = []
         for day in 0..<days {
             let date = String(format: "2024-03-%02d", day + 1)
             for hour in [8, 12, 18] {
                 let start = "\(date) \(String(format: "%02d", hour)):00:00 +0000"
                 let end = "\(date) \(String(format: "%02d", hour)):30:00 +0000"
-                records += """
-                 <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" creationDate="\(end)" startDate="\(start)" endDate="\(end)" value="\(1000 + day * 10 + hour)"/>
-                 <Record type="HKQuantityTypeIdentifierDistanceWalkingRunning" sourceName="Phone" unit="km" creationDate="\(end)" startDate="\(start)" endDate="\(end)" value="\(1 + day)"/>
-
-                """
+                records.append(ExportXML.record("StepCount", source: "Phone", unit: "count", value: "\(1000 + day * 10 + hour)",
+                                                start: start, end: end, created: end))
+                records.append(ExportXML.record("DistanceWalkingRunning", source: "Phone", unit: "km", value: "\(1 + day)",
+                                                start: start, end: end, created: end))
             }
         }
-        return """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <HealthData locale="en_US">
-         <ExportDate value="2024-03-\(String(format: "%02d", days + 1)) 10:00:00 +0000"/>
-         <Me HKCharacteristicTypeIdentifierDateOfBirth="1980-05-17"/>
-        \(records) <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" totalDistance="5" totalDistanceUnit="km" totalEnergyBurned="300" totalEnergyBurnedUnit="kcal" sourceName="Watch" creationDate="2024-03-01 07:31:00 +0000" startDate="2024-03-01 07:00:00 +0000" endDate="2024-03-01 07:30:00 +0000"/>
-        </HealthData>
-
-        """
+        let run = #"<Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" totalDistance="5" totalDistanceUnit="km" totalEnergyBurned="300" totalEnergyBurnedUnit="kcal" sourceName="Watch" creationDate="2024-03-01 07:31:00 +0000" startDate="2024-03-01 07:00:00 +0000" endDate="2024-03-01 07:30:00 +0000"/>"#
+        return ExportXML.document([#"<Me HKCharacteristicTypeIdentifierDateOfBirth="1980-05-17"/>"#] + records + [run],
+                                  exportDate: "2024-03-\(String(format: "%02d", days + 1)) 10:00:00 +0000")
     }
 
     private func file(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
