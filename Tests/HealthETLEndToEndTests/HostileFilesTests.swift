@@ -23,16 +23,8 @@ final class HostileFilesTests: XCTestCase {
     private func assertRefused(_ path: String, into out: String, before: [String: Data], code: Int32 = 65,
                                saying phrases: [String], within seconds: TimeInterval = 30,
                                file: StaticString = #filePath, line: UInt = #line) throws {
-        let started = Date()
-        let result = try runProcess(TestPaths.binary, ["import", path, "--out", out, "--quiet"], timeout: 120)
-        let name = (path as NSString).lastPathComponent
-        XCTAssertEqual(result.status, code, "\(name): \(result.stderr)", file: file, line: line)
-        XCTAssertTrue(result.stderr.contains(name), "the message names the file: \(result.stderr)", file: file, line: line)
-        for phrase in phrases {
-            XCTAssertTrue(result.stderr.contains(phrase), "\(name): expected “\(phrase)” in: \(result.stderr)", file: file, line: line)
-        }
-        XCTAssertLessThan(Date().timeIntervalSince(started), seconds, "\(name) took too long", file: file, line: line)
-        assertSamePublished(before, try publishedOutputs(out), "after refusing \(name)", file: file, line: line)
+        try assertImportRefused(path, into: out, code: code, saying: [(path as NSString).lastPathComponent] + phrases,
+                                within: seconds, before: before, file: file, line: line)
     }
 
     // MARK: entities

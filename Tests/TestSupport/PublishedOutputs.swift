@@ -25,3 +25,26 @@ package func assertSamePublished(_ before: [String: Data], _ after: [String: Dat
         XCTFail("\(name) changed: \(message)", file: file, line: line)
     }
 }
+
+/// Imports `input` into `out` (with `options`) and checks the refusal, written once for every
+/// hostile or broken input: the exit `code` (65, the input is bad), standard error saying each
+/// of `phrases`, an end within `seconds` when given (a refusal comes at once, never after a
+/// hang), and every published output of `out` as it was (`before`, from `publishedOutputs`;
+/// an empty or new folder has none). Returns the run.
+@discardableResult
+package func assertImportRefused(_ input: String, into out: String, options: [String] = ["--quiet"], code: Int32 = 65,
+                                 saying phrases: [String], within seconds: TimeInterval? = nil, timeout: TimeInterval = 120,
+                                 before: [String: Data] = [:],
+                                 file: StaticString = #filePath, line: UInt = #line) throws -> ProcessResult {
+    let name = (input as NSString).lastPathComponent
+    let started = Date()
+    let result = try runProcess(TestPaths.binary, ["import", input, "--out", out] + options, timeout: timeout)
+    let took = Date().timeIntervalSince(started)
+    XCTAssertEqual(result.status, code, "\(name): \(result.stderr)", file: file, line: line)
+    for phrase in phrases {
+        XCTAssertTrue(result.stderr.contains(phrase), "\(name): expected “\(phrase)” in: \(result.stderr)", file: file, line: line)
+    }
+    if let seconds { XCTAssertLessThan(took, seconds, "\(name) took too long: \(took) s", file: file, line: line) }
+    assertSamePublished(before, try publishedOutputs(out), "after refusing \(name)", file: file, line: line)
+    return result
+}
