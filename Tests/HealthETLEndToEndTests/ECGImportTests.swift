@@ -33,19 +33,8 @@ final class ECGImportTests: XCTestCase {
                         "electrocardiograms/ecg_2020-03-16.csv": short.map { Double($0)! * 1000 }]
         guard zip else { return Export(path: root.path, expected: expected) }
         let zipPath = folder.appendingPathComponent("export.zip").path
-        let script = """
-            import os, sys, zipfile
-            root, out = sys.argv[1], sys.argv[2]
-            base = os.path.dirname(root)
-            with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
-                for d, _, files in os.walk(root):
-                    for f in sorted(files):
-                        p = os.path.join(d, f)
-                        z.write(p, os.path.relpath(p, base))
-                z.writestr('__MACOSX/apple_health_export/electrocardiograms/._ecg_2020-03-15.csv', b'\\x00\\x05\\x16\\x07junk')
-            """
-        let made = try runProcess(try TestTools.python(), ["-c", script, root.path, zipPath])
-        XCTAssertEqual(made.status, 0, made.stderr)
+        try zipFolder(root.path, into: zipPath, adding: [("__MACOSX/apple_health_export/electrocardiograms/._ecg_2020-03-15.csv",
+                                                           Data([0x00, 0x05, 0x16, 0x07]) + Data("junk".utf8))])
         try FileManager.default.removeItem(at: root)   // only the zip remains
         return Export(path: zipPath, expected: expected)
     }

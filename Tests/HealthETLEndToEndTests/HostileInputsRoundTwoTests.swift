@@ -5,11 +5,6 @@ import TestSupport
 /// Issue 46 (first round): inputs that hung the import or crashed HealthQL end within seconds,
 /// with the documented exit code and nothing written outside `--out`.
 final class HostileInputsRoundTwoTests: XCTestCase {
-    /// Every file under a folder (a decoy beside the output: nothing may appear there).
-    private func files(_ folder: String) -> [String] {
-        (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).sorted()
-    }
-
     /// A FIFO given as the export, inside an export folder, or named `.zip`, was opened with a
     /// blocking `open` and the import never ended. Refused on the opened descriptor: 65, at once.
     func testAFIFOIsRefusedAtOnceAndNothingIsWritten() throws {
@@ -28,7 +23,7 @@ final class HostileInputsRoundTwoTests: XCTestCase {
                                     saying: ["\(named) is a FIFO (named pipe), not a file"], within: 10, timeout: 20)
             XCTAssertFalse(FileManager.default.fileExists(atPath: out), "nothing created at --out for \(input)")
         }
-        XCTAssertEqual(files(decoy.path), ["keep.txt"])
+        XCTAssertEqual(relativePaths(under: decoy.path), ["keep.txt"])
     }
 
     /// A 10,000-term expression overflowed the stack (`query` and `repl` exit 139, the MCP

@@ -27,11 +27,6 @@ final class SettingsAndResetTests: XCTestCase {
 
     private func file(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
-    /// Relative paths of every file and folder under `root`.
-    private func tree(_ root: String) -> [String] {
-        (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).sorted()
-    }
-
     func testChangedUnitsShowInTheNextReportAndImportRewritesTheFiles() throws {
         let dir = try temporaryFolder(self)
         let path = try write(Self.export(days: 3), to: "export.xml", in: dir)
@@ -107,18 +102,18 @@ final class SettingsAndResetTests: XCTestCase {
         // Issue 57: the opt-in output too (reset left fhir/, the Patient and every Observation).
         XCTAssertEqual(try healthetl(["export-fhir", "--out", out]).status, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/fhir/Patient.ndjson"))
-        let before = tree(out)
+        let before = relativePaths(under: out)
         let dry = try healthetl(["reset", "--out", out])
         XCTAssertEqual(dry.status, 64, dry.stderr)
         for name in ["health.sqlite", "csv/", "parquet/", "report/", "health.xlsx", "fhir/ (4 files)", ".healthetl/runs.log", "--yes"] {
             XCTAssertTrue(dry.stderr.contains(name), "\(name) in \(dry.stderr)")
         }
-        XCTAssertEqual(tree(out), before, "nothing removed without --yes")
+        XCTAssertEqual(relativePaths(under: out), before, "nothing removed without --yes")
 
         let reset = try healthetl(["reset", "--out", out, "--yes"])
         XCTAssertEqual(reset.status, 0, reset.stderr)
         XCTAssertTrue(reset.stdout.contains("health.xlsx"), reset.stdout)
-        XCTAssertEqual(tree(out), [".healthetl", ".healthetl/lock"], "every output gone, the lock file stays")
+        XCTAssertEqual(relativePaths(under: out), [".healthetl", ".healthetl/lock"], "every output gone, the lock file stays")
         XCTAssertEqual(try healthetl(["reset", "--out", out, "--yes"]).status, 66, "nothing left to reset")
     }
 
@@ -130,7 +125,7 @@ final class SettingsAndResetTests: XCTestCase {
             XCTAssertEqual(try healthetl(["import", path, "--out", out, "--person", person, "--timezone", "UTC"]).status, 0)
         }
         XCTAssertEqual(try healthetl(["people", "set", "bob", "--units", "imperial", "--out", out]).status, 0)
-        let ann = tree(out + "/people/ann")
+        let ann = relativePaths(under: out + "/people/ann")
         let dry = try healthetl(["reset", "--out", out, "--person", "bob"])
         XCTAssertEqual(dry.status, 64)
         XCTAssertTrue(dry.stderr.contains("dataset/daily/person=bob"), dry.stderr)
@@ -138,10 +133,10 @@ final class SettingsAndResetTests: XCTestCase {
 
         let reset = try healthetl(["reset", "--out", out, "--person", "bob", "--yes"])
         XCTAssertEqual(reset.status, 0, reset.stderr)
-        XCTAssertEqual(tree(out + "/people/bob"), [".healthetl", ".healthetl/lock", "person.json"])
+        XCTAssertEqual(relativePaths(under: out + "/people/bob"), [".healthetl", ".healthetl/lock", "person.json"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/dataset/daily/person=bob"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/dataset/daily/person=ann"))
-        XCTAssertEqual(tree(out + "/people/ann"), ann, "ann untouched")
+        XCTAssertEqual(relativePaths(under: out + "/people/ann"), ann, "ann untouched")
         XCTAssertTrue(try healthetl(["people", "show", "bob", "--out", out]).stdout.contains("units: imperial"))
     }
 

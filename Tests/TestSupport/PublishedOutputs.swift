@@ -1,20 +1,26 @@
 import Foundation
 import XCTest
 
-/// Every published output of an output folder, byte for byte (the private state folders
-/// `.healthetl`, the folder's own and each person's, left out): what a failed run must leave
-/// exactly as it was.
-package func publishedOutputs(_ out: String) throws -> [String: Data] {
+/// Every file under `folder` with its bytes, by relative path, but those whose relative path
+/// `leftOut` names (none is an empty folder, or a folder that is missing).
+package func fileContents(under folder: String, leavingOut leftOut: (String) -> Bool = { _ in false }) throws -> [String: Data] {
     var all: [String: Data] = [:]
-    guard let walker = FileManager.default.enumerator(atPath: out) else { return all }
-    for case let relative as String in walker where !relative.split(separator: "/").contains(".healthetl") {
+    guard let walker = FileManager.default.enumerator(atPath: folder) else { return all }
+    for case let relative as String in walker where !leftOut(relative) {
         var isFolder: ObjCBool = false
-        let path = out + "/" + relative
+        let path = folder + "/" + relative
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
             all[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
         }
     }
     return all
+}
+
+/// Every published output of an output folder, byte for byte (the private state folders
+/// `.healthetl`, the folder's own and each person's, left out): what a failed run must leave
+/// exactly as it was.
+package func publishedOutputs(_ out: String) throws -> [String: Data] {
+    try fileContents(under: out) { $0.split(separator: "/").contains(".healthetl") }
 }
 
 /// Fails naming every file that appeared, vanished or changed between two snapshots.

@@ -52,6 +52,12 @@ package func temporaryFolder(_ test: XCTestCase) throws -> URL {
     return url
 }
 
+/// The relative path of every file and folder under `folder`, sorted (none when it is missing):
+/// what a run left in a folder, or that a decoy beside it is untouched.
+package func relativePaths(under folder: String) -> [String] {
+    (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).sorted()
+}
+
 /// Writes `text` to a file in `folder`.
 @discardableResult
 package func write(_ text: String, to name: String, in folder: URL) throws -> String {
