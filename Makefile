@@ -76,6 +76,7 @@ test: venv dist
 	python3 scripts/check-test-targets.py
 	python3 scripts/check-public-api.py
 	python3 scripts/check-install-line.py
+	python3 scripts/check-docs.py
 	$(SWIFT) build --build-tests
 	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python python3 scripts/run-tests.py
 
@@ -90,6 +91,7 @@ check: venv
 	python3 scripts/check-test-targets.py
 	python3 scripts/check-public-api.py
 	python3 scripts/check-install-line.py
+	python3 scripts/check-docs.py
 	$(SWIFT) build --build-tests
 	HEALTHETL_PYTHON=$(CURDIR)/$(VENV)/bin/python python3 scripts/run-tests.py --skip '^$(END_TO_END_TESTS)\.'
 

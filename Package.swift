@@ -171,7 +171,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "HealthFHIRTests", dependencies: ["HealthFHIR", "HealthStore", "HealthCore"], swiftSettings: strict),
         .testTarget(name: "HealthReportTests", dependencies: ["HealthReport", "HealthStore", "HealthCore"], swiftSettings: strict),
-        .testTarget(name: "HealthQLTests", dependencies: ["HealthQL", "HealthCore", "HealthStore", "SQLite"],
+        .testTarget(name: "HealthQLTests", dependencies: ["HealthQL", "HealthCore", "HealthStore", "SQLite", "TestSupport"],
                     swiftSettings: strict),
         // The general libraries' own tests: no health types.
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"], swiftSettings: strict),

@@ -23,10 +23,9 @@ final class ZipArchiveTests: XCTestCase {
         if let tmp { try? FileManager.default.removeItem(at: tmp) }
     }
 
-    /// Runs `script` with `python3 -c`, with the temp directory as `sys.argv[1]`.
+    /// Runs `script` with the tests' Python (TestTools.python), the temp directory as `sys.argv[1]`.
     private func python(_ script: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let result = try runProcess("/usr/bin/env", ["python3", "-c", script, tmp.path])
-        if result.status == 127 { throw XCTSkip("python3 is not available") }
+        let result = try runProcess(try TestTools.python(), ["-c", script, tmp.path])
         guard result.status == 0 else {
             XCTFail("python failed (\(result.status)):\n\(result.stderr)", file: file, line: line)
             throw CancellationError()

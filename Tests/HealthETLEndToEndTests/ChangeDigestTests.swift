@@ -14,13 +14,14 @@ final class ChangeDigestTests: XCTestCase {
     /// An export of the days of May 2024 in `days`: steps (`steps(day)`) and resting heart rate
     /// (`rhr(day)`) each day, taken at 20:00 on `exportDay`.
     private func export(_ days: [Int], exportDay: Int, steps: (Int) -> Int, rhr: (Int) -> Int) -> String {
-        var s = #"<?xml version="1.0" encoding="UTF-8"?><HealthData locale="en_US"><ExportDate value="2024-05-\#(two(exportDay)) 20:00:00 +0200"/>"#
-        for d in days {
-            let day = "2024-05-\(two(d))"
-            s += #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="Watch" unit="count" creationDate="\#(day) 12:00:00 +0200" startDate="\#(day) 10:00:00 +0200" endDate="\#(day) 11:00:00 +0200" value="\#(steps(d))"/>"#
-            s += #"<Record type="HKQuantityTypeIdentifierRestingHeartRate" sourceName="Watch" unit="count/min" creationDate="\#(day) 12:00:00 +0200" startDate="\#(day) 06:00:00 +0200" endDate="\#(day) 06:00:00 +0200" value="\#(rhr(d))"/>"#
+        let records = days.flatMap { d in
+            let day = "2024-05-\(two(d))", created = "\(day) 12:00:00 +0200"
+            return [ExportXML.record("StepCount", source: "Watch", unit: "count", value: "\(steps(d))",
+                                     start: "\(day) 10:00:00 +0200", end: "\(day) 11:00:00 +0200", created: created),
+                    ExportXML.record("RestingHeartRate", source: "Watch", unit: "count/min", value: "\(rhr(d))",
+                                     start: "\(day) 06:00:00 +0200", end: "\(day) 06:00:00 +0200", created: created)]
         }
-        return s + "</HealthData>"
+        return ExportXML.document(records, exportDate: "2024-05-\(two(exportDay)) 20:00:00 +0200")
     }
 
     private func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }

@@ -11,12 +11,6 @@ import TestSupport
 final class DataQualityTests: XCTestCase {
     private static let scripts = TestPaths.scripts + "/"
 
-    private func python() throws -> String {
-        let python = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"] ?? ""
-        if python.isEmpty { throw XCTSkip("HEALTHETL_PYTHON not set") }
-        return python
-    }
-
     /// A generated month (iPhone + Watch overlap, Garmin steps on the watchless days, manual
     /// entries, exact copies of every 7th record) exported mid-morning: every source's daily
     /// total, every all_sources_sum and every duplicates_dropped equals the figure recomputed
@@ -25,14 +19,14 @@ final class DataQualityTests: XCTestCase {
         let dir = try temporaryFolder(self)
         let full = dir.appendingPathComponent("full.xml").path, morning = dir.appendingPathComponent("morning.xml").path
         try generateExport(["--out", full, "--days", "30", "--start", "2024-10-07", "--seed", "32"])
-        let cut = try runProcess("/usr/bin/env", ["python3", Self.scripts + "reshape_export.py", full, morning,
+        let cut = try runProcess(try TestTools.python(), [Self.scripts + "reshape_export.py", full, morning,
                                                   "--cut", "2024-11-05 09:30:00 +0100", "--copies", "7"])
         XCTAssertEqual(cut.status, 0, cut.stderr)
         let out = dir.appendingPathComponent("out").path
         try importJSON(morning, out)
         let store = out + "/health.sqlite"
 
-        let check = try runProcess(try python(), [Self.scripts + "check_reconciliation.py", morning, store, "Europe/Berlin"])
+        let check = try runProcess(try TestTools.python(), [Self.scripts + "check_reconciliation.py", morning, store, "Europe/Berlin"])
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
 
         // Every copy the run dropped is in duplicate_copies; those of the six summed types are
@@ -53,7 +47,7 @@ final class DataQualityTests: XCTestCase {
         XCTAssertEqual(copies[4], 0)
 
         // The workbook's Data quality sheet: every day's row, valid_day and the steps' sums as stored.
-        let sheet = try runProcess(try python(), ["-c", """
+        let sheet = try runProcess(try TestTools.python(importing: ["openpyxl"]), ["-c", """
             import sys, sqlite3, openpyxl
             ws = openpyxl.load_workbook(sys.argv[1] + "/health.xlsx")["Data quality"]
             rows = list(ws.iter_rows(min_row=2, values_only=True))
@@ -143,9 +137,7 @@ final class DataQualityTests: XCTestCase {
         // Two phone hours on day 1 from one phone under two memory addresses and versions.
         records += [phoneSteps("2024-01-15", 8, address: "0x283fb5e00"), phoneSteps("2024-01-15", 12, address: "0x1abc")]
         records.append(sleep)
-        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n"
-            + "<ExportDate value=\"2024-01-20 09:00:00 +0100\"/>\n" + records.joined(separator: "\n") + "\n</HealthData>\n"
-        let export = try write(xml, to: "export.xml", in: dir)
+        let export = try write(ExportXML.document(records, exportDate: "2024-01-20 09:00:00 +0100"), to: "export.xml", in: dir)
 
         let out = dir.appendingPathComponent("out").path
         try importJSON(export, out)
@@ -176,7 +168,7 @@ final class DataQualityTests: XCTestCase {
         let dir = try temporaryFolder(self)
         let generated = dir.appendingPathComponent("generated.xml").path, full = dir.appendingPathComponent("full.xml").path
         try generateExport(["--out", generated, "--days", "24", "--start", "2024-10-10", "--seed", "21"])
-        let copied = try runProcess("/usr/bin/env", ["python3", Self.scripts + "reshape_export.py", generated, full, "--copies", "5"])
+        let copied = try runProcess(try TestTools.python(), [Self.scripts + "reshape_export.py", generated, full, "--copies", "5"])
         XCTAssertEqual(copied.status, 0, copied.stderr)
         let (older, newer) = try splitExport(full, at: "2024-11-02 00:00:00 +0100", in: dir)
         let nightly = dir.appendingPathComponent("nightly").path, fresh = dir.appendingPathComponent("fresh").path

@@ -89,8 +89,7 @@ final class DuplicatesDroppedTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.hasPrefix("2024-01-17,steps,") && $0.hasSuffix(",3") }, csv)
 
         // The Parquet file, read by pyarrow: the same column, typed as an integer.
-        guard let python = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"], !python.isEmpty else { return }
-        let parquet = try runProcess(python, ["-c", """
+        let parquet = try runProcess(try TestTools.python(importing: ["pyarrow"]), ["-c", """
             import sys, pyarrow.parquet as pq
             t = pq.read_table(sys.argv[1])
             assert str(t.schema.field("duplicates_dropped").type) == "int64", t.schema

@@ -33,19 +33,8 @@ final class ECGImportTests: XCTestCase {
                         "electrocardiograms/ecg_2020-03-16.csv": short.map { Double($0)! * 1000 }]
         guard zip else { return Export(path: root.path, expected: expected) }
         let zipPath = folder.appendingPathComponent("export.zip").path
-        let script = """
-            import os, sys, zipfile
-            root, out = sys.argv[1], sys.argv[2]
-            base = os.path.dirname(root)
-            with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
-                for d, _, files in os.walk(root):
-                    for f in sorted(files):
-                        p = os.path.join(d, f)
-                        z.write(p, os.path.relpath(p, base))
-                z.writestr('__MACOSX/apple_health_export/electrocardiograms/._ecg_2020-03-15.csv', b'\\x00\\x05\\x16\\x07junk')
-            """
-        let made = try runProcess("/usr/bin/env", ["python3", "-c", script, root.path, zipPath])
-        XCTAssertEqual(made.status, 0, made.stderr)
+        try zipFolder(root.path, into: zipPath, adding: [("__MACOSX/apple_health_export/electrocardiograms/._ecg_2020-03-15.csv",
+                                                           Data([0x00, 0x05, 0x16, 0x07]) + Data("junk".utf8))])
         try FileManager.default.removeItem(at: root)   // only the zip remains
         return Export(path: zipPath, expected: expected)
     }
@@ -97,23 +86,13 @@ final class ECGImportTests: XCTestCase {
             print(json.dumps({'recordings': len(rec['id']), 'counts': dict(zip(rec['source_file'], rec['sample_count'])),
                               'voltages': out}))
             """
-        let result = try runProcess(try pythonWithPyarrow(), ["-c", script, out])
+        let result = try runProcess(try TestTools.python(importing: ["pyarrow"]), ["-c", script, out])
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(json["recordings"] as? Int, expected.count, file: file, line: line)
         XCTAssertEqual(json["counts"] as? [String: Int], expected.mapValues(\.count), file: file, line: line)
         let voltages = (json["voltages"] as? [String: [String]])?.mapValues { $0.map { Double($0) ?? .nan } }
         XCTAssertEqual(voltages, expected, file: file, line: line)
-    }
-
-    /// `HEALTHETL_PYTHON` when set, else the package's `.venv`, else `python3`: one that has pyarrow.
-    private func pythonWithPyarrow() throws -> String {
-        let candidates = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"].map { [$0] }
-            ?? [TestPaths.packageRoot.appendingPathComponent(".venv/bin/python").path, "/usr/bin/python3"]
-        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
-            if try runProcess(candidate, ["-c", "import pyarrow"]).status == 0 { return candidate }
-        }
-        throw OutputFilesTests.Failure("no Python with pyarrow in \(candidates): run `make venv` or set HEALTHETL_PYTHON")
     }
 
     func testFolderImportStoresEveryVoltageAndSkipsTheUnreadableFile() throws {
@@ -161,7 +140,7 @@ final class ECGImportTests: XCTestCase {
                 z.writestr('apple_health_export/electrocardiograms/ecg_2020-03-18.csv', sys.argv[2])
             """
         let text = ECGText.english(recorded: "2020-03-18 07:00:00 +0100", device: "Watch6,1", voltages: added)
-        XCTAssertEqual(try runProcess("/usr/bin/env", ["python3", "-c", script, export.path, text]).status, 0)
+        XCTAssertEqual(try runProcess(try TestTools.python(), ["-c", script, export.path, text]).status, 0)
         export.expected["electrocardiograms/ecg_2020-03-18.csv"] = added.map { Double($0)! }
         let third = try importJSON(export.path, out)
         XCTAssertEqual(third["mode"] as? String, "incremental")

@@ -94,17 +94,7 @@ final class FHIRClinicalRecordsTests: XCTestCase {
         for (name, bytes, _) in Self.unusable { try bytes.write(to: folder.appendingPathComponent(name)) }
         try write("not a resource", to: "README.txt", in: folder)
         let zip = dir.appendingPathComponent(name + ".zip").path
-        let script = """
-            import os, sys, zipfile
-            root, out = sys.argv[1], sys.argv[2]
-            with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
-                for d, _, files in os.walk(root):
-                    for f in sorted(files):
-                        p = os.path.join(d, f)
-                        z.write(p, os.path.relpath(p, os.path.dirname(root)))
-            """
-        let made = try runProcess("/usr/bin/env", ["python3", "-c", script, root.path, zip])
-        XCTAssertEqual(made.status, 0, made.stderr)
+        try zipFolder(root.path, into: zip)
         return zip
     }
 

@@ -6,16 +6,6 @@ import TestSupport
 /// library (`Scripts/check_fhir.py`: fhir.resources' R4B models, the systems and references,
 /// the store's values).
 final class FHIRTests: XCTestCase {
-    private static func python() throws -> String {
-        let python = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"]
-            ?? TestPaths.packageRoot.appendingPathComponent(".venv/bin/python").path
-        let probe = try runProcess(python, ["-c", "import fhir.resources.R4B.observation"])
-        guard probe.status == 0 else {
-            throw XCTSkip("fhir.resources is not installed in \(python): run make venv (pip install fhir.resources)")
-        }
-        return python
-    }
-
     private func importWithFHIR(_ export: String, _ out: String, in dir: URL, _ extra: [String] = []) throws -> [String: Any] {
         let pipeline = try write(#"{"outputs": ["sqlite", "csv", "fhir"]}"#, to: "fhir-pipeline.json", in: dir)
         return try importJSON(export, out, ["--pipeline", pipeline] + extra)
@@ -23,7 +13,7 @@ final class FHIRTests: XCTestCase {
 
     /// `Scripts/check_fhir.py` on OUT/fhir/ passes.
     static func check(_ out: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let r = try runProcess(try python(), [TestPaths.script("check_fhir.py"), out], timeout: 600)
+        let r = try runProcess(try TestTools.python(importing: ["fhir.resources.R4B.observation"]), [TestPaths.script("check_fhir.py"), out], timeout: 600)
         XCTAssertEqual(r.status, 0, r.stdout + r.stderr, file: file, line: line)
         XCTAssertTrue(r.stdout.contains("fhir checks passed"), r.stdout, file: file, line: line)
     }

@@ -54,11 +54,10 @@ final class FaultInjectionTests: XCTestCase {
     /// (`--full` always starts over, so it has nothing to resume: not looped here.)
     func testKilledAfterEachCheckpointCommitTheSameCommandResumesToTheSameResult() throws {
         let dir = try temporaryFolder(self).path
-        let full = dir + "/full.xml", older = dir + "/older.xml", later = dir + "/later.xml"
+        let full = dir + "/full.xml"
         try generateExport(["--out", full, "--days", "40", "--start", "2024-09-01", "--seed", "7"])
-        let split = try runProcess("/usr/bin/env", ["python3", TestPaths.script("split_export.py"),
-                                                    full, "2024-09-21 00:00:00 +0200", older, later])
-        XCTAssertEqual(split.status, 0, split.stderr)
+        let (older, later) = try splitExport(full, at: "2024-09-21 00:00:00 +0200", in: URL(fileURLWithPath: dir),
+                                             named: ("older.xml", "later.xml"))
         let pipeline = try write(#"{"checkpointRecords": 1000}"#, to: "pipeline.json", in: URL(fileURLWithPath: dir))
         let args = { (export: String, out: String) in
             ["import", export, "--out", out, "--pipeline", pipeline, "--quiet"] + Self.zone
@@ -137,11 +136,10 @@ final class FaultInjectionTests: XCTestCase {
     /// the folder of the older one's import.
     func tinyExports() throws -> Exports {
         let dir = try temporaryFolder(self).path
-        let full = dir + "/full.xml", older = dir + "/older.xml", later = dir + "/later.xml"
+        let full = dir + "/full.xml"
         try generateExport(["--out", full, "--days", "4", "--start", "2024-10-10", "--seed", "5"])
-        let split = try runProcess("/usr/bin/env", ["python3", TestPaths.script("split_export.py"),
-                                                    full, "2024-10-13 00:00:00 +0200", older, later])
-        XCTAssertEqual(split.status, 0, split.stderr)
+        let (older, later) = try splitExport(full, at: "2024-10-13 00:00:00 +0200", in: URL(fileURLWithPath: dir),
+                                             named: ("older.xml", "later.xml"))
         let published = dir + "/published"
         let first = try healthetl(["import", older, "--out", published, "--quiet"] + Self.zone)
         XCTAssertEqual(first.status, 0, first.stderr)

@@ -32,7 +32,7 @@ final class FilesAndStateTests: XCTestCase {
                 + #"<WorkoutRoute sourceName="W" startDate="2024-02-13 10:00:00 +0000" endDate="2024-02-13 10:30:00 +0000">"#
                 + #"<FileReference path="\#(path)"/></WorkoutRoute></Workout>"#
         }
-        try write("<HealthData locale=\"en_US\">\n" + workouts.joined(separator: "\n") + "\n</HealthData>\n", to: "export.xml", in: export)
+        try write(ExportXML.document(workouts, exportDate: nil, declaration: false), to: "export.xml", in: export)
         let out = dir.appendingPathComponent("out").path
         // Before: /dev/zero hung the import forever.
         let r = try runProcess(TestPaths.binary, ["import", export.path, "--out", out, "--json", "--quiet"] + Self.zone, timeout: 30)
@@ -215,14 +215,14 @@ final class FilesAndStateTests: XCTestCase {
     func testAZipWithTwoExportsSaysWhichOneWasImported() throws {
         let dir = try temporaryFolder(self)
         let zip = dir.appendingPathComponent("two.zip").path
-        let small = "<HealthData locale=\"en_US\">\n</HealthData>\n"
+        let small = ExportXML.document([], exportDate: nil, declaration: false)
         let script = """
             import sys, zipfile
             with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
                 z.write(sys.argv[2], 'apple_health_export/export.xml')
                 z.writestr('old/export.xml', sys.argv[3])
             """
-        XCTAssertEqual(try runProcess("/usr/bin/env", ["python3", "-c", script, zip, Self.sample, small]).status, 0)
+        XCTAssertEqual(try runProcess(try TestTools.python(), ["-c", script, zip, Self.sample, small]).status, 0)
         let r = try healthetl(["import", zip, "--out", dir.appendingPathComponent("out").path, "--json", "--quiet"] + Self.zone)
         XCTAssertEqual(r.status, 0, r.stderr)
         let summary = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]

@@ -7,8 +7,8 @@ import TestSupport
 /// `workout_details.csv` and `healthetl query --format csv`. A text that a spreadsheet would
 /// read as a formula is written with a `'` in front (Sources/CSV/CSVFormulaGuard.swift):
 /// LibreOffice shows it as text and evaluates nothing; numbers stay numbers. Python (the
-/// `csv` module, pyarrow and DuckDB through Scripts/check_outputs.py, openpyxl) comes from
-/// `HEALTHETL_PYTHON`, else `.venv/bin/python`; without it the tests fail (run `make venv`).
+/// `csv` module, pyarrow and DuckDB through Scripts/check_outputs.py, openpyxl) and LibreOffice
+/// come from TestTools; without them the tests fail (run `make venv`).
 final class FormulaInjectionTests: XCTestCase {
     /// OWASP's formula starts, each one as a source name, a device model and an activity type.
     static let hostile = ["=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(1+1)", "\t=1+1", "\r=1+1"]
@@ -69,16 +69,6 @@ final class FormulaInjectionTests: XCTestCase {
     static let queries = ["query_sources": "SELECT source, device, records FROM sources",
                           "query_workouts": "SELECT source, device, type, duration FROM workouts"]
 
-    /// A Python that has `modules` (a failure, not a skip, without one).
-    private func python(with modules: [String]) throws -> String {
-        let candidates = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"].map { [$0] }
-            ?? [TestPaths.packageRoot.appendingPathComponent(".venv/bin/python").path, "/usr/bin/python3"]
-        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
-            if try runProcess(candidate, ["-c", "import " + modules.joined(separator: ", ")], timeout: 60).status == 0 { return candidate }
-        }
-        throw Failure("no Python with \(modules.joined(separator: ", ")) in \(candidates): run `make venv` (or set HEALTHETL_PYTHON)")
-    }
-
     /// Every file's records as Python's csv module reads them.
     private func records(_ files: [String: String]) throws -> [String: [[String]]] {
         let script = #"""
@@ -90,7 +80,7 @@ for name, path in files.items():
         out[name] = list(csv.reader(f, strict=True))
 print(json.dumps(out))
 """#
-        let read = try runProcess(try python(with: ["csv"]), ["-c", script, String(decoding: try JSONEncoder().encode(files), as: UTF8.self)])
+        let read = try runProcess(try TestTools.python(), ["-c", script, String(decoding: try JSONEncoder().encode(files), as: UTF8.self)])
         guard read.status == 0 else { throw Failure("csv: \(read.stderr)") }
         return try JSONDecoder().decode([String: [[String]]].self, from: Data(read.stdout.utf8))
     }
@@ -130,7 +120,7 @@ print(json.dumps(out))
 
         // Every other cell of every CSV file equals the store's value (the mark taken off), and no
         // text cell of any of them starts a formula unmarked.
-        let check = try runProcess(try python(with: ["pyarrow", "duckdb"]), [TestPaths.script("check_outputs.py"), out], timeout: 300)
+        let check = try runProcess(try TestTools.python(importing: ["pyarrow", "duckdb"]), [TestPaths.script("check_outputs.py"), out], timeout: 300)
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
     }
 
@@ -138,23 +128,12 @@ print(json.dumps(out))
     /// no cell is a formula, every hostile text shows as itself behind the quote, and the
     /// numbers are numbers.
     func testLibreOfficeShowsTheTextAndEvaluatesNoFormula() throws {
-        let pathDirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        let office = ["soffice", "libreoffice"].lazy.flatMap { name in pathDirs.map { "\($0)/\(name)" } }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let office else {
-            throw XCTSkip("LibreOffice is not installed (no soffice on the PATH): "
-                + "apt-get install -y --no-install-recommends libreoffice-calc-nogui")
-        }
-        let python = try python(with: ["openpyxl"])
+        let python = try TestTools.python(importing: ["openpyxl"])
         let (_, files) = try importHostileExport()
         let folder = try temporaryFolder(self)
         let sheets = folder.appendingPathComponent("xlsx")
         try FileManager.default.createDirectory(at: sheets, withIntermediateDirectories: true)
-        // A private profile, so a running office or a parallel test does not interfere.
-        let convert = try runProcess(office, [
-            "--headless", "--norestore", "-env:UserInstallation=\(folder.appendingPathComponent("lo-profile").absoluteString)",
-            "--convert-to", "xlsx", "--infilter=CSV:44,34,76,1", "--outdir", sheets.path,
-        ] + files.values.sorted(), timeout: 300)
+        let convert = try TestTools.convertCSVToXLSX(files.values.sorted(), into: sheets.path, profileIn: folder, timeout: 300)
         let books = files.keys.map { ($0, sheets.appendingPathComponent($0 + ".xlsx").path) }
         for (name, path) in books where !FileManager.default.fileExists(atPath: path) {
             return XCTFail("soffice made no \(name).xlsx (exit \(convert.status)): \(convert.stdout) \(convert.stderr)")

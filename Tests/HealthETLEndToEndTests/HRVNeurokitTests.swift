@@ -8,7 +8,7 @@ import TestSupport
 /// Issue 31: HRV from beat lists equals neurokit2's `hrv_time` within 1e-6 ms, on synthetic lists
 /// written into an export in three clocks (12-hour with a narrow no-break space, 24-hour with a
 /// decimal comma, across midnight), imported by the binary and read from `hrv_measurements`.
-/// neurokit2 runs in `Scripts/hrv_neurokit.py` under HEALTHETL_PYTHON (tooling only).
+/// neurokit2 runs in `Scripts/hrv_neurokit.py` under the tests' Python (TestTools.python; tooling only).
 final class HRVNeurokitTests: XCTestCase {
     /// A small deterministic generator (SplitMix64), so a failure can be replayed.
     struct Mix { var state: UInt64
@@ -45,11 +45,7 @@ final class HRVNeurokitTests: XCTestCase {
     }
 
     func testBeatListFiguresEqualNeurokit2() throws {
-        let python = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"]
-            ?? TestPaths.packageRoot.appendingPathComponent(".venv/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw XCTSkip("neurokit2 comparison skipped: no Python at \(python) (set HEALTHETL_PYTHON to one with neurokit2)")
-        }
+        let python = try TestTools.python(importing: ["numpy", "neurokit2"])
         var mix = Mix(state: 31)
         var records: [String] = [], expectedTimes: [[Int64]] = []
         // Start instants (UTC+1 local clock, seconds of 2024-03-10 local): morning, evening, and
@@ -70,22 +66,13 @@ final class HRVNeurokitTests: XCTestCase {
                 return String(format: "2024-03-%02d %02d:%02d:%02d +0100", day, s / 3600, s / 60 % 60, s % 60)
             }
             let end = local(startSecond + beats.last! / 1000 + 2)
-            records.append(#"""
-                <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="Watch" unit="ms" creationDate="\#(end)" startDate="\#(local(startSecond))" endDate="\#(end)" value="\#(40 + n)">
-                <HeartRateVariabilityMetadataList>
-                \#(list.joined(separator: "\n"))
-                </HeartRateVariabilityMetadataList>
-                </Record>
-                """#)
+            records.append(ExportXML.record("HeartRateVariabilitySDNN", source: "Watch", unit: "ms", value: "\(40 + n)",
+                                            start: local(startSecond), end: end, created: end,
+                                            children: "<HeartRateVariabilityMetadataList>\n" + list.joined(separator: "\n")
+                                                + "\n</HeartRateVariabilityMetadataList>"))
         }
         let dir = try temporaryFolder(self)
-        let export = try write("""
-            <?xml version="1.0" encoding="UTF-8"?>
-            <HealthData locale="en_US">
-             <ExportDate value="2024-03-12 10:00:00 +0100"/>
-            \(records.joined(separator: "\n"))
-            </HealthData>
-            """, to: "export.xml", in: dir)
+        let export = try write(ExportXML.document(records, exportDate: "2024-03-12 10:00:00 +0100"), to: "export.xml", in: dir)
         let out = dir.appendingPathComponent("out").path
         let r = try healthetl(["import", export, "--out", out, "--quiet", "--timezone", "Europe/Berlin"])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -104,7 +91,6 @@ final class HRVNeurokitTests: XCTestCase {
         try JSONSerialization.data(withJSONObject: expectedTimes).write(to: lists)
         let script = TestPaths.script("hrv_neurokit.py")
         let nk = try runProcess(python, [script, lists.path], timeout: 300)
-        if nk.status == 3 { throw XCTSkip("neurokit2 comparison skipped: " + nk.stderr) }
         XCTAssertEqual(nk.status, 0, nk.stderr)
         let reference = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(nk.stdout.utf8)) as? [[String: Double]])
         let ours = try queryRows(db, "SELECT mean_nn_ms, sdnn_ms, rmssd_ms, pnn50_percent, intervals, beats, note FROM hrv_measurements ORDER BY start_utc")

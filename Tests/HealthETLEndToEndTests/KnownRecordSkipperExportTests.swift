@@ -108,10 +108,7 @@ final class KilledNightlyRunTests: XCTestCase {
         let dir = try temporaryFolder(self)
         let full = dir.appendingPathComponent("full.xml").path
         try generateExport(["--out", full, "--days", "60", "--start", "2024-10-01", "--seed", "41", "--scale", "3"])
-        let older = dir.appendingPathComponent("n.xml").path, newer = dir.appendingPathComponent("n1.xml").path
-        let split = try runProcess("/usr/bin/env", ["python3", TestPaths.script("split_export.py"),
-                                                    full, "2024-10-21 00:00:00 +0200", older, newer])
-        XCTAssertEqual(split.status, 0, split.stderr)
+        let (older, newer) = try splitExport(full, at: "2024-10-21 00:00:00 +0200", in: dir)
         let pipeline = try write(#"{"checkpointRecords": 250}"#, to: "pipeline.json", in: dir)
         let straight = dir.appendingPathComponent("straight").path, killed = dir.appendingPathComponent("killed").path
         let args = { (export: String, out: String) in

@@ -3,17 +3,13 @@ import XCTest
 import TestSupport
 
 /// `healthetl mcp` with a real client: the official `mcp` Python SDK (test tooling, in the test
-/// venv: HEALTHETL_PYTHON) drives the handshake, tools/list, every tool, the resources and each
+/// venv: TestTools.python) drives the handshake, tools/list, every tool, the resources and each
 /// bad input; the rows must be the ones `healthetl query --format json` prints. The raw
 /// JSON-RPC errors are also checked without Python, by piping lines into the server.
 final class MCPTests: XCTestCase {
     private static func clientReport(_ store: SharedStore) throws -> [String: Any] {
         let script = TestPaths.script("mcp_client.py")
-        let run = try runProcess(TestPaths.python, [script, TestPaths.binary, store.out], timeout: 240)
-        if run.status == 3 {
-            throw XCTSkip("the mcp Python SDK is missing for \(TestPaths.python) (set HEALTHETL_PYTHON to the test venv's python, "
-                          + "e.g. the repository's .venv/bin/python): \(run.stderr)")
-        }
+        let run = try runProcess(try TestTools.python(importing: ["mcp"]), [script, TestPaths.binary, store.out], timeout: 240)
         XCTAssertEqual(run.status, 0, run.stderr)
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], run.stdout + run.stderr)
     }

@@ -39,11 +39,9 @@ final class ManPageAndCompletionsTests: XCTestCase {
             }
         }
         // man itself renders it, without a warning from groff.
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/man") else {
-            throw XCTSkip("man is not installed (apt-get install man-db): the page was checked as text only")
-        }
+        let man = try TestTools.program("man", missing: .man, install: "apt-get install man-db")
         let file = try write(page.stdout, to: "healthetl.1", in: try temporaryFolder(self))
-        let rendered = try runProcess("/usr/bin/man", ["--warnings", "-l", file], environment: ["MANWIDTH": "100", "MANPAGER": "cat"])
+        let rendered = try runProcess(man, ["--warnings", "-l", file], environment: ["MANWIDTH": "100", "MANPAGER": "cat"])
         XCTAssertEqual(rendered.status, 0, rendered.stderr)
         XCTAssertEqual(rendered.stderr, "", "groff's warnings")
         XCTAssertTrue(rendered.stdout.contains("healthetl import EXPORT [--out DIR]"), String(rendered.stdout.prefix(2000)))
@@ -79,7 +77,7 @@ final class ManPageAndCompletionsTests: XCTestCase {
         let folder = try temporaryFolder(self)
         let script = try write(try healthetl(["completions", "bash"]).stdout, to: "healthetl.bash", in: folder)
         let out = try family()
-        let export = try write("<HealthData/>", to: "export-2024.xml", in: folder)
+        let export = try write(ExportXML.document([], exportDate: nil), to: "export-2024.xml", in: folder)
         // Each case: the words on the line (the last one being completed) and what must be offered.
         let cases: [([String], [String])] = [
             ([""], try declaredCommands().map(\.name) + ["help", "--version"]),
@@ -105,9 +103,7 @@ final class ManPageAndCompletionsTests: XCTestCase {
     }
 
     func testFishCompletesCommandsOptionsPeopleAndZones() throws {
-        guard let fish = ["/usr/bin/fish", "/bin/fish"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw XCTSkip("fish is not installed (apt-get install fish)")
-        }
+        let fish = try TestTools.program("fish", missing: .fish, install: "apt-get install fish")
         let folder = try temporaryFolder(self)
         let script = try write(try healthetl(["completions", "fish"]).stdout, to: "healthetl.fish", in: folder)
         let out = try family()
@@ -126,9 +122,7 @@ final class ManPageAndCompletionsTests: XCTestCase {
     }
 
     func testZshLoadsItsCompletionWithoutErrors() throws {
-        guard let zsh = ["/usr/bin/zsh", "/bin/zsh"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw XCTSkip("zsh is not installed (apt-get install zsh)")
-        }
+        let zsh = try TestTools.program("zsh", missing: .zsh, install: "apt-get install zsh")
         let folder = try temporaryFolder(self)
         _ = try write(try healthetl(["completions", "zsh"]).stdout, to: "_healthetl", in: folder)
         // Parsed, found on fpath by compinit and bound to the command: what zsh does at start-up.

@@ -121,7 +121,7 @@ final class NightlyDefectsTests: XCTestCase {
         XCTAssertEqual(TimeZoneChoice.region(of: "en_US"), "US")
         XCTAssertNil(TimeZoneChoice.region(of: "en"))
         // An export that names nothing: the machine's zone, said so.
-        let bare = try write("<HealthData locale=\"en\">\n</HealthData>\n", to: "bare.xml", in: dir)
+        let bare = try write(ExportXML.document([], exportDate: nil, locale: "en", declaration: false), to: "bare.xml", in: dir)
         let r = try runProcess(TestPaths.binary, ["import", bare, "--out", dir.appendingPathComponent("bare").path, "--json", "--quiet"],
                                environment: ["TZ": "America/Chicago"])
         let summary = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]

@@ -7,8 +7,8 @@ import TestSupport
 /// The CSV and Parquet files of whole imports, checked against the store by
 /// `Scripts/check_outputs.py`: every Parquet file read by pyarrow and by DuckDB, every CSV file
 /// by Python's `csv` module, each value compared with the SQLite tables (see the script).
-/// Python comes from `HEALTHETL_PYTHON` (set by `make test`), else `.venv/bin/python`, else
-/// `python3`; without pyarrow and duckdb the tests fail: run `make venv`.
+/// Python and LibreOffice come from TestTools (without pyarrow and duckdb the tests fail: run
+/// `make venv`).
 final class OutputFilesTests: XCTestCase {
     static let checker = TestPaths.script("check_outputs.py")
     static let sampleExport = TestPaths.packageRoot.appendingPathComponent("sample-data/export.xml").path
@@ -21,27 +21,6 @@ final class OutputFilesTests: XCTestCase {
 
     // MARK: Helpers
 
-    /// A Python that can import `modules`: `HEALTHETL_PYTHON` when set (and then only it), else
-    /// the package's `.venv`, else `python3` on the PATH. Throws (a failure, not a skip) otherwise.
-    private func python(with modules: [String]) throws -> String {
-        var candidates: [String] = []
-        if let p = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"], !p.isEmpty {
-            candidates = [p]
-        } else {
-            candidates = [TestPaths.packageRoot.appendingPathComponent(".venv/bin/python").path]
-            let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-            candidates += path.map { "\($0)/python3" }
-        }
-        var tried: [String] = []
-        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
-            let probe = try runProcess(candidate, ["-c", "import " + modules.joined(separator: ", ")], timeout: 60)
-            if probe.status == 0 { return candidate }
-            tried.append("\(candidate): \(probe.stderr.split(separator: "\n").last ?? "")")
-        }
-        throw Failure("no Python with \(modules.joined(separator: ", ")) (tried \(tried.isEmpty ? candidates : tried)): "
-            + "run `make venv` (or set HEALTHETL_PYTHON to a Python that has them)")
-    }
-
     /// Imports `export` into `folder/name` with the settings the checker's expectations assume.
     @discardableResult
     private func importExport(_ export: String, into folder: URL, name: String = "out") throws -> String {
@@ -51,11 +30,8 @@ final class OutputFilesTests: XCTestCase {
         return out
     }
 
-    private var checkerPython: String?
-
     private func check(_ out: String) throws -> ProcessResult {
-        if checkerPython == nil { checkerPython = try python(with: ["pyarrow", "duckdb"]) }
-        return try runProcess(checkerPython!, [Self.checker, out], timeout: 300)
+        try runProcess(try TestTools.python(importing: ["pyarrow", "duckdb"]), [Self.checker, out], timeout: 300)
     }
 
     private func assertChecks(_ out: String, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -178,14 +154,7 @@ final class OutputFilesTests: XCTestCase {
     /// `csv/daily.csv` opened by LibreOffice Calc (headless, converted to xlsx) and read back
     /// with openpyxl: the header, a real date, a real number equal to the store's.
     func testDailyCSVOpensAsASpreadsheet() throws {
-        let pathDirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        let office = ["soffice", "libreoffice"].lazy.flatMap { name in pathDirs.map { "\($0)/\(name)" } }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let office else {
-            throw XCTSkip("LibreOffice is not installed (no soffice on the PATH): "
-                + "apt-get install -y --no-install-recommends libreoffice-calc-nogui")
-        }
-        let python = try python(with: ["openpyxl"])
+        let python = try TestTools.python(importing: ["openpyxl"])
 
         let folder = try temporaryFolder(self)
         let out = try importExport(Self.sampleExport, into: folder)
@@ -198,14 +167,9 @@ final class OutputFilesTests: XCTestCase {
         let firstSteps = try XCTUnwrap(stored.first?[1].int, "the sample's first day has steps")
         let days = try XCTUnwrap(stored.first?[2].int)
 
-        // A private profile, so a running office or a parallel test does not interfere.
         let sheets = folder.appendingPathComponent("xlsx")
         try FileManager.default.createDirectory(at: sheets, withIntermediateDirectories: true)
-        let profile = folder.appendingPathComponent("lo-profile").absoluteString
-        let convert = try runProcess(office, [
-            "--headless", "--norestore", "-env:UserInstallation=\(profile)",
-            "--convert-to", "xlsx", "--infilter=CSV:44,34,76,1", "--outdir", sheets.path, csvPath,
-        ], timeout: 180)
+        let convert = try TestTools.convertCSVToXLSX([csvPath], into: sheets.path, profileIn: folder)
         let xlsx = sheets.appendingPathComponent("daily.xlsx").path
         guard FileManager.default.fileExists(atPath: xlsx) else {
             return XCTFail("soffice made no xlsx (exit \(convert.status)): \(convert.stdout) \(convert.stderr)")

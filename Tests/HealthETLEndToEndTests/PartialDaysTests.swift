@@ -19,7 +19,7 @@ final class PartialDaysTests: XCTestCase {
     private func export(in dir: URL, days: Int = 16, _ reshaping: [String]) throws -> (full: String, shaped: String) {
         let full = dir.appendingPathComponent("full.xml").path, shaped = dir.appendingPathComponent("shaped.xml").path
         try generateExport(["--out", full, "--days", "\(days)", "--start", "2024-10-07", "--seed", "21"])
-        let r = try runProcess("/usr/bin/env", ["python3", Self.reshape, full, shaped] + reshaping)
+        let r = try runProcess(try TestTools.python(), [Self.reshape, full, shaped] + reshaping)
         XCTAssertEqual(r.status, 0, r.stderr)
         return (full, shaped)
     }
@@ -68,8 +68,7 @@ final class PartialDaysTests: XCTestCase {
                        try Data(contentsOf: URL(fileURLWithPath: household + "/people/ann/parquet/daily.parquet")))
 
         // Read back by pyarrow and openpyxl.
-        let python = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"] ?? ""
-        if python.isEmpty { throw XCTSkip("HEALTHETL_PYTHON (pyarrow, openpyxl) not set: Parquet and workbook not read back") }
+        let python = try TestTools.python(importing: ["pyarrow", "openpyxl"])
         let script = """
             import json, sys, pyarrow.parquet as pq, openpyxl
             t = pq.read_table(sys.argv[1] + "/parquet/daily.parquet")
@@ -320,21 +319,11 @@ final class PartialDaysTests: XCTestCase {
 
     /// Headless Chromium's console lines for a page (as ReportTests renders it).
     private func chromiumConsole(_ page: String, in dir: URL) throws -> [String] {
-        guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
-            .first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            if ProcessInfo.processInfo.environment["HEALTHETL_ALLOW_MISSING_CHROMIUM"] == "1" {
-                throw XCTSkip("Chromium is not installed (apt-get install -y chromium); the chart was not painted")
-            }
-            XCTFail("Chromium is not installed: apt-get install -y chromium (set HEALTHETL_ALLOW_MISSING_CHROMIUM=1 to skip)")
-            return []
-        }
-        let profile = dir.appendingPathComponent("profile").path
-        let r = try runProcess(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile)",
-                                          "--enable-logging=stderr", "--v=0", "--window-size=1280,2400",
-                                          "--screenshot=\(dir.appendingPathComponent("shot.png").path)",
-                                          URL(fileURLWithPath: page).absoluteString], timeout: 120)
+        let r = try TestTools.headlessChromium(["--window-size=1280,2400", "--screenshot=\(dir.appendingPathComponent("shot.png").path)",
+                                                URL(fileURLWithPath: page).absoluteString],
+                                               profile: dir.appendingPathComponent("profile").path, timeout: 120)
         XCTAssertEqual(r.status, 0, r.stderr)
-        let lines = r.stderr.split(separator: "\n").map(String.init).filter { $0.contains("CONSOLE") }
+        let lines = TestTools.consoleLines(r)
         XCTAssertTrue(lines.contains { $0.contains("fills [") }, "the probe ran: \(lines)")
         return lines
     }

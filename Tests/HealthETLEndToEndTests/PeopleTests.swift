@@ -22,17 +22,8 @@ final class PeopleTests: XCTestCase {
 
     /// Every file under `folder` (relative path → bytes), for byte-for-byte comparisons.
     private func files(under folder: String, skipping: Set<String> = [".healthetl"]) throws -> [String: Data] {
-        var out: [String: Data] = [:]
-        let fm = FileManager.default
-        for case let relative as String in fm.enumerator(atPath: folder)! {
-            if skipping.contains(where: { relative == $0 || relative.hasPrefix($0 + "/") }) { continue }
-            var isFolder: ObjCBool = false
-            let path = (folder as NSString).appendingPathComponent(relative)
-            if fm.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
-                out[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
-            }
-        }
-        return out
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder), folder)
+        return try fileContents(under: folder) { relative in skipping.contains { relative == $0 || relative.hasPrefix($0 + "/") } }
     }
 
     private func csvFiles(_ folder: String) throws -> [String: Data] {

@@ -12,7 +12,7 @@ final class REPLTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: history)
         let csv = store.folder.appendingPathComponent("repl-\(UUID().uuidString).csv").path
         let script = TestPaths.script("drive_repl.py")
-        let run = try runProcess(TestPaths.python, [script, TestPaths.binary, store.out, csv], timeout: 180)
+        let run = try runProcess(try TestTools.python(), [script, TestPaths.binary, store.out, csv], timeout: 180)
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(report["exit1"] as? Int, 0)

@@ -119,7 +119,7 @@ final class RealExportsTests: XCTestCase {
             return (tuple(sorted(e.attrib.items())), tuple(tuple(sorted(c.attrib.items())) for c in e.iter() if c is not e))
         print(len({key(e) for e in root if e.tag == 'Record'}))
         """
-        let result = try runProcess("/usr/bin/env", ["python3", "-c", script, path])
+        let result = try runProcess(try TestTools.python(), ["-c", script, path])
         guard result.status == 0, let n = Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw NSError(domain: "count", code: 1, userInfo: [NSLocalizedDescriptionKey: result.stderr])
         }
@@ -139,7 +139,7 @@ final class RealExportsTests: XCTestCase {
                 zones.update(m.get('value') for m in e.findall('MetadataEntry') if m.get('key') == 'HKTimeZone')
         print('\\n'.join(sorted(zones)))
         """
-        let result = try runProcess("/usr/bin/env", ["python3", "-c", script, path])
+        let result = try runProcess(try TestTools.python(), ["-c", script, path])
         guard result.status == 0 else { throw NSError(domain: "zones", code: 1, userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
         return Set(result.stdout.split(separator: "\n").map(String.init))
     }

@@ -119,15 +119,7 @@ final class RealPeopleTests: XCTestCase {
     /// Every file of a folder, with its bytes (the run log and the lock left out: a refused run
     /// is logged, and took the lock).
     private func snapshot(_ folder: String) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: folder)
-        while let path = enumerator?.nextObject() as? String {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder), !isFolder.boolValue,
-                  !path.hasSuffix("runs.log"), !path.hasSuffix(".healthetl/lock") else { continue }
-            files[path] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + path))
-        }
-        return files
+        try fileContents(under: folder) { $0.hasSuffix("runs.log") || $0.hasSuffix(".healthetl/lock") }
     }
 
     func testAnotherPersonsExportIsRefusedAndChangesNothing() throws {
@@ -402,10 +394,8 @@ final class RealPeopleTests: XCTestCase {
         try generateExport(["--out", full, "--days", "30", "--start", "2024-10-01", "--seed", "44", "--scale", "2"])
         let nightly = dir.appendingPathComponent("nightly").path
         for day in [6, 12, 18, 24] {
-            let cut = dir.appendingPathComponent("cut-\(day).xml").path, unused = dir.appendingPathComponent("unused.xml").path
-            let split = try runProcess("/usr/bin/env", ["python3", TestPaths.script("split_export.py"),
-                                                        full, "2024-10-\(String(format: "%02d", day)) 13:00:00 +0200", cut, unused])
-            XCTAssertEqual(split.status, 0, split.stderr)
+            let (cut, _) = try splitExport(full, at: "2024-10-\(String(format: "%02d", day)) 13:00:00 +0200", in: dir,
+                                           named: ("cut-\(day).xml", "unused.xml"))
             XCTAssertEqual(try run(["import", cut, "--out", nightly, "--quiet"]).status, 0)
         }
         XCTAssertEqual(try run(["import", full, "--out", nightly, "--quiet"]).status, 0)

@@ -50,18 +50,6 @@ final class ReportLayoutTests: XCTestCase {
         var energy: String?, weekLines: Double
     }
 
-    private func chromium() throws -> String {
-        guard let path = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
-            .first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            if ProcessInfo.processInfo.environment["HEALTHETL_ALLOW_MISSING_CHROMIUM"] == "1" {
-                throw XCTSkip("Chromium is not installed (apt-get install -y chromium)")
-            }
-            XCTFail("Chromium is not installed: apt-get install -y chromium (set HEALTHETL_ALLOW_MISSING_CHROMIUM=1 to skip)")
-            throw XCTSkip("no Chromium")
-        }
-        return path
-    }
-
     private func importSample(into dir: URL) throws -> String {
         let out = dir.appendingPathComponent("out").path
         let r = try healthetl(["import", Self.sample, "--out", out, "--quiet", "--timezone", "Europe/Berlin"])
@@ -71,9 +59,8 @@ final class ReportLayoutTests: XCTestCase {
 
     private func run(_ arguments: [String], in dir: URL) throws -> ProcessResult {
         let profile = dir.appendingPathComponent("profile-\(UUID().uuidString)").path
-        return try runProcess(try chromium(), ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-                                               "--user-data-dir=\(profile)", "--host-resolver-rules=MAP * ~NOTFOUND",
-                                               "--enable-logging=stderr", "--v=0"] + arguments, timeout: 180)
+        return try TestTools.headlessChromium(["--hide-scrollbars", "--host-resolver-rules=MAP * ~NOTFOUND"] + arguments,
+                                              profile: profile, timeout: 180)
     }
 
     /// Renders `page` in an iframe `width` px wide; returns the probe's findings and the console lines.
@@ -87,7 +74,7 @@ final class ReportLayoutTests: XCTestCase {
         // The window wider than the frame: headless Chromium's smallest window is 500 px.
         let r = try run(["--window-size=\(max(width, 500)),3000", "--screenshot=\(screenshot)", frame.absoluteString], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
-        let console = r.stderr.split(separator: "\n").map(String.init).filter { $0.contains("CONSOLE") }
+        let console = TestTools.consoleLines(r)
         guard let line = console.first(where: { $0.contains("PROBE ") }),
               let json = line.range(of: "PROBE ").map({ String(line[$0.upperBound...]) }),
               let end = json.lastIndex(of: "}") else {

@@ -218,22 +218,13 @@ final class ReportTests: XCTestCase {
     /// Chromium lays out a window under 500 px at 500: the page at a true 390 px is measured in
     /// ReportLayoutTests.)
     private func render(_ page: String, width: Int, screenshot: String) throws -> [String] {
-        guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
-            .first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            if ProcessInfo.processInfo.environment["HEALTHETL_ALLOW_MISSING_CHROMIUM"] == "1" {
-                throw XCTSkip("Chromium is not installed (apt-get install -y chromium); the report was not rendered")
-            }
-            XCTFail("Chromium is not installed: apt-get install -y chromium (set HEALTHETL_ALLOW_MISSING_CHROMIUM=1 to skip)")
-            return []
-        }
         let profile = try temporaryFolder(self).path
-        let r = try runProcess(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-                                          "--user-data-dir=\(profile)", "--host-resolver-rules=MAP * ~NOTFOUND",
-                                          "--enable-logging=stderr", "--v=0", "--window-size=\(width),2400",
-                                          "--screenshot=\(screenshot)", URL(fileURLWithPath: page).absoluteString], timeout: 120)
+        let r = try TestTools.headlessChromium(["--hide-scrollbars", "--host-resolver-rules=MAP * ~NOTFOUND", "--window-size=\(width),2400",
+                                                "--screenshot=\(screenshot)", URL(fileURLWithPath: page).absoluteString],
+                                               profile: profile, timeout: 120)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: screenshot))
-        return r.stderr.split(separator: "\n").map(String.init).filter { $0.contains("CONSOLE") }
+        return TestTools.consoleLines(r)
     }
 
     private func consoleProblems(_ lines: [String]) -> [String] {

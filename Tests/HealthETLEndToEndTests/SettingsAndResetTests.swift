@@ -8,36 +8,24 @@ final class SettingsAndResetTests: XCTestCase {
     /// A small export: steps and walking distance on `days` days from 1 March 2024 (UTC), a run,
     /// each record created at its end (so later exports add new ones past the anchors).
     static func export(days: Int) -> String {
-        var records = ""
+        var records: [String] = []
         for day in 0..<days {
             let date = String(format: "2024-03-%02d", day + 1)
             for hour in [8, 12, 18] {
                 let start = "\(date) \(String(format: "%02d", hour)):00:00 +0000"
                 let end = "\(date) \(String(format: "%02d", hour)):30:00 +0000"
-                records += """
-                 <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" creationDate="\(end)" startDate="\(start)" endDate="\(end)" value="\(1000 + day * 10 + hour)"/>
-                 <Record type="HKQuantityTypeIdentifierDistanceWalkingRunning" sourceName="Phone" unit="km" creationDate="\(end)" startDate="\(start)" endDate="\(end)" value="\(1 + day)"/>
-
-                """
+                records.append(ExportXML.record("StepCount", source: "Phone", unit: "count", value: "\(1000 + day * 10 + hour)",
+                                                start: start, end: end, created: end))
+                records.append(ExportXML.record("DistanceWalkingRunning", source: "Phone", unit: "km", value: "\(1 + day)",
+                                                start: start, end: end, created: end))
             }
         }
-        return """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <HealthData locale="en_US">
-         <ExportDate value="2024-03-\(String(format: "%02d", days + 1)) 10:00:00 +0000"/>
-         <Me HKCharacteristicTypeIdentifierDateOfBirth="1980-05-17"/>
-        \(records) <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" totalDistance="5" totalDistanceUnit="km" totalEnergyBurned="300" totalEnergyBurnedUnit="kcal" sourceName="Watch" creationDate="2024-03-01 07:31:00 +0000" startDate="2024-03-01 07:00:00 +0000" endDate="2024-03-01 07:30:00 +0000"/>
-        </HealthData>
-
-        """
+        let run = #"<Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" totalDistance="5" totalDistanceUnit="km" totalEnergyBurned="300" totalEnergyBurnedUnit="kcal" sourceName="Watch" creationDate="2024-03-01 07:31:00 +0000" startDate="2024-03-01 07:00:00 +0000" endDate="2024-03-01 07:30:00 +0000"/>"#
+        return ExportXML.document([#"<Me HKCharacteristicTypeIdentifierDateOfBirth="1980-05-17"/>"#] + records + [run],
+                                  exportDate: "2024-03-\(String(format: "%02d", days + 1)) 10:00:00 +0000")
     }
 
     private func file(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
-
-    /// Relative paths of every file and folder under `root`.
-    private func tree(_ root: String) -> [String] {
-        (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).sorted()
-    }
 
     func testChangedUnitsShowInTheNextReportAndImportRewritesTheFiles() throws {
         let dir = try temporaryFolder(self)
@@ -114,18 +102,18 @@ final class SettingsAndResetTests: XCTestCase {
         // Issue 57: the opt-in output too (reset left fhir/, the Patient and every Observation).
         XCTAssertEqual(try healthetl(["export-fhir", "--out", out]).status, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/fhir/Patient.ndjson"))
-        let before = tree(out)
+        let before = relativePaths(under: out)
         let dry = try healthetl(["reset", "--out", out])
         XCTAssertEqual(dry.status, 64, dry.stderr)
         for name in ["health.sqlite", "csv/", "parquet/", "report/", "health.xlsx", "fhir/ (4 files)", ".healthetl/runs.log", "--yes"] {
             XCTAssertTrue(dry.stderr.contains(name), "\(name) in \(dry.stderr)")
         }
-        XCTAssertEqual(tree(out), before, "nothing removed without --yes")
+        XCTAssertEqual(relativePaths(under: out), before, "nothing removed without --yes")
 
         let reset = try healthetl(["reset", "--out", out, "--yes"])
         XCTAssertEqual(reset.status, 0, reset.stderr)
         XCTAssertTrue(reset.stdout.contains("health.xlsx"), reset.stdout)
-        XCTAssertEqual(tree(out), [".healthetl", ".healthetl/lock"], "every output gone, the lock file stays")
+        XCTAssertEqual(relativePaths(under: out), [".healthetl", ".healthetl/lock"], "every output gone, the lock file stays")
         XCTAssertEqual(try healthetl(["reset", "--out", out, "--yes"]).status, 66, "nothing left to reset")
     }
 
@@ -137,7 +125,7 @@ final class SettingsAndResetTests: XCTestCase {
             XCTAssertEqual(try healthetl(["import", path, "--out", out, "--person", person, "--timezone", "UTC"]).status, 0)
         }
         XCTAssertEqual(try healthetl(["people", "set", "bob", "--units", "imperial", "--out", out]).status, 0)
-        let ann = tree(out + "/people/ann")
+        let ann = relativePaths(under: out + "/people/ann")
         let dry = try healthetl(["reset", "--out", out, "--person", "bob"])
         XCTAssertEqual(dry.status, 64)
         XCTAssertTrue(dry.stderr.contains("dataset/daily/person=bob"), dry.stderr)
@@ -145,10 +133,10 @@ final class SettingsAndResetTests: XCTestCase {
 
         let reset = try healthetl(["reset", "--out", out, "--person", "bob", "--yes"])
         XCTAssertEqual(reset.status, 0, reset.stderr)
-        XCTAssertEqual(tree(out + "/people/bob"), [".healthetl", ".healthetl/lock", "person.json"])
+        XCTAssertEqual(relativePaths(under: out + "/people/bob"), [".healthetl", ".healthetl/lock", "person.json"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/dataset/daily/person=bob"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/dataset/daily/person=ann"))
-        XCTAssertEqual(tree(out + "/people/ann"), ann, "ann untouched")
+        XCTAssertEqual(relativePaths(under: out + "/people/ann"), ann, "ann untouched")
         XCTAssertTrue(try healthetl(["people", "show", "bob", "--out", out]).stdout.contains("units: imperial"))
     }
 

@@ -18,7 +18,7 @@ final class SharedStore: @unchecked Sendable {
         let export = folder.appendingPathComponent("export.xml").path
         truthPath = folder.appendingPathComponent("truth.json").path
         out = folder.appendingPathComponent("out").path
-        let gen = try runProcess("/usr/bin/env", ["python3", TestPaths.generator, "--out", export, "--days", "35",
+        let gen = try runProcess(try TestTools.python(), [TestPaths.generator, "--out", export, "--days", "35",
                                                      "--start", "2024-03-04", "--seed", "7", "--truth", truthPath,
                                                      "--zone", "Europe/Berlin"])
         guard gen.status == 0 else { throw NSError(domain: "generator", code: Int(gen.status), userInfo: [NSLocalizedDescriptionKey: gen.stderr]) }

@@ -180,10 +180,7 @@ final class SleepNightsEndToEndTests: XCTestCase {
         print(json.dumps([{"Recorded": cell(r, "Recorded"), "Asleep (min)": minutes(cell(r, "Asleep (h:mm)")),
                            "In bed (min)": minutes(cell(r, "In bed (h:mm)"))} for r in rows[1:]]))
         """
-        guard let python = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"], !python.isEmpty else {
-            throw XCTSkip("HEALTHETL_PYTHON not set (openpyxl reads the workbook)")
-        }
-        let r = try runProcess(python, ["-c", script, path])
+        let r = try runProcess(try TestTools.python(importing: ["openpyxl"]), ["-c", script, path])
         XCTAssertEqual(r.status, 0, r.stderr)
         let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]], r.stdout)
         XCTAssertEqual(rows.count, 5)

@@ -305,20 +305,18 @@ final class TravellersLocalDaysTests: XCTestCase {
                            "Tokyo day \(d)")
         }
         // The workbook's Workouts sheet shows each run at its own wall clock (read by openpyxl).
-        if let python = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"], !python.isEmpty {
-            let script = """
-                import sys, openpyxl
-                ws = openpyxl.load_workbook(sys.argv[1])["Workouts"]
-                rows = list(ws.iter_rows(values_only=True))
-                i = rows[0].index("Start (local)")
-                print("\\n".join(f"{r[i]:%Y-%m-%d %H:%M}" for r in rows[1:]))
-                """
-            let read = try runProcess(python, ["-c", script, out + "/health.xlsx"])
-            XCTAssertEqual(read.status, 0, read.stderr)
-            XCTAssertEqual(read.stdout.split(separator: "\n").map(String.init),
-                           ["2024-04-01 18:00", "2024-04-02 18:00", "2024-04-03 18:00"] + (8...12).map { "2024-04-\(String(format: "%02d", $0)) 06:00" }
-                            + ["2024-04-16 18:00", "2024-04-17 18:00", "2024-04-18 18:00"])
-        }
+        let script = """
+            import sys, openpyxl
+            ws = openpyxl.load_workbook(sys.argv[1])["Workouts"]
+            rows = list(ws.iter_rows(values_only=True))
+            i = rows[0].index("Start (local)")
+            print("\\n".join(f"{r[i]:%Y-%m-%d %H:%M}" for r in rows[1:]))
+            """
+        let read = try runProcess(try TestTools.python(importing: ["openpyxl"]), ["-c", script, out + "/health.xlsx"])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        XCTAssertEqual(read.stdout.split(separator: "\n").map(String.init),
+                       ["2024-04-01 18:00", "2024-04-02 18:00", "2024-04-03 18:00"] + (8...12).map { "2024-04-\(String(format: "%02d", $0)) 06:00" }
+                        + ["2024-04-16 18:00", "2024-04-17 18:00", "2024-04-18 18:00"])
         // Each Tokyo run is dated on its Tokyo day.
         XCTAssertEqual(try query(out + "/health.sqlite", "SELECT local_date FROM workouts ORDER BY start_utc"),
                        ["2024-04-01", "2024-04-02", "2024-04-03", "2024-04-08", "2024-04-09", "2024-04-10", "2024-04-11",

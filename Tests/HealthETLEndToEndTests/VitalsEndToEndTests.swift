@@ -81,14 +81,8 @@ final class VitalsEndToEndTests: XCTestCase {
     }
 
     static func export(days: ClosedRange<Int>, exportDay: Int) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <HealthData locale="en_US">
-         <ExportDate value="2024-03-\(exportDay) 23:00:00 +0100"/>
-         <Me HKCharacteristicTypeIdentifierDateOfBirth="1984-06-01" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale"/>
-        \(days.flatMap(day).joined(separator: "\n"))
-        </HealthData>
-        """
+        let me = #"<Me HKCharacteristicTypeIdentifierDateOfBirth="1984-06-01" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale"/>"#
+        return ExportXML.document([me] + days.flatMap(day), exportDate: "2024-03-\(exportDay) 23:00:00 +0100")
     }
 
     private func importExport(_ text: String, name: String, out: URL, in dir: URL, pipeline: [String: Any] = [:]) throws {

@@ -19,11 +19,10 @@ final class WorkbookPrintTests: XCTestCase {
         let out = dir.appendingPathComponent("out").path
         let r = try healthetl(["import", Self.sample, "--out", out, "--pipeline", pipeline, "--quiet", "--timezone", "America/New_York"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        let python = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"]
-            ?? TestPaths.packageRoot.appendingPathComponent(".venv/bin/python").path
+        let python = try TestTools.python(importing: ["openpyxl", "pypdf"])
         let script = TestPaths.script("check_workbook_print.py")
         let check = try runProcess(python, [script, out, "America/New_York", dir.appendingPathComponent("work").path, "--no-ecg"],
-                                   timeout: 600)
+                                   timeout: 600, environment: try TestTools.libreOfficeEnvironment())
         XCTAssertEqual(check.status, 0, String(check.stdout.suffix(3000)) + String(check.stderr.suffix(2000)))
         XCTAssertTrue(check.stdout.contains("workbook print checks passed"), String(check.stdout.suffix(2000)))
         print(check.stdout.split(separator: "\n").filter { $0.hasPrefix("pages") }.joined())

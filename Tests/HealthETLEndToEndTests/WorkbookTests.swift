@@ -38,10 +38,10 @@ final class WorkbookTests: XCTestCase {
         let metric = try importSample(into: dir, "metric", [:])
         let imperial = try importSample(into: dir, "imperial", ["units": "imperial"])
         let semicolon = try importSample(into: dir, "semicolon", ["csvDialect": "excel-semicolon"])
-        let python = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"]
-            ?? TestPaths.packageRoot.appendingPathComponent(".venv/bin/python").path
+        let python = try TestTools.python(importing: ["openpyxl"])
         let script = TestPaths.script("check_workbook.py")
-        let r = try runProcess(python, [script, metric, imperial, semicolon, dir.appendingPathComponent("work").path], timeout: 600)
+        let r = try runProcess(python, [script, metric, imperial, semicolon, dir.appendingPathComponent("work").path], timeout: 600,
+                               environment: try TestTools.libreOfficeEnvironment())
         XCTAssertEqual(r.status, 0, String(r.stdout.suffix(3000)) + String(r.stderr.suffix(2000)))
         XCTAssertTrue(r.stdout.contains("workbook checks passed"), String(r.stdout.suffix(2000)))
     }

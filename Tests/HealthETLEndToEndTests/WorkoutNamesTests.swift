@@ -12,15 +12,11 @@ final class WorkoutNamesTests: XCTestCase {
         let workout = { (type: String, day: String) in
             #"<Workout workoutActivityType="HKWorkoutActivityType\#(type)" duration="45" durationUnit="min" totalEnergyBurned="300" totalEnergyBurnedUnit="kcal" sourceName="Apple Watch" startDate="2024-04-\#(day) 18:00:00 +0200" endDate="2024-04-\#(day) 18:45:00 +0200"/>"#
         }
-        let export = try write("""
-            <?xml version="1.0" encoding="UTF-8"?>
-            <HealthData locale="en_US">
-             <ExportDate value="2024-04-19 09:00:00 +0200"/>
-             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="iPhone" unit="count" value="5000" startDate="2024-04-15 10:00:00 +0200" endDate="2024-04-15 11:00:00 +0200"/>
-             \(workout("TraditionalStrengthTraining", "15"))
-             \(workout("HighIntensityIntervalTraining", "16"))
-            </HealthData>
-            """, to: "export.xml", in: dir)
+        let steps = ExportXML.record("StepCount", source: "iPhone", unit: "count", value: "5000",
+                                     start: "2024-04-15 10:00:00 +0200", end: "2024-04-15 11:00:00 +0200", created: nil)
+        let export = try write(ExportXML.document([steps, workout("TraditionalStrengthTraining", "15"),
+                                                   workout("HighIntensityIntervalTraining", "16")],
+                                                  exportDate: "2024-04-19 09:00:00 +0200"), to: "export.xml", in: dir)
         let out = dir.appendingPathComponent("out").path
         let pipeline = try write(#"{"outputs": ["sqlite", "report", "xlsx"]}"#, to: "p.json", in: dir)
         let r = try healthetl(["import", export, "--out", out, "--pipeline", pipeline, "--quiet", "--timezone", "Europe/Berlin"])
@@ -32,8 +28,7 @@ final class WorkoutNamesTests: XCTestCase {
         for name in expected { XCTAssertTrue(html.contains(">\(name)<"), "the report names \(name)") }
         XCTAssertFalse(html.contains("TraditionalStrengthTraining") || html.contains("HighIntensityIntervalTraining"),
                        "no run-together activity type in the report")
-        let python = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"]
-            ?? TestPaths.packageRoot.appendingPathComponent(".venv/bin/python").path
+        let python = try TestTools.python(importing: ["openpyxl"])
         let sheet = try runProcess(python, ["-c", """
             import sys, openpyxl
             ws = openpyxl.load_workbook(sys.argv[1])["Workouts"]

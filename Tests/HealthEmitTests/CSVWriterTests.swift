@@ -7,9 +7,8 @@ import XCTest
 import TestSupport
 
 /// The CSV writer: cell encoders checked in-process, whole files read back by Python's `csv`
-/// module (Python from `HEALTHETL_PYTHON`, else `python3` on the PATH) and, where LibreOffice is
-/// installed (`apt-get install --no-install-recommends libreoffice-calc-nogui`), converted to
-/// xlsx headless and read back with openpyxl.
+/// module and converted to xlsx by LibreOffice (headless), read back with openpyxl (Python and
+/// LibreOffice from TestTools, which says what a missing one means).
 final class CSVWriterTests: XCTestCase {
 
     // MARK: Cell encoders
@@ -336,16 +335,9 @@ final class CSVWriterTests: XCTestCase {
 
     // MARK: Read back by other programs
 
-    /// Runs Python (`HEALTHETL_PYTHON`, else `python3` on the PATH) with a script and arguments.
+    /// Runs the tests' Python (TestTools.python) with a script and arguments.
     private func python(_ script: String, _ arguments: [String]) throws -> ProcessResult {
-        let result: ProcessResult
-        if let p = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"], !p.isEmpty {
-            result = try runProcess(p, ["-c", script] + arguments, timeout: 300)
-        } else {
-            result = try runProcess("/usr/bin/env", ["python3", "-c", script] + arguments, timeout: 300)
-            if result.status == 127 { throw XCTSkip("no python3 on the PATH and HEALTHETL_PYTHON not set") }
-        }
-        return result
+        try runProcess(try TestTools.python(), ["-c", script] + arguments, timeout: 300)
     }
 
     private static let readCSVScript = #"""
@@ -465,23 +457,7 @@ print(json.dumps({"checked": checked, "bad": bad}))
 
     /// LibreOffice Calc (headless) opens the file as UTF-8 CSV; openpyxl reads the xlsx it saves.
     func testLibreOfficeOpensTheCSV() throws {
-        let pathDirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        let office = ["soffice", "libreoffice"].lazy.flatMap { name in pathDirs.map { "\($0)/\(name)" } }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let office else {
-            throw XCTSkip("LibreOffice is not installed (no soffice/libreoffice on the PATH): "
-                + "apt-get install -y --no-install-recommends libreoffice-calc-nogui")
-        }
-        var openpyxlPython: String?
-        var candidates = [ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"] ?? "",
-                          TestPaths.packageRoot.appendingPathComponent(".venv/bin/python").path]
-        candidates = candidates.filter { !$0.isEmpty && FileManager.default.isExecutableFile(atPath: $0) }
-        for p in candidates + ["/usr/bin/python3"] where FileManager.default.isExecutableFile(atPath: p) {
-            if (try? runProcess(p, ["-c", "import openpyxl"]))?.status == 0 { openpyxlPython = p; break }
-        }
-        guard let openpyxlPython else {
-            throw XCTSkip("openpyxl is missing (needed to read LibreOffice's xlsx): .venv/bin/pip install openpyxl")
-        }
+        let openpyxlPython = try TestTools.python(importing: ["openpyxl"])
 
         let folder = try temporaryFolder(self)
         let path = folder.appendingPathComponent("daily.csv").path
@@ -499,12 +475,7 @@ print(json.dumps({"checked": checked, "bad": bad}))
         }
         try w.close()
 
-        // A private profile, so a running office or a parallel test does not interfere.
-        let profile = folder.appendingPathComponent("lo-profile").absoluteString
-        let convert = try runProcess(office, [
-            "--headless", "--norestore", "-env:UserInstallation=\(profile)",
-            "--convert-to", "xlsx", "--infilter=CSV:44,34,76,1", "--outdir", folder.path, path,
-        ], timeout: 180)
+        let convert = try TestTools.convertCSVToXLSX([path], into: folder.path, profileIn: folder)
         let xlsx = folder.appendingPathComponent("daily.xlsx").path
         XCTAssertTrue(FileManager.default.fileExists(atPath: xlsx), "soffice: \(convert.stdout) \(convert.stderr)")
 

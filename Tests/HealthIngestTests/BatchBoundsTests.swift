@@ -16,41 +16,32 @@ final class BatchBoundsTests: XCTestCase {
         func stamp(_ minute: Int) -> String {
             String(format: "2024-02-20 %02d:%02d:00 +0100", 6 + minute / 60, minute % 60)
         }
-        var xml = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <HealthData locale="en_US">
-         <ExportDate value="2024-03-01 10:00:00 +0100"/>
-
-        """
+        var elements: [String] = []
         for i in 0..<plainRecords {
-            xml += """
-             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Anna’s iPhone" unit="count" creationDate="\(stamp(i))" startDate="\(stamp(i))" endDate="\(stamp(i + 1))" value="\(i + 10)"/>
-
-            """
+            elements.append(ExportXML.record("StepCount", source: "Anna’s iPhone", unit: "count", value: "\(i + 10)",
+                                             start: stamp(i), end: stamp(i + 1), created: stamp(i)))
         }
         for i in 0..<hrvRecords {
-            xml += """
-             <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="Anna’s Apple Watch" unit="ms" creationDate="\(stamp(i))" startDate="\(stamp(i))" endDate="\(stamp(i + 1))" value="4\(i)">
-              <HeartRateVariabilityMetadataList>
-
-            """
-            for beat in 0..<25 {
-                xml += "   <InstantaneousBeatsPerMinute bpm=\"\(60 + beat)\" time=\"\(6 + i / 60):\(String(format: "%02d", i % 60)):\(String(format: "%02d", beat)).00 AM\"/>\n"
+            let beats = (0..<25).map { beat in
+                "<InstantaneousBeatsPerMinute bpm=\"\(60 + beat)\" time=\"\(6 + i / 60):\(String(format: "%02d", i % 60)):\(String(format: "%02d", beat)).00 AM\"/>"
             }
-            xml += "  </HeartRateVariabilityMetadataList>\n </Record>\n"
+            elements.append(ExportXML.record("HeartRateVariabilitySDNN", source: "Anna’s Apple Watch", unit: "ms", value: "4\(i)",
+                                             start: stamp(i), end: stamp(i + 1), created: stamp(i),
+                                             children: (["<HeartRateVariabilityMetadataList>"] + beats
+                                                        + ["</HeartRateVariabilityMetadataList>"]).joined(separator: "\n")))
         }
         for i in 0..<workouts {
-            xml += """
+            var workout = """
              <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="20" durationUnit="min" sourceName="Apple Watch" startDate="\(stamp(30 * i))" endDate="\(stamp(30 * i + 20))">
               <WorkoutRoute sourceName="iPhone" startDate="\(stamp(30 * i))" endDate="\(stamp(30 * i + 20))">
 
             """
             for point in 0..<20 {
-                xml += "   <Location date=\"\(stamp(30 * i + point))\" latitude=\"52.5\(point)\" longitude=\"13.4\(i)\"/>\n"
+                workout += "   <Location date=\"\(stamp(30 * i + point))\" latitude=\"52.5\(point)\" longitude=\"13.4\(i)\"/>\n"
             }
-            xml += "  </WorkoutRoute>\n </Workout>\n"
+            elements.append(workout + "  </WorkoutRoute>\n </Workout>")
         }
-        return xml + "</HealthData>\n"
+        return ExportXML.document(elements, exportDate: "2024-03-01 10:00:00 +0100")
     }
 
     /// Items, route points and beats of a batch.

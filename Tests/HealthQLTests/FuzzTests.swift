@@ -1,21 +1,16 @@
 import XCTest
 import HealthCore
+import TestSupport
 @testable import HealthQL
 
 /// Thousands of garbage and mutated queries (fixed seed): HealthQL never crashes, and every
 /// failure is a `HealthQLError` whose position lies inside the text.
 final class FuzzTests: XCTestCase {
-    /// SplitMix64: deterministic across platforms and runs.
+    /// TestSupport's SplitMix64 (deterministic across platforms and runs), drawn as these tests draw.
     struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+        var generator: SplitMix64
+        init(state: UInt64) { generator = SplitMix64(seed: state) }
+        mutating func int(_ n: Int) -> Int { Int(generator.next() % UInt64(n)) }
         mutating func pick<T>(_ a: [T]) -> T { a[int(a.count)] }
     }
 

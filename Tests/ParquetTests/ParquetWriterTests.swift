@@ -8,8 +8,7 @@ import TestSupport
 let parquetTestCreator = "ParquetTests 1.0"
 
 /// The Parquet writer: encoders checked byte for byte, and whole files read back by pyarrow
-/// and DuckDB (through Python: `HEALTHETL_PYTHON`, else `.venv/bin/python` at the package
-/// root; set it up with `python3 -m venv .venv && .venv/bin/pip install pyarrow duckdb`).
+/// and DuckDB (through the tests' Python, TestTools.python: `make venv` installs both).
 final class ParquetWriterTests: XCTestCase {
 
     // MARK: Encoders
@@ -682,10 +681,7 @@ final class ParquetWriterTests: XCTestCase {
 
     private static let script = #"""
 import json, struct, sys
-try:
-    import pyarrow as pa, pyarrow.parquet as pq, duckdb
-except ImportError as e:
-    print(json.dumps({"missing": str(e)})); sys.exit(0)
+import pyarrow as pa, pyarrow.parquet as pq, duckdb
 
 path = sys.argv[1]
 
@@ -748,34 +744,13 @@ out["duckdb"] = {"types": [[d[0], d[1]] for d in desc], "columns": dcols, "null_
 print(json.dumps(out))
 """#
 
-    private func pythonPath() throws -> String {
-        if let p = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"], !p.isEmpty {
-            guard FileManager.default.isExecutableFile(atPath: p) else {
-                XCTFail("HEALTHETL_PYTHON=\(p) is not an executable")
-                throw CocoaError(.fileNoSuchFile)
-            }
-            return p
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let venv = root.appendingPathComponent(".venv/bin/python").path
-        if FileManager.default.isExecutableFile(atPath: venv) { return venv }
-        throw XCTSkip("no Python to read Parquet back: set HEALTHETL_PYTHON or run "
-            + "`python3 -m venv .venv && .venv/bin/pip install pyarrow duckdb` at the package root")
-    }
-
     private func readBack(_ path: String) throws -> ReadBack {
-        let result = try runProcess(try pythonPath(), ["-c", Self.script, path], timeout: 300)
+        let result = try runProcess(try TestTools.python(importing: ["pyarrow", "duckdb"]), ["-c", Self.script, path], timeout: 300)
         guard result.status == 0 else {
             XCTFail("python failed reading \(path): \(result.stderr)")
             throw CocoaError(.fileReadCorruptFile)
         }
         let data = Data(result.stdout.utf8)
-        if let missing = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-           let message = missing["missing"] as? String {
-            throw XCTSkip("the Python for these tests lacks pyarrow or duckdb (\(message)): "
-                + "pip install pyarrow duckdb")
-        }
         return try JSONDecoder().decode(ReadBack.self, from: data)
     }
 }

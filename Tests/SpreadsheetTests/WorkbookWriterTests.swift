@@ -42,10 +42,7 @@ final class WorkbookWriterTests: XCTestCase {
             out['empty_rows'] = wb['Empty'].max_row
             print(json.dumps(out))
             """
-        let python = ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"]
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent(".venv/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: python) else { return XCTFail("no Python with openpyxl at \(python): run make venv") }
+        let python = try TestTools.python(importing: ["openpyxl"])
         let result = try runProcess(python, ["-c", script, path], timeout: 300)
         XCTAssertEqual(result.status, 0, result.stderr)
         let data = Data(result.stdout.utf8)

@@ -70,18 +70,39 @@ package func importJSON(_ export: String, _ out: String, _ extra: [String] = [],
 
 /// Runs the export generator (Python tooling) with arguments.
 package func generateExport(_ arguments: [String]) throws {
-    let result = try runProcess("/usr/bin/env", ["python3", TestPaths.generator] + arguments, timeout: 300)
+    let result = try runProcess(try TestTools.python(), [TestPaths.generator] + arguments, timeout: 300)
     XCTAssertEqual(result.status, 0, result.stderr)
 }
 
 /// Splits `full` at `cut` (the export's own date format) into an older export (`n.xml`, records
 /// before the cut) and a newer one (`n1.xml`, everything), in `dir`: the nightly tests' pair.
-package func splitExport(_ full: String, at cut: String, in dir: URL,
+package func splitExport(_ full: String, at cut: String, in dir: URL, named names: (older: String, newer: String) = ("n.xml", "n1.xml"),
                          file: StaticString = #filePath, line: UInt = #line) throws -> (older: String, newer: String) {
-    let older = dir.appendingPathComponent("n.xml").path, newer = dir.appendingPathComponent("n1.xml").path
-    let split = try runProcess("/usr/bin/env", ["python3", TestPaths.script("split_export.py"), full, cut, older, newer])
+    let older = dir.appendingPathComponent(names.older).path, newer = dir.appendingPathComponent(names.newer).path
+    let split = try runProcess(try TestTools.python(), [TestPaths.script("split_export.py"), full, cut, older, newer])
     XCTAssertEqual(split.status, 0, split.stderr, file: file, line: line)
     return (older, newer)
+}
+
+/// Zips the folder `root` into `zip` as the Health app does (Python's zipfile, tooling only): every
+/// file under it, deflated, named from the folder's own name on (`apple_health_export/…`), in
+/// sorted order; then each of `extra` (name and bytes), such as a stray `__MACOSX/` entry.
+package func zipFolder(_ root: String, into zip: String, adding extra: [(name: String, bytes: Data)] = [],
+                       file: StaticString = #filePath, line: UInt = #line) throws {
+    let script = """
+        import os, sys, zipfile
+        root, out, extra = sys.argv[1], sys.argv[2], sys.argv[3:]
+        with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
+            for d, _, files in os.walk(root):
+                for f in sorted(files):
+                    p = os.path.join(d, f)
+                    z.write(p, os.path.relpath(p, os.path.dirname(root)))
+            for name, data in zip(extra[::2], extra[1::2]):
+                z.writestr(name, bytes.fromhex(data))
+        """
+    let pairs = extra.flatMap { [$0.name, $0.bytes.map { String(format: "%02x", $0) }.joined()] }
+    let made = try runProcess(try TestTools.python(), ["-c", script, root, zip] + pairs)
+    XCTAssertEqual(made.status, 0, made.stderr, file: file, line: line)
 }
 
 /// `healthetl` with `arguments`: its exit status, peak resident memory in MiB (the child's, from
@@ -93,7 +114,7 @@ package func healthetlPeakMemory(_ arguments: [String]) throws -> (status: Int32
         sys.stderr.write(r.stderr)
         print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)
         """
-    let r = try runProcess("/usr/bin/env", ["python3", "-c", script, TestPaths.binary] + arguments, timeout: 600)
+    let r = try runProcess(try TestTools.python(), ["-c", script, TestPaths.binary] + arguments, timeout: 600)
     let words = r.stdout.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
     return (Int32(words.last ?? "") ?? -1, (Double(words.first ?? "") ?? .infinity) / 1024, r.stderr)
 }

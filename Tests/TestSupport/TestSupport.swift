@@ -4,7 +4,8 @@ import XCTest
 // The one support target every test target shares (issue 47): paths, temporary folders, the
 // process runner and the `healthetl` runner. Its names are `package`: the package's test targets
 // see them, nothing outside does. Builders of export text are in ExportXML.swift; Readers.swift
-// reads an export in-process (HealthIngest) and a store by plain SQL (SQLite).
+// reads an export in-process (HealthIngest) and a store by plain SQL (SQLite); Tools.swift finds
+// Python, LibreOffice, Chromium and the shells, and says what a missing one means.
 
 /// Paths of the package and of what the tests run.
 package enum TestPaths {
@@ -33,9 +34,6 @@ package enum TestPaths {
         return packageRoot.appendingPathComponent(".build/debug/healthetl").path
     }
 
-    /// The venv's python under `make test` (HEALTHETL_PYTHON), else the system's.
-    package static var python: String { ProcessInfo.processInfo.environment["HEALTHETL_PYTHON"] ?? "/usr/bin/python3" }
-
     /// A real export of `../shared/realexports`, or a skip when that folder is not beside the checkout.
     package static func realExport(_ relative: String) throws -> String {
         let path = realExports.appendingPathComponent(relative).path
@@ -52,6 +50,12 @@ package func temporaryFolder(_ test: XCTestCase) throws -> URL {
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
     return url
+}
+
+/// The relative path of every file and folder under `folder`, sorted (none when it is missing):
+/// what a run left in a folder, or that a decoy beside it is untouched.
+package func relativePaths(under folder: String) -> [String] {
+    (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).sorted()
 }
 
 /// Writes `text` to a file in `folder`.

@@ -9,6 +9,8 @@ with csvDialect excel-semicolon. openpyxl reads every sheet: every value equals 
 LibreOffice converts the workbook back to CSV without error and with the same values; the
 semicolon CSV opened by LibreOffice with a German locale gives numbers; imperial shows miles
 where metric shows kilometres, over the same store. One line per check; non-zero on failure.
+LibreOffice is the program in HEALTHETL_LIBREOFFICE (WorkbookTests hands over the one
+TestSupport's TestTools found, so it is looked for one way).
 """
 import csv, datetime, glob, math, os, sqlite3, subprocess, sys
 import openpyxl
@@ -146,8 +148,9 @@ check(all(close(round(float(m["walking_distance_m"]) / MILE, 2), float(i["walkin
           if m["walking_distance_m"]), "imperial CSV holds miles where metric holds metres")
 
 # LibreOffice converts the workbook back to CSV (its first sheet, Daily) with the same values.
-soffice = next((p for p in ("/usr/bin/soffice", "/usr/bin/libreoffice") if os.path.exists(p)), None)
-check(soffice is not None, "LibreOffice is installed (apt-get install libreoffice-calc-nogui)")
+soffice = os.environ.get("HEALTHETL_LIBREOFFICE")
+check(soffice is not None and os.access(soffice, os.X_OK),
+      "LibreOffice is installed (apt-get install libreoffice-calc-nogui) and named in HEALTHETL_LIBREOFFICE")
 env = dict(os.environ, HOME=work)
 r = subprocess.run([soffice, "--headless", "--convert-to", "csv", "--outdir", os.path.join(work, "lo"), os.path.join(metric, "health.xlsx")],
                    capture_output=True, text=True, env=env, timeout=180)

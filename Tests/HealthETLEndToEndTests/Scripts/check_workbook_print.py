@@ -11,7 +11,8 @@ time (ZONE) and durations as h:mm; Workouts by name with local start and end; no
 in every row; the ECG sheet absent when there are no recordings. LibreOffice: the workbook
 printed to PDF; pypdf reads each page: it names its sheet and its page, it carries the sheet's
 key column headers, a sheet wider than a page is split over pages, and the page count is the sum
-of the sheets'. One line per check; non-zero on failure.
+of the sheets'. One line per check; non-zero on failure. LibreOffice is the program in
+HEALTHETL_LIBREOFFICE (WorkbookPrintTests hands over the one TestSupport's TestTools found).
 """
 import datetime, math, os, re, sqlite3, subprocess, sys
 from zoneinfo import ZoneInfo
@@ -124,8 +125,8 @@ for r, (kind, start_utc) in enumerate(stored):
         check(False, "Workouts: start %r, local %s" % (row[start].value, local(start_utc)))
 check(True, "Workouts: names a person reads, local start times")
 
-soffice = next((p for p in ("/usr/bin/soffice", "/usr/bin/libreoffice") if os.path.exists(p)), None)
-check(soffice is not None, "LibreOffice is installed")
+soffice = os.environ.get("HEALTHETL_LIBREOFFICE")
+check(soffice is not None and os.access(soffice, os.X_OK), "LibreOffice is installed and named in HEALTHETL_LIBREOFFICE")
 r = subprocess.run([soffice, "--headless", "--convert-to", "pdf", "--outdir", os.path.join(work, "pdf"), path],
                    capture_output=True, text=True, env=dict(os.environ, HOME=work), timeout=300)
 pdf = os.path.join(work, "pdf", "health.pdf")
