@@ -49,7 +49,7 @@ final class REPLTests: XCTestCase {
         let out = store.folder.appendingPathComponent("repl-\(mode)-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: store.storePath, toPath: out + "/health.sqlite")
-        let run = try runProcess(TestPaths.python, [TestPaths.script("drive_repl.py"), mode, TestPaths.binary, out], timeout: 180)
+        let run = try runProcess(try TestTools.python(), [TestPaths.script("drive_repl.py"), mode, TestPaths.binary, out], timeout: 180)
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], run.stdout)
     }
