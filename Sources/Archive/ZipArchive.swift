@@ -6,6 +6,7 @@
 
 import CZlib
 import PrivateFiles
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -16,8 +17,8 @@ import Darwin
 #endif
 
 public final class ZipArchive: @unchecked Sendable {
-    // @unchecked: every stored property is immutable after init; the descriptor is only used
-    // with `pread`, which carries its own offset, so concurrent reads are safe.
+    // @unchecked: every stored property is immutable after init or is a Mutex; the descriptor
+    // is only used with `pread`, which carries its own offset, so concurrent reads are safe.
 
     /// One member of the archive, as described by the central directory.
     public struct Entry: Sendable, Hashable, CustomStringConvertible {
@@ -86,6 +87,9 @@ public final class ZipArchive: @unchecked Sendable {
     public let entries: [Entry]
 
     private let fd: Int32
+    private let names: ZipNameIndex
+    /// Built on the first lookup by the end of a name (most readers never make one).
+    private let suffixes = Mutex<ZipSuffixIndex?>(nil)
 
     /// Opens `path` and parses its central directory.
     /// - Throws: `ArchiveError` `.cannotOpen` if the file cannot be opened;
@@ -117,12 +121,15 @@ public final class ZipArchive: @unchecked Sendable {
         #endif
         self.fd = fd
         self.fileSize = UInt64(st.st_size)
+        let entries: [Entry]
         do {
-            self.entries = try ZipArchive.readCentralDirectory(fd: fd, fileSize: UInt64(st.st_size), path: path)
+            entries = try ZipArchive.readCentralDirectory(fd: fd, fileSize: UInt64(st.st_size), path: path)
         } catch {
             close(fd)
             throw error
         }
+        self.entries = entries
+        names = ZipNameIndex(entries)
     }
 
     deinit {
@@ -131,7 +138,22 @@ public final class ZipArchive: @unchecked Sendable {
 
     /// The first entry whose name equals `name` exactly.
     public func entry(named name: String) -> Entry? {
-        entries.first { $0.name == name }
+        names.first(named: name).map { entries[$0] }
+    }
+
+    /// The first entry named `name` that is not a directory.
+    public func fileEntry(named name: String) -> Entry? {
+        names.firstFile(named: name, in: entries).map { entries[$0] }
+    }
+
+    /// The first entry in archive order that is not Finder litter (`isJunk`) whose name ends in
+    /// `/` + `path`: `any/folder/workout-routes/r.gpx` for `workout-routes/r.gpx`.
+    public func entry(endingWith path: String) -> Entry? {
+        let found = suffixes.withLock { index in
+            if index == nil { index = ZipSuffixIndex(entries) }
+            return index!.first(endingWith: path, in: entries)
+        }
+        return found.map { entries[$0] }
     }
 
     /// Streams the uncompressed bytes of `entry` to `body`, at most `chunkSize` bytes per call.
