@@ -13,6 +13,13 @@ final class HostileInputsRoundThreeTests: XCTestCase {
         XCTAssertEqual(made.status, 0, made.stderr)
     }
 
+    /// The bytes the file system was asked to write by the children this process waited for.
+    private func childBytesWritten() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        return usage.ru_oublock * 512
+    }
+
     // MARK: item 3, lookups
 
     /// Every clinical file, ECG and route was found by a scan of the zip's entries, and a route
@@ -69,5 +76,57 @@ final class HostileInputsRoundThreeTests: XCTestCase {
         XCTAssertEqual(found, ["10.0:2000", "20.0:1000", "40.0:1000"])
         XCTAssertLessThan(seconds, 60, "found by index (the scans took minutes)")
         print("40,000 clinical files and 5,000 routes imported in \(String(format: "%.1f", seconds)) s")
+    }
+
+    // MARK: item 2, zip bombs of small files
+
+    /// The zip-bomb check began at 64 MiB of one entry and clinical files stop at 32 MiB, so it
+    /// never looked at them: 1.6 MB of files of `{}` made 2.2 GB of store and Bundle. Now an
+    /// entry may inflate at most 500 times once past 64 KiB, and all reads of the archive at
+    /// most 200 times its size once past 64 MiB: either refuses the export, 65, quickly, having
+    /// written little and published nothing.
+    func testZipBombsOfSmallClinicalFilesAreRefused() throws {
+        let dir = try temporaryFolder(self)
+        let out = dir.appendingPathComponent("out").path
+        let first = try healthetl(["import", Self.sample, "--out", out, "--quiet", "--timezone", "UTC"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let before = try publishedOutputs(out)
+        let folder = "apple_health_export/clinical-records/"
+        let cases = [
+            // 1,100 files of 1,000,000 bytes of `{}` beside the sample: 1.1 GB in 1.6 MB.
+            ("many.zip", "z.write(sample, 'apple_health_export/export.xml')\n"
+                + "for i in range(1100): z.writestr(f'\(folder)Basic-{i:04d}.json', '{\"resourceType\":\"Basic\",\"a\":[' + '{},' * 333328 + '{}]}')",
+             "entry '\(folder)Basic-0000.json' inflates more than 500 times", 64, 30.0),
+            // One file of 31 MiB of spaces (a clinical file may hold 32).
+            ("spaces.zip", "z.write(sample, 'apple_health_export/export.xml')\n"
+                + "z.writestr('\(folder)Basic-1.json', '{\"resourceType\":\"Basic\"' + ' ' * (31 << 20) + '}')",
+             "entry '\(folder)Basic-1.json' inflates more than 500 times", 64, 30.0),
+            // 1,200 files of 60,000 bytes, each under the 64 KiB where an entry is judged alone:
+            // 72 MB in 0.3 MB, refused at the archive's 64 MiB (read and stored first: 10 s in a debug build).
+            ("small.zip", "z.writestr('apple_health_export/export.xml', '<HealthData locale=\"en_US\"></HealthData>')\n"
+                + "for i in range(1200): z.writestr(f'\(folder)B{i:04d}.json', '{\"resourceType\":\"Basic\",\"a\":[' + '{},' * 19990 + '{}]}')",
+             "more than 200 times the archive's", 100, 120.0),
+        ]
+        for (name, files, says, megabytes, seconds) in cases {
+            let zip = dir.appendingPathComponent(name).path
+            let body = files.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
+            try makeZip(zip, "import sys, zipfile\nsample = sys.argv[2]\n"
+                + "with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n" + body + "\n")
+            let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: zip)[.size] as? Int)
+            XCTAssertLessThan(size, 2_000_000, name)
+            let written = childBytesWritten()
+            let started = Date()
+            let r = try runProcess(TestPaths.binary, ["import", zip, "--out", out, "--quiet", "--timezone", "UTC"], timeout: 300)
+            let took = Date().timeIntervalSince(started)
+            let wrote = childBytesWritten() - written
+            XCTAssertEqual(r.status, 65, "\(name): \(r.stderr)")
+            for phrase in [zip, says, "refused as a zip bomb"] {
+                XCTAssertTrue(r.stderr.contains(phrase), "\(name): expected “\(phrase)” in: \(r.stderr)")
+            }
+            XCTAssertLessThan(took, seconds, name)
+            XCTAssertLessThan(wrote, megabytes << 20, "\(name) wrote \(wrote >> 20) MiB")
+            assertSamePublished(before, try publishedOutputs(out), "after refusing \(name)")
+            print("\(name): \(size) bytes refused in \(String(format: "%.1f", took)) s, \(wrote >> 20) MiB written")
+        }
     }
 }
