@@ -129,4 +129,54 @@ final class HostileInputsRoundThreeTests: XCTestCase {
             print("\(name): \(size) bytes refused in \(String(format: "%.1f", took)) s, \(wrote >> 20) MiB written")
         }
     }
+
+    // MARK: item 4, a file per fhirVersion
+
+    /// Each release of the clinical records' Bundles kept its file open until all were written,
+    /// and an unknown `fhirVersion` is a release of its own: 1,100 made-up versions under
+    /// `ulimit -n 1024` failed every import with the `fhir` output, and every `export-fhir`,
+    /// with 73. One Bundle is open at a time now: under a limit of 256 both write all 1,102.
+    func testElevenHundredFHIRVersionsDoNotRunOutOfFiles() throws {
+        let dir = try temporaryFolder(self)
+        let zip = dir.appendingPathComponent("export.zip").path
+        try makeZip(zip, """
+            import sys, zipfile
+            out, sample = sys.argv[1], sys.argv[2]
+            versions = ['4.0.1', '1.0.2'] + [f'9.{i}' for i in range(1100)]
+            element = ('<ClinicalRecord type="HKClinicalTypeIdentifierLabResultRecord" identifier="Observation/{n}" '
+                       'sourceName="Example Health" fhirVersion="{v}" receivedDate="2024-03-20 09:12:44 +0100" '
+                       'resourceFilePath="/clinical-records/Observation-{n}.json"/>')
+            xml = open(sample, encoding='utf-8').read()
+            xml = xml.replace('</HealthData>', '\\n'.join(element.format(n=n, v=v) for n, v in enumerate(versions)) + '\\n</HealthData>')
+            with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
+                z.writestr('apple_health_export/export.xml', xml)
+                for n in range(len(versions)):
+                    z.writestr(f'apple_health_export/clinical-records/Observation-{n}.json', '{"resourceType": "Observation", "id": "o%d"}' % n)
+            """)
+        let pipeline = try write(#"{"outputs": ["sqlite", "fhir"]}"#, to: "fhir-pipeline.json", in: dir)
+        let out = dir.appendingPathComponent("out").path
+        let limited = ["/usr/bin/prlimit", "--nofile=256", TestPaths.binary]
+        let r = try runProcess(limited[0], Array(limited.dropFirst()) + ["import", zip, "--out", out, "--quiet",
+                                                                         "--timezone", "UTC", "--pipeline", pipeline])
+        XCTAssertEqual(r.status, 0, String(r.stderr.prefix(500)))
+        let fhir = out + "/fhir/"
+        let manifest = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fhir + "manifest.json"))) as? [String: Any])
+        let clinical = try XCTUnwrap((manifest["extension"] as? [String: Any])?["clinicalRecords"] as? [[String: Any]])
+        XCTAssertEqual(clinical.count, 1_102)
+        XCTAssertEqual(clinical.first { $0["release"] as? String == "R4" } as NSDictionary?,
+                       ["release": "R4", "fhirVersions": ["4.0.1"], "url": "Bundle.ndjson", "count": 1] as NSDictionary)
+        XCTAssertEqual(clinical.first { $0["release"] as? String == "FHIR-9.1099" } as NSDictionary?,
+                       ["release": "FHIR-9.1099", "fhirVersions": ["9.1099"], "url": "Bundle.FHIR-9.1099.ndjson", "count": 1] as NSDictionary)
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: fhir).filter { $0.hasPrefix("Bundle") }
+        XCTAssertEqual(bundles.count, 1_102)
+        let line = try String(contentsOfFile: fhir + "Bundle.FHIR-9.7.ndjson", encoding: .utf8)
+        let bundle = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        XCTAssertEqual(bundle["entry"] as? NSArray, [["resource": ["resourceType": "Observation", "id": "o9"]]] as NSArray)
+        XCTAssertTrue((bundle["id"] as? String)?.hasSuffix("-clinical-fhir-9.7") == true, "\(bundle)")
+        // export-fhir writes the same files from the store, under the same limit.
+        let written = try publishedOutputs(fhir)
+        let export = try runProcess(limited[0], Array(limited.dropFirst()) + ["export-fhir", "--out", out])
+        XCTAssertEqual(export.status, 0, String(export.stderr.prefix(500)))
+        assertSamePublished(written, try publishedOutputs(fhir), "export-fhir")
+    }
 }
