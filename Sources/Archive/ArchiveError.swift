@@ -6,6 +6,9 @@ public struct ArchiveError: Error, CustomStringConvertible, Sendable, Equatable 
         case cannotOpen
         /// Not a (complete, supported) archive, or a damaged entry (EX_DATAERR, 65).
         case unusable
+        /// An archive that inflates far more than real data can: refused whole, wherever it is
+        /// found, even by a reader that skips a damaged entry (EX_DATAERR, 65).
+        case bomb
         /// A read failed (EX_IOERR, 74).
         case io
         /// zlib failed, or the archive would break a limit of its format (EX_SOFTWARE, 70).
@@ -23,7 +26,7 @@ public struct ArchiveError: Error, CustomStringConvertible, Sendable, Equatable 
     public var exitCode: Int32 {
         switch kind {
         case .cannotOpen: 66
-        case .unusable: 65
+        case .unusable, .bomb: 65
         case .io: 74
         case .unexpected: 70
         }

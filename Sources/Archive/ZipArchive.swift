@@ -6,6 +6,7 @@
 
 import CZlib
 import PrivateFiles
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -16,8 +17,9 @@ import Darwin
 #endif
 
 public final class ZipArchive: @unchecked Sendable {
-    // @unchecked: every stored property is immutable after init; the descriptor is only used
-    // with `pread`, which carries its own offset, so concurrent reads are safe.
+    // @unchecked: every stored property is immutable after init or is a Mutex or an Atomic; the
+    // descriptor is only used with `pread`, which carries its own offset, so concurrent reads
+    // are safe.
 
     /// One member of the archive, as described by the central directory.
     public struct Entry: Sendable, Hashable, CustomStringConvertible {
@@ -86,6 +88,11 @@ public final class ZipArchive: @unchecked Sendable {
     public let entries: [Entry]
 
     private let fd: Int32
+    private let names: ZipNameIndex
+    /// Built on the first lookup by the end of a name (most readers never make one).
+    private let suffixes = Mutex<ZipSuffixIndex?>(nil)
+    /// Bytes every read of this archive has produced so far: the archive's own bomb check.
+    private let bytesProduced = Atomic<UInt64>(0)
 
     /// Opens `path` and parses its central directory.
     /// - Throws: `ArchiveError` `.cannotOpen` if the file cannot be opened;
@@ -117,12 +124,15 @@ public final class ZipArchive: @unchecked Sendable {
         #endif
         self.fd = fd
         self.fileSize = UInt64(st.st_size)
+        let entries: [Entry]
         do {
-            self.entries = try ZipArchive.readCentralDirectory(fd: fd, fileSize: UInt64(st.st_size), path: path)
+            entries = try ZipArchive.readCentralDirectory(fd: fd, fileSize: UInt64(st.st_size), path: path)
         } catch {
             close(fd)
             throw error
         }
+        self.entries = entries
+        names = ZipNameIndex(entries)
     }
 
     deinit {
@@ -131,7 +141,22 @@ public final class ZipArchive: @unchecked Sendable {
 
     /// The first entry whose name equals `name` exactly.
     public func entry(named name: String) -> Entry? {
-        entries.first { $0.name == name }
+        names.first(named: name).map { entries[$0] }
+    }
+
+    /// The first entry named `name` that is not a directory.
+    public func fileEntry(named name: String) -> Entry? {
+        names.firstFile(named: name, in: entries).map { entries[$0] }
+    }
+
+    /// The first entry in archive order that is not Finder litter (`isJunk`) whose name ends in
+    /// `/` + `path`: `any/folder/workout-routes/r.gpx` for `workout-routes/r.gpx`.
+    public func entry(endingWith path: String) -> Entry? {
+        let found = suffixes.withLock { index in
+            if index == nil { index = ZipSuffixIndex(entries) }
+            return index!.first(endingWith: path, in: entries)
+        }
+        return found.map { entries[$0] }
     }
 
     /// Streams the uncompressed bytes of `entry` to `body`, at most `chunkSize` bytes per call.
@@ -242,6 +267,7 @@ public final class ZipArchive: @unchecked Sendable {
         var data = EntryData(archive: self, entry: entry, offset: start)
         while data.remaining > 0 {
             let got = try data.read(into: buffer, upTo: chunk, progress: progress)
+            try countRead(entry, got)
             crc = CZlib.crc32(crc, buffer.assumingMemoryBound(to: Bytef.self), uInt(got))
             if try !body(UnsafeRawBufferPointer(start: buffer, count: got)) { return }
         }
@@ -282,7 +308,8 @@ public final class ZipArchive: @unchecked Sendable {
                 if produced > entry.uncompressedSize {
                     throw fail(entry, "inflates to more than the declared \(entry.uncompressedSize) bytes (corrupt data)")
                 }
-                try checkRatio(entry, produced: produced, consumed: entry.compressedSize - data.remaining - UInt64(zs.avail_in))
+                try checkEntryRatio(entry, produced: produced, consumed: entry.compressedSize - data.remaining - UInt64(zs.avail_in))
+                try countRead(entry, count)
                 crc = CZlib.crc32(crc, output, uInt(count))
                 if try !body(UnsafeRawBufferPointer(start: output, count: count)) { return }
             }
@@ -339,16 +366,52 @@ public final class ZipArchive: @unchecked Sendable {
         }
     }
 
-    /// Past `bombFloor` inflated bytes, an entry may inflate to at most `maximumRatio` times
-    /// the compressed bytes read so far. Real exports compress 5 to 70 times (XML, GPX, the
-    /// CDA copy); deflate's limit is about 1,030. A zip of zeros or spaces would otherwise keep
-    /// the parser busy for minutes per megabyte of zip (a 1 MB zip of spaces is 1 GiB of XML).
-    public static let maximumRatio: UInt64 = 500
-    public static let bombFloor: UInt64 = 64 << 20
+    // MARK: - Zip bombs
+    //
+    // Real exports compress 5 to 70 times (export.xml 10 to 30, GPX, ECG and JSON files 2 to
+    // 10, the CDA copy up to 70); deflate's limit is about 1,030. A zip of zeros, spaces or
+    // `{}` would keep a reader busy for minutes per megabyte of zip and have it store what it
+    // read: a 1 MB zip of spaces is 1 GiB of XML, and 1.6 MB of clinical files, each under the
+    // 64 MiB where an entry used to be checked first, made 2.2 GB of store and Bundle. Two
+    // bounds, checked on every chunk of every read, refuse such an archive whole:
 
-    private func checkRatio(_ entry: Entry, produced: UInt64, consumed: UInt64) throws {
-        guard produced > Self.bombFloor, produced / max(1, consumed) > Self.maximumRatio else { return }
-        throw fail(entry, "inflates more than \(Self.maximumRatio) times (\(consumed) bytes to over \(produced >> 20) MiB so far); "
+    /// Past `entryRatioFloor` bytes out of it, an entry may inflate to at most this many times
+    /// the compressed bytes read from it so far: seven times the most compressible real entry,
+    /// half of a bomb's.
+    public static let entryRatioLimit: UInt64 = 500
+    /// Past the first chunk of a small read; a real entry of any size is far from the ratio.
+    public static let entryRatioFloor: UInt64 = 64 << 10
+
+    /// Past `archiveFloor`, all reads of the archive together may produce at most this many
+    /// times the archive's size. Under `entryRatioFloor` an entry is not judged alone, and a
+    /// zip of many such entries (each with some 200 bytes of headers) inflates up to 300 times;
+    /// a reader may read an entry more than once (the import reads export.xml up to twice, and
+    /// its first megabyte a few more times: at 30 times, 60). 200 is three times what a real
+    /// import reads, and a bomb is stopped at a fifth of its size.
+    public static let archiveRatioLimit: UInt64 = 200
+    /// What any archive may produce, however small: a tiny export of repetitive test data.
+    public static let archiveFloor: UInt64 = 64 << 20
+
+    /// The most all reads of this archive may produce.
+    private var readLimit: UInt64 {
+        let (bound, overflow) = fileSize.multipliedReportingOverflow(by: Self.archiveRatioLimit)
+        return overflow ? .max : max(bound, Self.archiveFloor)
+    }
+
+    /// `produced` bytes out of `entry` so far by this read, from `consumed` compressed bytes.
+    private func checkEntryRatio(_ entry: Entry, produced: UInt64, consumed: UInt64) throws {
+        guard produced > Self.entryRatioFloor, produced / max(1, consumed) > Self.entryRatioLimit else { return }
+        throw ArchiveError(.bomb, "\(path): entry '\(entry.name)' inflates more than \(Self.entryRatioLimit) times "
+            + "(\(consumed) bytes to over \(produced >> 10) KiB so far); a Health export compresses 5 to 70 times: "
+            + "refused as a zip bomb")
+    }
+
+    /// Counts `count` more bytes out of the archive (out of `entry`) against its bound.
+    private func countRead(_ entry: Entry, _ count: Int) throws {
+        let total = bytesProduced.wrappingAdd(UInt64(count), ordering: .relaxed).newValue
+        guard total > readLimit else { return }
+        throw ArchiveError(.bomb, "\(path): its entries inflate to over \(readLimit >> 20) MiB (reading '\(entry.name)'), "
+            + "more than \(Self.archiveRatioLimit) times the archive's \(fileSize) bytes; "
             + "a Health export compresses 5 to 70 times: refused as a zip bomb")
     }
 

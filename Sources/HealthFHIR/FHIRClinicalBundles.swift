@@ -36,28 +36,37 @@ struct FHIRClinicalBundles {
 
     static func fileName(_ release: String) -> String { release == "R4" ? "Bundle.ndjson" : "Bundle.\(release).ndjson" }
 
-    /// Streams the store's clinical resources into their releases' Bundles (one line each).
+    /// Streams the store's clinical resources into their releases' Bundles (one line each), one
+    /// Bundle after the other: a file open per release at once ran out of descriptors on an
+    /// export whose elements named 1,100 made-up versions (each a release of its own). The
+    /// resources are grouped first by row (8 bytes each, their JSON stays in the store), so
+    /// each Bundle still holds its resources in path order.
     func write(from store: HealthStore) throws -> [Written] {
-        var files: [String: BundleFile] = [:]
-        do {
-            try store.forEachClinicalResource { resource in
-                let release = Self.release(of: resource.fhirVersion)
-                if files[release] == nil {
-                    files[release] = try BundleFile(release: release, in: folder)
-                }
-                try files[release]!.append(resource)
-            }
-            for release in files.keys.sorted() {
-                var rest: [String: Any] = ["resourceType": "Bundle", "type": "collection",
-                                           "id": "\(personID)-clinical-\(release.lowercased())"]
-                if let timestamp { rest["timestamp"] = timestamp }
-                try files[release]!.finish(rest)
-            }
-        } catch {
-            for file in files.values { file.discard() }
-            throw error
+        var groups: [String: (rows: [Int64], versions: Set<String>)] = [:]
+        var releases: [String?: String] = [:]   // versions repeat: each is looked at once
+        try store.forEachClinicalResourceVersion { row, version in
+            let release = releases[version] ?? Self.release(of: version)
+            releases[version] = release
+            groups[release, default: ([], [])].rows.append(row)
+            if let version { groups[release]!.versions.insert(version) }
         }
-        return files.keys.sorted().map { files[$0]!.written }
+        var written: [Written] = []
+        for release in groups.keys.sorted() {
+            let group = groups.removeValue(forKey: release)!
+            var rest: [String: Any] = ["resourceType": "Bundle", "type": "collection",
+                                       "id": "\(personID)-clinical-\(release.lowercased())"]
+            if let timestamp { rest["timestamp"] = timestamp }
+            let file = try BundleFile(release: release, in: folder)
+            do {
+                try store.forEachClinicalResourceJSON(rows: group.rows) { try file.append($0) }
+                try file.finish(rest)
+            } catch {
+                file.discard()
+                throw error
+            }
+            written.append(Written(release: release, fhirVersions: group.versions.sorted(), resources: group.rows.count))
+        }
+        return written
     }
 }
 
@@ -65,18 +74,17 @@ struct FHIRClinicalBundles {
 /// other keys, which sort after "entry" (FHIRJSON's order), and the line's end.
 private final class BundleFile {
     private let file: AtomicOutputFile
-    private(set) var written: FHIRClinicalBundles.Written
+    private var resources = 0
 
     init(release: String, in folder: String) throws {
-        written = FHIRClinicalBundles.Written(release: release, fhirVersions: [], resources: 0)
-        file = try AtomicOutputFile(path: (folder as NSString).appendingPathComponent(written.file), durability: .syncedWhenPublished)
+        file = try AtomicOutputFile(path: (folder as NSString).appendingPathComponent(FHIRClinicalBundles.fileName(release)),
+                                    durability: .syncedWhenPublished)
         try file.write(Array(#"{"entry":["#.utf8))
     }
 
-    func append(_ resource: HealthStore.FHIRClinicalResource) throws {
-        try file.write(Array(((written.resources == 0 ? "" : ",") + #"{"resource":"# + resource.json + "}").utf8))
-        written.resources += 1
-        if let version = resource.fhirVersion, !written.fhirVersions.contains(version) { written.fhirVersions.append(version) }
+    func append(_ json: String) throws {
+        try file.write(Array(((resources == 0 ? "" : ",") + #"{"resource":"# + json + "}").utf8))
+        resources += 1
     }
 
     func finish(_ rest: [String: Any]) throws {

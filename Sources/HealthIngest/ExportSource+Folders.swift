@@ -31,7 +31,7 @@ extension ExportSource {
         let tooLarge = UnreadableExportFile("not a regular file inside the export, or larger than \(maximumBytes >> 20) MiB")
         if let zip, let zipEntry {
             let wanted = Self.zipName(folder + "/" + (name as NSString).lastPathComponent, besideXML: zipEntry)
-            guard let entry = zip.entries.first(where: { $0.name == wanted && !$0.isDirectory }) else {
+            guard let entry = zip.fileEntry(named: wanted) else {
                 throw UnreadableExportFile("not in the zip")
             }
             // The zip reader also stops an entry that inflates past its declared size.

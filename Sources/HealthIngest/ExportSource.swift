@@ -114,8 +114,7 @@ package struct ExportSource: Sendable {
         guard let relative = Self.insideRelativePath(reference) else { return false }
         if let zip, let zipEntry {
             let wanted = Self.zipName(relative, besideXML: zipEntry)
-            guard let entry = zip.entries.first(where: { $0.name == wanted })
-                ?? zip.entries.first(where: { !$0.isJunk && $0.name.hasSuffix("/" + relative) }) else { return false }
+            guard let entry = zip.entry(named: wanted) ?? zip.entry(endingWith: relative) else { return false }
             guard entry.uncompressedSize <= UInt64(Self.maximumReferencedFileBytes) else {
                 throw HealthETLError.dataUnusable("entry '\(entry.name)' is larger than \(Self.maximumReferencedFileBytes >> 20) MiB")
             }

@@ -44,26 +44,30 @@ extension HealthStore {
         package var source: FHIRSource
     }
 
-    /// A file of `clinical-records/` (its JSON on one line) with the FHIR version of the
-    /// `ClinicalRecord` element that names it (nil: none does).
-    package struct FHIRClinicalResource: Sendable {
-        package var path: String
-        package var resourceType: String
-        package var fhirVersion: String?
-        package var json: String
-    }
-
-    /// Every stored clinical resource in path order, `body` called for each: one in memory at a time.
-    package func forEachClinicalResource(_ body: (FHIRClinicalResource) throws -> Void) throws {
+    /// Every stored clinical resource's row and the `fhirVersion` of the `ClinicalRecord`
+    /// element that names it (nil: none does), in path order, without its JSON: what the FHIR
+    /// output groups the resources by before it reads them (`forEachClinicalResourceJSON(rows:)`).
+    package func forEachClinicalResourceVersion(_ body: (_ row: Int64, _ fhirVersion: String?) throws -> Void) throws {
         let stmt = try database.prepare("""
             WITH versions AS (SELECT ltrim(resource_file_path, '/') AS path, min(fhir_version) AS version
                               FROM clinical_records GROUP BY 1)
-            SELECT r.path, r.resource_type, v.version, r.resource
-            FROM clinical_resources r LEFT JOIN versions v ON v.path = r.path ORDER BY r.path
+            SELECT r.rowid, v.version FROM clinical_resources r LEFT JOIN versions v ON v.path = r.path ORDER BY r.path
             """)
         while try stmt.step() {
-            guard let path = stmt.value(0).string, let type = stmt.value(1).string, let json = stmt.value(3).string else { continue }
-            try body(FHIRClinicalResource(path: path, resourceType: type, fhirVersion: stmt.value(2).string, json: json))
+            try body(stmt.int64(0), stmt.value(1).string)
+        }
+    }
+
+    /// The JSON of the clinical resources in `rows` (from `forEachClinicalResourceVersion`), in
+    /// their order, `body` called for each: one in memory at a time, each found by its row.
+    package func forEachClinicalResourceJSON(rows: [Int64], _ body: (String) throws -> Void) throws {
+        let stmt = try database.prepare("SELECT resource FROM clinical_resources WHERE rowid = ?")
+        for row in rows {
+            stmt.bind(1, row)
+            while try stmt.step() {
+                guard let json = stmt.value(0).string else { continue }
+                try body(json)
+            }
         }
     }
 
