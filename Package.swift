@@ -162,6 +162,7 @@ let package = Package(
         .testTarget(name: "HealthNormalizeTests", dependencies: ["HealthNormalize", "HealthCore"], swiftSettings: strict),
         .testTarget(name: "HealthAggregateTests", dependencies: ["HealthAggregate", "HealthDedupe", "HealthCore"],
                     swiftSettings: strict),
+        .testTarget(name: "HealthDedupeTests", dependencies: ["HealthDedupe", "HealthCore"], swiftSettings: strict),
         .testTarget(name: "HealthAnalyticsTests", dependencies: ["HealthAnalytics", "HealthAggregate", "HealthStore", "HealthCore",
                                                                  "HealthPresentation", "SQLite"],
                     swiftSettings: strict),

@@ -146,12 +146,6 @@ final class MergeAndDaysTests: XCTestCase {
         XCTAssertEqual(RunningIntervals.union([5..<9, 1..<3, 2..<4, 9..<10]), [1..<4, 5..<10])
     }
 
-    func testOutOfOrderInputIsAnError() {
-        var merger = PriorityMerger<Void>()
-        XCTAssertThrowsError(try merger.handle([sample("2024-05-06 11:00", "2024-05-06 12:00", 1, rank: 1),
-                                                sample("2024-05-06 10:00", "2024-05-06 12:00", 1, rank: 1)]) { _ in })
-    }
-
     // MARK: sleep
 
     func sleepNights(_ samples: [(String, String, SleepStage, Int)]) throws -> [CivilDate: SleepNight] {
@@ -287,69 +281,5 @@ final class MergeAndDaysTests: XCTestCase {
         XCTAssertEqual(years.map { $0.metrics[.steps] }, [350])
         XCTAssertEqual(years.first?.end, day("2024-12-31"))
         XCTAssertNil(PeriodRollup.weekStartIndex("someday"))
-    }
-
-    // MARK: priority
-
-    func testDefaultPriorityManualWatchPhoneOthers() {
-        let p = SourcePriority()
-        let c: [SourcePriority.Candidate] = [
-            .init(name: "Garmin Connect", deviceModel: nil, userEntered: false),
-            .init(name: "Alex’s iPhone", deviceModel: "iPhone", userEntered: false),
-            .init(name: "Pedometer++", deviceModel: "iPhone", userEntered: false),
-            .init(name: "Alex’s Apple Watch", deviceModel: "Watch", userEntered: false),
-            .init(name: "Health", deviceModel: nil, userEntered: false),
-            .init(name: "Garmin Connect", deviceModel: nil, userEntered: true),
-            .init(name: "Zepp Life", deviceModel: nil, userEntered: false),
-            .init(name: "Mi Fit", deviceModel: "Watch", userEntered: false),
-        ]
-        let r = p.ranks(of: c)
-        func rank(_ i: Int) -> Int { r[c[i]]! }
-        XCTAssertLessThan(rank(5), rank(3))   // typed-in Garmin data is manual entry
-        XCTAssertGreaterThan(rank(4), rank(2)) // "Health" without HKWasUserEntered is no manual entry (issue 44)
-        XCTAssertLessThan(rank(3), rank(7))   // named watch before a device-only match
-        XCTAssertLessThan(rank(7), rank(1))
-        XCTAssertLessThan(rank(1), rank(2))   // the iPhone itself before an app on it
-        XCTAssertLessThan(rank(2), rank(0))
-        XCTAssertLessThan(rank(0), rank(6))   // third parties each get a place (by name)
-        XCTAssertEqual(Set(r.values).count, c.count)
-    }
-
-    /// Issue 44, item 3: Apple's own source names. A Watch named with a no-break space and no
-    /// `device` ranks where the same Watch with a device does; curly apostrophes match straight
-    /// ones; the Health app's localized names are manual entry only by their metadata.
-    func testAppleSourceNamesMatchWithSpacesAndApostrophesFolded() {
-        let p = SourcePriority(patterns: ["manual", "Apple Watch", "Sam's iPhone", "iPhone"])
-        let watchNoDevice = SourcePriority.Candidate(name: "윤창희의 Apple\u{A0}Watch", deviceModel: nil, userEntered: false)
-        let watchNarrow = SourcePriority.Candidate(name: "Sam’s Apple\u{202F}Watch", deviceModel: nil, userEntered: false)
-        let samsPhone = SourcePriority.Candidate(name: "Sam’s iPhone", deviceModel: nil, userEntered: false)
-        let otherPhone = SourcePriority.Candidate(name: "Kim’s iPhone", deviceModel: nil, userEntered: false)
-        let app = SourcePriority.Candidate(name: "Pedometer", deviceModel: nil, userEntered: false)
-        let r = p.ranks(of: [watchNoDevice, watchNarrow, samsPhone, otherPhone, app])
-        for watch in [watchNoDevice, watchNarrow] {
-            XCTAssertEqual(p.key(for: watch).patternIndex, 1, "\(watch.name) is an Apple Watch by its name")
-            XCTAssertFalse(p.key(for: watch).byDeviceOnly)
-            XCTAssertLessThan(r[watch]!, r[samsPhone]!)
-        }
-        XCTAssertEqual(p.key(for: samsPhone).patternIndex, 2, "Sam’s (curly) matches Sam's (straight)")
-        XCTAssertEqual(p.key(for: otherPhone).patternIndex, 3)
-        XCTAssertEqual(p.key(for: app).patternIndex, 4)
-        for health in ["Health", "건강", "Salud", "Santé"] {
-            XCTAssertEqual(p.key(for: .init(name: health, deviceModel: nil, userEntered: true)).patternIndex, 0, health)
-            XCTAssertEqual(p.key(for: .init(name: health, deviceModel: nil, userEntered: false)).patternIndex, 4,
-                           "\(health) without HKWasUserEntered is a source like any other")
-        }
-        XCTAssertEqual(SourcePriority.folded("Alex\u{2019}s\u{A0}APPLE\u{2009}Watch"), "alex's apple watch")
-    }
-
-    func testCustomPriorityPatterns() {
-        let p = SourcePriority(patterns: ["garmin*", "manual", "Apple Watch"])
-        let garmin = SourcePriority.Candidate(name: "Garmin Connect", deviceModel: nil, userEntered: false)
-        let watch = SourcePriority.Candidate(name: "Alex’s Apple Watch", deviceModel: "Watch", userEntered: false)
-        let health = SourcePriority.Candidate(name: "Health", deviceModel: nil, userEntered: true)
-        let r = p.ranks(of: [watch, health, garmin])
-        XCTAssertEqual([r[garmin], r[health], r[watch]], [0, 1, 2])
-        XCTAssertTrue(SourcePriority.matches("*apple*watch", "Alex’s Apple Watch"))
-        XCTAssertFalse(SourcePriority.matches("garmin*", "My Garmin"))
     }
 }
