@@ -179,6 +179,7 @@ let package = Package(
         .testTarget(name: "SpreadsheetTests", dependencies: ["Spreadsheet", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ParquetTests", dependencies: ["Parquet", "Archive", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CSVTests", dependencies: ["CSV", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HealthETLEndToEndTests",
                     dependencies: ["TestSupport", "HealthCore", "HealthIngest", "HealthAggregate", "HealthAnalytics", "HealthStore",
