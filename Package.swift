@@ -174,6 +174,7 @@ let package = Package(
         .testTarget(name: "HealthReportTests", dependencies: ["HealthReport", "HealthStore", "HealthCore"], swiftSettings: strict),
         .testTarget(name: "HealthQLTests", dependencies: ["HealthQL", "HealthCore", "HealthStore", "SQLite", "TestSupport"],
                     swiftSettings: strict),
+        .testTarget(name: "HealthPipelineTests", dependencies: ["HealthPipeline", "HealthAnalytics", "HealthCore", "TestSupport"], swiftSettings: strict),
         // The general libraries' own tests: no health types.
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "SpreadsheetTests", dependencies: ["Spreadsheet", "TestSupport"], swiftSettings: strict),
