@@ -1,8 +1,11 @@
 import Foundation
 
 /// The terminal's settings before raw mode, for the signal handlers (which can take no context).
-/// Written only while no handler can read them: before `rawMode` is set.
-nonisolated(unsafe) private var cookedSettings = termios()
+/// Written only while no handler can read them: before `rawMode` is set. Both are allocated
+/// (by stride, 60 bytes), not Swift values: Swift imports `termios` at 57 bytes and glibc's
+/// `tcgetattr` writes all 60 of its C size, past the end of a Swift global (AddressSanitizer).
+nonisolated(unsafe) private let cookedSettings = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+nonisolated(unsafe) private let rawSettings = UnsafeMutablePointer<termios>.allocate(capacity: 1)
 /// Whether the terminal is in raw mode now: what a signal handler checks before restoring it.
 nonisolated(unsafe) private var rawMode: sig_atomic_t = 0
 /// The actions the handlers replaced, by signal number, so a signal still does what it did
@@ -19,18 +22,18 @@ enum RawTerminal {
 
     /// Keystrokes one by one, no echo, Ctrl-C as a byte; output processing stays on ("\n" → "\r\n").
     static func enable() {
-        guard tcgetattr(STDIN_FILENO, &cookedSettings) == 0 else { return }
+        guard tcgetattr(STDIN_FILENO, cookedSettings) == 0 else { return }
         installHandlers()
-        var raw = cookedSettings
-        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
-        raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
+        rawSettings.update(from: cookedSettings, count: 1)
+        rawSettings.pointee.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
+        rawSettings.pointee.c_iflag &= ~tcflag_t(IXON | ICRNL)
         rawMode = 1
-        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        tcsetattr(STDIN_FILENO, TCSANOW, rawSettings)
     }
 
     static func restore() {
         guard rawMode != 0 else { return }
-        tcsetattr(STDIN_FILENO, TCSANOW, &cookedSettings)
+        tcsetattr(STDIN_FILENO, TCSANOW, cookedSettings)
         rawMode = 0
     }
 
@@ -41,7 +44,7 @@ enum RawTerminal {
             var action = sigaction()
             action.__sigaction_handler.sa_sigaction = { signal, info, _ in
                 // Only async-signal-safe calls: tcsetattr, sigaction, raise.
-                if rawMode != 0 { tcsetattr(STDIN_FILENO, TCSANOW, &cookedSettings); rawMode = 0 }
+                if rawMode != 0 { tcsetattr(STDIN_FILENO, TCSANOW, cookedSettings); rawMode = 0 }
                 sigaction(signal, previousActions + Int(signal), nil)
                 // A trap returns to its instruction, which traps again into the previous action;
                 // a signal sent by a process (si_code <= 0) is sent again, to the same end.
