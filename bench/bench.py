@@ -388,6 +388,8 @@ def cohort_bench(bins: Path, bench_dir: Path) -> dict | None:
             or shutil.which("java") is None:
         log("cohort: skipped (needs make venv with pyspark, and Java)")
         return None
+    # Spark left alone binds its driver to the machine's address: the bench stays on loopback.
+    os.environ["SPARK_LOCAL_IP"], os.environ["SPARK_LOCAL_HOSTNAME"] = "127.0.0.1", "localhost"
     exports = bench_dir / "cohort-exports"
     zones = ["Europe/Berlin", "America/New_York", "Asia/Seoul", "Australia/Sydney"]
     if not (exports / "p8.xml").exists():
