@@ -119,9 +119,9 @@ struct StrictJSON {
             names[names.count - 1].append(name)
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "':'")
-            if depth == 1, peek == UInt8(ascii: "\""), withText(name, { $0.elementsEqual("resourceType".utf8) }) {
+            if depth == 1, peek == UInt8(ascii: "\""), withTexts({ $0(name).elementsEqual("resourceType".utf8) }) {
                 let text = try string()
-                resourceType = withText(text) { String(decoding: $0, as: UTF8.self) }
+                resourceType = withTexts { String(decoding: $0(text), as: UTF8.self) }
             } else {
                 try value(depth: depth)
             }
@@ -145,21 +145,22 @@ struct StrictJSON {
         }
     }
 
-    /// The bytes of a name or string (its inside, unescaped).
-    private func withText<R>(_ name: Name, _ body: (Slice<UnsafeBufferPointer<UInt8>>) -> R) -> R {
-        let range = Int(name.start)..<Int(name.start + name.count)
-        return name.isUnescaped ? unescaped.withUnsafeBufferPointer { body($0[range]) } : body(input[range])
+    /// Calls `body` with `text`, which gives the bytes of a name or string (its inside,
+    /// unescaped): from `input`, or from `unescaped` for one that had an escape.
+    private func withTexts<R>(_ body: ((Name) -> Slice<UnsafeBufferPointer<UInt8>>) -> R) -> R {
+        unescaped.withUnsafeBufferPointer { side in
+            body { name in
+                let range = Int(name.start)..<Int(name.start + name.count)
+                return name.isUnescaped ? side[range] : input[range]
+            }
+        }
     }
 
     /// The object just closed names each member once.
     private func checkNamesOnce() throws(Failure) {
         let list = names[names.count - 1]
         guard list.count > 1 else { return }
-        let twice: String? = unescaped.withUnsafeBufferPointer { side in
-            func text(_ name: Name) -> Slice<UnsafeBufferPointer<UInt8>> {
-                let range = Int(name.start)..<Int(name.start + name.count)
-                return name.isUnescaped ? side[range] : input[range]
-            }
+        let twice: String? = withTexts { text in
             // Sorted by their bytes, a name given twice sits beside itself.
             let sorted = list.sorted { text($0).lexicographicallyPrecedes(text($1)) }
             for (a, b) in zip(sorted, sorted.dropFirst()) where text(a).elementsEqual(text(b)) {
