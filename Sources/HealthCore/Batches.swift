@@ -1,14 +1,16 @@
 /// The values that flow between stages, one batch at a time.
 
-/// How far the reader has got, for progress lines and checkpoints.
+/// How far the reader has got, for progress lines and checkpoints, in the input's own unit
+/// (`HealthInput.progressTotal`): bytes of the file for an export XML or zip (compressed bytes
+/// for a zip), rows for a database.
 public struct InputPosition: Hashable, Sendable {
-    /// Bytes of the input file consumed (compressed bytes for a zip).
+    /// Units of the input consumed so far (bytes, or rows).
     public var bytesRead: Int64
     public var totalBytes: Int64
-    /// Top-level elements (children of `HealthData`) completed so far.
+    /// Items completed so far: top-level elements (children of `HealthData`) of an XML, rows of a database.
     public var elementOrdinal: Int64
     /// Where a later run can pick up right after this batch; nil for batches that do not end
-    /// at a top-level element of the XML (route files).
+    /// at a point the input can resume from (route files).
     public var resume: ResumePoint?
     public init(bytesRead: Int64 = 0, totalBytes: Int64 = 0, elementOrdinal: Int64 = 0, resume: ResumePoint? = nil) {
         self.bytesRead = bytesRead; self.totalBytes = totalBytes; self.elementOrdinal = elementOrdinal
@@ -17,25 +19,36 @@ public struct InputPosition: Hashable, Sendable {
     public var fraction: Double { totalBytes > 0 ? min(1, Double(bytesRead) / Double(totalBytes)) : 0 }
 }
 
-/// The ingest stage's state at the end of a top-level element: enough to start parsing again
-/// from there in a new process (seek to `xmlOffset`, open a synthetic `<HealthData>`, count
-/// lines and elements on from here).
+/// The ingest stage's state at the end of a batch: enough to start reading again from there
+/// in a new process. An export XML seeks to `inputOffset`, opens a synthetic `<HealthData>` and
+/// counts lines and elements on from here; a database input goes on with the rows of `table`
+/// after `afterRowID` (tables are read in one fixed order, each by its row id).
 public struct ResumePoint: Codable, Hashable, Sendable {
-    /// Bytes of the export XML (uncompressed) before the next top-level element.
-    public var xmlOffset: Int64
-    /// Top-level elements completed.
+    /// XML: bytes of the export XML (uncompressed) before the next top-level element.
+    public var inputOffset: Int64
+    /// Items completed (top-level elements of the XML, rows of a database).
     public var elementOrdinal: Int64
-    /// Line of the XML at `xmlOffset` (1-based).
+    /// XML: the line at `inputOffset` (1-based).
     public var line: Int
-    /// The whole XML has been read; only route files may be left.
-    public var xmlComplete: Bool
-    /// What the sanitizer did before this point (for the run's summary).
+    /// The whole input has been read; only files it references (routes) may be left.
+    public var inputComplete: Bool
+    /// What the XML sanitizer did before this point (for the run's summary).
     public var removedDoctype: Bool
     public var repairedBytes: Int
-    public init(xmlOffset: Int64, elementOrdinal: Int64, line: Int, xmlComplete: Bool = false,
-                removedDoctype: Bool = false, repairedBytes: Int = 0) {
-        self.xmlOffset = xmlOffset; self.elementOrdinal = elementOrdinal; self.line = line
-        self.xmlComplete = xmlComplete; self.removedDoctype = removedDoctype; self.repairedBytes = repairedBytes
+    /// A database input: the table being read, and the last row id read from it.
+    public var table: String?
+    public var afterRowID: Int64?
+    public init(inputOffset: Int64, elementOrdinal: Int64, line: Int, inputComplete: Bool = false,
+                removedDoctype: Bool = false, repairedBytes: Int = 0, table: String? = nil, afterRowID: Int64? = nil) {
+        self.inputOffset = inputOffset; self.elementOrdinal = elementOrdinal; self.line = line
+        self.inputComplete = inputComplete; self.removedDoctype = removedDoctype; self.repairedBytes = repairedBytes
+        self.table = table; self.afterRowID = afterRowID
+    }
+
+    // The names a checkpoint of an earlier release used (a killed run resumes across an upgrade).
+    enum CodingKeys: String, CodingKey {
+        case inputOffset = "xmlOffset", inputComplete = "xmlComplete"
+        case elementOrdinal, line, removedDoctype, repairedBytes, table, afterRowID
     }
 }
 

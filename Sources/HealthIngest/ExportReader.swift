@@ -23,42 +23,7 @@ package struct ExportReader: Sendable {
     }
 
     /// What the reader saw besides the batches.
-    package struct Summary: Codable, Sendable {
-        package var elements: Int64 = 0
-        package var removedDoctype = false
-        package var repairedBytes = 0
-        package var routeFilesRead = 0
-        package var routeFilesMissing: [String] = []
-        /// ECG files read into recordings; those that could not be, each with its reason.
-        package var ecgFilesRead = 0
-        package var ecgFilesUnreadable = FileNotes()
-        /// What the user should know about ECG files that were read (lines skipped).
-        package var ecgNotes = FileNotes()
-        /// FHIR files of `clinical-records/` read; those that could not be, each with its reason.
-        package var clinicalFilesRead = 0
-        package var clinicalFilesUnreadable = FileNotes()
-        package init() {}
-
-        enum CodingKeys: String, CodingKey {
-            case elements, removedDoctype, repairedBytes, routeFilesRead, routeFilesMissing, ecgFilesRead,
-                 ecgFilesUnreadable, ecgNotes, clinicalFilesRead, clinicalFilesUnreadable
-        }
-
-        // A checkpoint written before the ECG or clinical counts existed still resumes.
-        package init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            elements = try c.decode(Int64.self, forKey: .elements)
-            removedDoctype = try c.decode(Bool.self, forKey: .removedDoctype)
-            repairedBytes = try c.decode(Int.self, forKey: .repairedBytes)
-            routeFilesRead = try c.decode(Int.self, forKey: .routeFilesRead)
-            routeFilesMissing = try c.decode([String].self, forKey: .routeFilesMissing)
-            ecgFilesRead = try c.decodeIfPresent(Int.self, forKey: .ecgFilesRead) ?? 0
-            ecgFilesUnreadable = try c.decodeIfPresent(FileNotes.self, forKey: .ecgFilesUnreadable) ?? FileNotes()
-            ecgNotes = try c.decodeIfPresent(FileNotes.self, forKey: .ecgNotes) ?? FileNotes()
-            clinicalFilesRead = try c.decodeIfPresent(Int.self, forKey: .clinicalFilesRead) ?? 0
-            clinicalFilesUnreadable = try c.decodeIfPresent(FileNotes.self, forKey: .clinicalFilesUnreadable) ?? FileNotes()
-        }
-    }
+    package typealias Summary = IngestSummary
 
     /// Streams the export. `resumingAt`: start after that point (a run resumed from its
     /// checkpoint; `knownRoutePaths` are the route files the part before it referenced).
@@ -75,7 +40,7 @@ package struct ExportReader: Sendable {
                                            try emit(batch)
                                        })
         var summary = Summary()
-        if let resume, resume.xmlComplete {
+        if let resume, resume.inputComplete {
             // The whole XML is in the store already: only the route files are left.
             (summary.elements, summary.removedDoctype, summary.repairedBytes) =
                 (resume.elementOrdinal, resume.removedDoctype, resume.repairedBytes)
@@ -87,7 +52,7 @@ package struct ExportReader: Sendable {
                                            skipped: skipping?.log)
             handler.parser = parser
             do {
-                let (source, offset, chunkSize) = (source, resume?.xmlOffset ?? 0, chunkSize)
+                let (source, offset, chunkSize) = (source, resume?.inputOffset ?? 0, chunkSize)
                 // Direct I/O when the parse is the bottleneck; a run that skips known records
                 // reads far faster than a disk delivers, so it reads through the page cache,
                 // where a nightly run finds an export it has read before.

@@ -6,24 +6,8 @@ import Darwin
 import Foundation
 import HealthCore
 
-/// What the start of an export says about the phone's time zone, for runs that configure none
-/// (issue 20.10): a cron server in UTC must not read a Seoul phone's nights in UTC.
-/// Records carry `HKTimeZone` metadata (an IANA name) where the phone wrote it; the
-/// `ExportDate` carries the phone's UTC offset when it exported; `locale` its region.
-package struct ExportZoneHints: Sendable, Equatable {
-    /// The first `HKTimeZone` metadata value, if one is in the scanned head.
-    package var timeZoneName: String?
-    /// The `ExportDate`'s printed offset, in seconds east of UTC, and its instant.
-    package var exportOffsetSeconds: Int?
-    package var exportDate: Timestamp?
-    /// `HealthData@locale` (`en_US`, `ko-Kore_KR`).
-    package var locale: String?
-
-    package init(timeZoneName: String? = nil, exportOffsetSeconds: Int? = nil, exportDate: Timestamp? = nil, locale: String? = nil) {
-        self.timeZoneName = timeZoneName; self.exportOffsetSeconds = exportOffsetSeconds
-        self.exportDate = exportDate; self.locale = locale
-    }
-
+/// Reading the hints of an Apple export: its head, and the first `HKTimeZone` in it.
+extension ExportZoneHints {
     /// The head holds the `ExportDate` (the first element) and the `locale`.
     package static let headBytes = 64 << 10
 

@@ -38,11 +38,14 @@ package struct ImportJob: Sendable {
         /// What every output the registry knows publishes in `out` (the planted-link check and
         /// the stale-staging sweep look at all of them, chosen by this pipeline or not).
         package var layout: OutputLayout
+        /// The kinds of input `export` may be, asked in order (`InputFormats.all`).
+        package var inputs: [any HealthInputFormat.Type]
         package init(export: String, out: String, timeZone: TimeZoneChoice?, config: PipelineConfig = PipelineConfig(),
                     outputs: [any Output], layout: OutputLayout, progress: ImportProgressHandler? = nil,
-                    isCancelled: @escaping @Sendable () -> Bool = { false }, full: Bool = false) {
+                    isCancelled: @escaping @Sendable () -> Bool = { false }, full: Bool = false,
+                    inputs: [any HealthInputFormat.Type] = InputFormats.all) {
             self.export = export; self.out = out; self.timeZone = timeZone; self.config = config; self.outputs = outputs
-            self.layout = layout
+            self.layout = layout; self.inputs = inputs
             self.progress = progress; self.isCancelled = isCancelled; self.full = full
         }
     }
@@ -52,7 +55,7 @@ package struct ImportJob: Sendable {
 
     package func run() throws -> RunSummary {
         let started = Date()
-        let source = try ExportSource(path: options.export)
+        let source = try InputFormats.open(options.export, trying: options.inputs)
         let folder = OutputFolder(path: options.out, layout: options.layout)
         let zone = try options.timeZone
             ?? TimeZoneChoice.unconfigured(source: source, publishedStore: options.full ? nil : folder.databasePath)
@@ -78,7 +81,7 @@ package struct ImportJob: Sendable {
     }
 
     /// The run itself, once this process holds the output folder's lock.
-    private func runLocked(started: Date, settings: AnalyticsSettings, zone: TimeZoneChoice, source: ExportSource,
+    private func runLocked(started: Date, settings: AnalyticsSettings, zone: TimeZoneChoice, source: any HealthInput,
                            folder: OutputFolder,
                            files: OutputFiles) throws -> RunSummary {
         folder.removeStaleStaging()
@@ -100,9 +103,9 @@ package struct ImportJob: Sendable {
         // store that cannot be read is left to the checks below, which name its damage.
         let storedProfile = options.full || !FileManager.default.fileExists(atPath: folder.databasePath) ? nil
             : (try? HealthStore(path: folder.databasePath).profile()) ?? nil
-        let person = try SamePerson.check(export: storedProfile == nil ? nil : try ExportPerson.read(source),
+        let person = try SamePerson.check(export: storedProfile == nil ? nil : try source.person(),
                                           store: storedProfile, input: options.export, out: options.out)
-        let progress = ProgressReporter(totalBytes: source.totalBytes, handler: options.progress, isCancelled: options.isCancelled)
+        let progress = ProgressReporter(totalBytes: source.progressTotal, handler: options.progress, isCancelled: options.isCancelled)
 
         let workingCopy = (folder.stateFolder as NSString).appendingPathComponent("next-store-\(getpid()).sqlite")
         // The copy, its journal, and the super-journal (`-mj…`) SQLite leaves beside it when a

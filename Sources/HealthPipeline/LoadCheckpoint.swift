@@ -39,7 +39,7 @@ struct LoadCheckpoint: Codable {
     var recordsRead = 0
     var unknownElements: [String: Int] = [:]
     /// The reader's summary, once the input is read to the end.
-    var reader: ExportReader.Summary?
+    var reader: IngestSummary?
 
     init(input: InputFingerprint, job: String) {
         self.input = input
@@ -68,16 +68,21 @@ struct LoadCheckpoint: Codable {
         return (state, nil)
     }
 
+    /// Where in its input a resume point lies, in the input's own terms.
+    static func place(_ point: ResumePoint) -> String {
+        if let table = point.table { return "row \(point.afterRowID ?? 0) of \(table) (\(point.elementOrdinal) rows)" }
+        return "element \(point.elementOrdinal) (byte \(point.inputOffset) of the XML)"
+    }
+
     /// One line for `status` and progress messages.
     var description: String {
         switch phase {
         case .loaded: "load of \(input.path) finished (\(counts.samplesWritten) samples); analytics and outputs left"
         case .finishing: "\(input.path) read (\(recordsRead) records); deduping and indexing left"
-        case .loading where ingest?.xmlComplete == true:
+        case .loading where ingest?.inputComplete == true:
             "\(input.path) read to the end (\(recordsRead) records); route files and indexing left"
         case .loading:
-            "\(input.path) read to element \(ingest?.elementOrdinal ?? 0) (byte \(ingest?.xmlOffset ?? 0) of the XML), "
-                + "\(recordsRead) records, \(sequence) commits since \(started)"
+            "\(input.path) read to \(ingest.map(Self.place) ?? "its start"), \(recordsRead) records, \(sequence) commits since \(started)"
         }
     }
 }

@@ -15,7 +15,7 @@ import HealthStore
 /// stage's state at the end of the last batch; a load started again on the same staged store
 /// resumes right after it (`resume`), or skips the load altogether once it had finished.
 struct Loader {
-    let source: ExportSource
+    let source: any HealthInput
     let staged: String
     /// The calendar the load dates rows with: the store's (one zone, or the timeline it was
     /// dated under); a changed timeline dates the moved days again later (`ZoneUpdate`).
@@ -41,7 +41,7 @@ struct Loader {
         /// The run picked up a killed run's work (at this element of the XML).
         var resumedAt: Int64?
         var counts: SQLiteSink.Counts { state.counts }
-        var reader: ExportReader.Summary { state.reader ?? ExportReader.Summary() }
+        var reader: IngestSummary { state.reader ?? IngestSummary() }
     }
 
     /// Work to do while the loaded store is indexed: given the store (complete, not yet
@@ -110,15 +110,15 @@ struct Loader {
         let normalized = Channel<NormalizedBatch>(capacity: 4)
         let threads = StageThreads()
         threads.onFailure { ingested.cancel(); normalized.cancel() }
-        let readerSummary = Handoff<ExportReader.Summary>()
+        let readerSummary = Handoff<IngestSummary>()
 
         // The anchors run inside ingest: known records are dropped before they are read.
-        let reader = ExportReader(source: source, prefilter: anchors.isEmpty ? nil
-                                  : AnchorFilter(anchors: anchors, overlapSeconds: overlapSeconds,
-                                                 workouts: alreadyStored.workouts))
-        let (resume, knownRoutes) = (state.ingest, try sink.routeFilePaths())
+        let prefilter: (any RecordPrefilter)? = anchors.isEmpty ? nil
+            : AnchorFilter(anchors: anchors, overlapSeconds: overlapSeconds, workouts: alreadyStored.workouts)
+        let (source, resume, knownRoutes) = (source, state.ingest, try sink.routeFilePaths())
         threads.spawn("ingest") {
-            readerSummary.set(try reader.run(resumingAt: resume, knownRoutePaths: knownRoutes, emit: ingested.send))
+            readerSummary.set(try source.read(resumingAt: resume, knownRoutePaths: knownRoutes, prefilter: prefilter,
+                                              emit: ingested.send))
             ingested.finish()
         }
         let calendar = calendar

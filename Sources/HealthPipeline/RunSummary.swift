@@ -11,6 +11,8 @@ public struct RunSummary: Codable, Sendable {
     public var healthetl = Release.description
     public var status: String
     public var input: String
+    /// The platform the export came from: `apple-health` or `health-connect` (`InputPlatform`).
+    public var platform = "apple-health"
     public var inputKind: String
     public var xml: String
     public var inputBytes: Int64
@@ -90,9 +92,9 @@ public struct RunSummary: Codable, Sendable {
     /// gaps: `ChangeDigest`); empty when it changed nothing a person would be told.
     public var changes: [String] = []
 
-    init(input: String, source: ExportSource, load: Loader.Result, timeZone: String, out: String) {
-        status = "ok"; self.input = input; inputKind = "\(source.kind)"; xml = source.xmlName
-        inputBytes = source.totalBytes; seconds = 0; elements = load.reader.elements
+    init(input: String, source: any HealthInput, load: Loader.Result, timeZone: String, out: String) {
+        status = "ok"; self.input = input; platform = source.platform.rawValue; inputKind = source.kindName; xml = source.dataFile
+        inputBytes = source.inputBytes; seconds = 0; elements = load.reader.elements
         recordsRead = load.state.recordsRead; samples = load.counts.samplesWritten; duplicates = load.counts.duplicatesDropped
         quarantined = load.counts.quarantined; workouts = load.counts.workouts; routePoints = load.counts.routePoints
         correlations = load.counts.correlations; unknownElements = load.state.unknownElements
@@ -103,6 +105,7 @@ public struct RunSummary: Codable, Sendable {
         notes += load.reader.ecgFilesUnreadable.lines("ECG file not readable, skipped: ") + load.reader.ecgNotes.lines("")
         (clinicalFiles, clinicalFilesUnreadable) = (load.reader.clinicalFilesRead, load.reader.clinicalFilesUnreadable.count)
         notes += load.reader.clinicalFilesUnreadable.lines("Clinical record file not readable, skipped: ")
+        notes += load.reader.notRead.lines("Not read: ")
         removedDoctype = load.reader.removedDoctype; repairedBytes = load.reader.repairedBytes
         routeFilesMissing = load.reader.routeFilesMissing; self.timeZone = timeZone; self.out = out
         skippedByAnchor = load.state.skippedByAnchor
@@ -112,9 +115,9 @@ public struct RunSummary: Codable, Sendable {
 
     /// A run that found the export the last run published (`UnchangedExport`): it read nothing
     /// and wrote nothing but the run log; the store's figures are the ones published.
-    init(unchanged source: ExportSource, input: String, timeZone: TimeZoneChoice, out: String, published: UnchangedExport) {
-        status = "ok"; self.input = input; inputKind = "\(source.kind)"; xml = source.xmlName
-        inputBytes = source.totalBytes; seconds = 0; elements = 0; recordsRead = 0; samples = 0; duplicates = 0
+    init(unchanged source: any HealthInput, input: String, timeZone: TimeZoneChoice, out: String, published: UnchangedExport) {
+        status = "ok"; self.input = input; platform = source.platform.rawValue; inputKind = source.kindName; xml = source.dataFile
+        inputBytes = source.inputBytes; seconds = 0; elements = 0; recordsRead = 0; samples = 0; duplicates = 0
         quarantined = 0; workouts = 0; routePoints = 0; correlations = 0; unknownElements = [:]
         removedDoctype = false; repairedBytes = 0; routeFilesMissing = []
         self.timeZone = timeZone.name; timeZoneReason = timeZone.reason; self.out = out

@@ -35,13 +35,13 @@ package struct TimeZoneChoice: Sendable, Equatable {
     }
 
     /// The zone for a run that configures none.
-    static func unconfigured(source: ExportSource, publishedStore: String?) throws -> TimeZoneChoice {
+    static func unconfigured(source: any HealthInput, publishedStore: String?) throws -> TimeZoneChoice {
         if let store = publishedStore, let (zone, name, localDays) = earlierZone(in: store) {
             var choice = TimeZoneChoice(zone: zone, reason: "the zone of the earlier imports into this folder", name: name)
             choice.earlierLocalDays = localDays
             return choice
         }
-        let hints = try ExportZoneHints.read(source)
+        let hints = try source.zoneHints()
         if let name = hints.timeZoneName, let zone = TimeZone(identifier: name) {
             return TimeZoneChoice(zone: zone, reason: "HKTimeZone metadata in the export")
         }

@@ -18,7 +18,7 @@ import PrivateFiles
 /// `.healthetl/published-input.json`, written after each publication.
 struct UnchangedExport: Codable, Equatable {
     var input: InputFingerprint
-    /// Route and ECG files beside the XML (`name size mtime`, sorted); empty for a zip.
+    /// Files beside the export's data file (an unzipped export's routes and ECGs: `name size mtime`, sorted); empty for a zip.
     var companions: [String]
     /// The analytics settings (the zone among them), the output settings, the outputs and the program.
     var job: String
@@ -26,9 +26,9 @@ struct UnchangedExport: Codable, Equatable {
     var storeDays: Int
     var storeSleepNights: Int
 
-    init(source: ExportSource, job: String, storeDays: Int = 0, storeSleepNights: Int = 0) throws {
-        input = try InputFingerprint(path: source.kind == .zip ? source.path : source.xmlName)
-        companions = source.kind == .zip ? [] : Self.companions(beside: PathText.parent(of: source.xmlName))
+    init(source: any HealthInput, job: String, storeDays: Int = 0, storeSleepNights: Int = 0) throws {
+        input = try InputFingerprint(path: source.fingerprintFile)
+        companions = source.companionFolder.map { Self.companions(beside: $0) } ?? []
         self.job = job
         self.storeDays = storeDays
         self.storeSleepNights = storeSleepNights

@@ -66,10 +66,10 @@ final class KnownRecordSkipperExportTests: XCTestCase {
         let prefilter = try middleCutoffs(path)
         let whole = try parse(path, prefilter, skipper: true, chunkSize: 4096)
         XCTAssertGreaterThan(whole.points.count, 10)
-        XCTAssertTrue(whole.points.last!.point.xmlComplete)
+        XCTAssertTrue(whole.points.last!.point.inputComplete)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        for (point, before, skippedBefore) in whole.points where !point.xmlComplete {
-            XCTAssertEqual(bytes[Int(point.xmlOffset) - 1], UInt8(ascii: ">"), "offset \(point.xmlOffset)")
+        for (point, before, skippedBefore) in whole.points where !point.inputComplete {
+            XCTAssertEqual(bytes[Int(point.inputOffset) - 1], UInt8(ascii: ">"), "offset \(point.inputOffset)")
             for chunk in [61, 1 << 20] {
                 let rest = try parse(path, prefilter, skipper: true, chunkSize: chunk, from: point)
                 XCTAssertEqual(rest.items, Array(whole.items[before...]), "resumed at \(point)")

@@ -31,8 +31,8 @@ final class ResumeIngestTests: XCTestCase {
     func assertEveryResumeMatches(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let whole = try parse(path)
         XCTAssertGreaterThan(whole.points.count, 10, file: file, line: line)
-        XCTAssertTrue(whole.points.last!.0.xmlComplete, file: file, line: line)
-        for (point, before) in whole.points where !point.xmlComplete {
+        XCTAssertTrue(whole.points.last!.0.inputComplete, file: file, line: line)
+        for (point, before) in whole.points where !point.inputComplete {
             // The byte at the resume offset follows a complete element.
             let rest = try parse(path, from: point)
             XCTAssertEqual(rest.records, Array(whole.records[before...]), "resumed at \(point)", file: file, line: line)
@@ -51,8 +51,8 @@ final class ResumeIngestTests: XCTestCase {
         XCTAssertTrue(whole.summary.removedDoctype)
         // The resume offsets point right after a '>' in the file itself.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        for (p, _) in whole.points where !p.xmlComplete {
-            XCTAssertEqual(bytes[Int(p.xmlOffset) - 1], UInt8(ascii: ">"), "offset \(p.xmlOffset)")
+        for (p, _) in whole.points where !p.inputComplete {
+            XCTAssertEqual(bytes[Int(p.inputOffset) - 1], UInt8(ascii: ">"), "offset \(p.inputOffset)")
         }
         try assertEveryResumeMatches(path)
     }

@@ -74,7 +74,7 @@ final class SAXPushParser {
          skipped: SkipLog? = nil) throws {
         sanitizer = XMLSanitizer(startingInBody: resume != nil)
         self.skipped = skipped
-        fileBase = resume?.xmlOffset ?? 0
+        fileBase = resume?.inputOffset ?? 0
         resumedFrom = resume
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
@@ -164,8 +164,8 @@ final class SAXPushParser {
     func resumePoint(elementOrdinal: Int64, line: Int, xmlComplete: Bool = false) -> ResumePoint {
         let parsed = parsedBytes
         let sanitized = sanitizerInput(ofParsed: parsed)
-        return ResumePoint(xmlOffset: fileBase + sanitized + skippedBeforeHere().bytes,
-                           elementOrdinal: elementOrdinal, line: line, xmlComplete: xmlComplete,
+        return ResumePoint(inputOffset: fileBase + sanitized + skippedBeforeHere().bytes,
+                           elementOrdinal: elementOrdinal, line: line, inputComplete: xmlComplete,
                            removedDoctype: removedDoctype,
                            repairedBytes: (resumedFrom?.repairedBytes ?? 0) + sanitizer.repairedBefore(output: parsed))
     }

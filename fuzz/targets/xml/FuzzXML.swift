@@ -97,8 +97,8 @@ final class SharedInput: @unchecked Sendable {
 /// resume to the same records and totals, so the offset is compared net of the bytes dropped.
 func resumeText(_ point: ResumePoint?) -> String {
     guard let point else { return "none" }
-    return "element \(point.elementOrdinal) line \(point.line) net offset \(point.xmlOffset - Int64(point.repairedBytes)) "
-        + "complete \(point.xmlComplete) doctype \(point.removedDoctype)"
+    return "element \(point.elementOrdinal) line \(point.line) net offset \(point.inputOffset - Int64(point.repairedBytes)) "
+        + "complete \(point.inputComplete) doctype \(point.removedDoctype)"
 }
 
 func fuzzXML(_ input: UnsafeRawBufferPointer) {
