@@ -73,6 +73,10 @@ let package = Package(
         .target(name: "HealthPresentation", dependencies: ["HealthCore"], swiftSettings: strict),
         // Stages.
         .target(name: "HealthIngest", dependencies: ["HealthCore", "Archive", "CLibXML2"], swiftSettings: strict),
+        // The second ingest: Android's Health Connect export (its SQLite database, opened as an
+        // untrusted file) into the same batches as the Apple reader's.
+        .target(name: "HealthConnectIngest", dependencies: ["HealthCore", "SQLite", "Archive", "PrivateFiles"],
+                swiftSettings: strict),
         .target(name: "HealthNormalize", dependencies: ["HealthCore"], swiftSettings: strict),
         .target(name: "HealthDedupe", dependencies: ["HealthCore"], swiftSettings: strict),
         .target(name: "HealthAggregate", dependencies: ["HealthCore"], swiftSettings: strict),
@@ -91,7 +95,7 @@ let package = Package(
                 swiftSettings: strict),
         // Wiring, checkpoints, lock, progress.
         .target(name: "HealthPipeline",
-                dependencies: ["HealthCore", "HealthIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate",
+                dependencies: ["HealthCore", "HealthIngest", "HealthConnectIngest", "HealthNormalize", "HealthDedupe", "HealthAggregate",
                                "HealthAnalytics", "HealthStore", "HealthEmit", "SQLite", "CSV", "PrivateFiles", "BuildStamp"],
                 swiftSettings: strict),
         // The output registry: every format the pipeline's `outputs` can name (above the

@@ -23,5 +23,5 @@ extension ExportSource: HealthInput, HealthInputFormat {
     /// Whatever no other format claims: the pipeline asks this format last, and its own checks
     /// then say what the file is not (a gzip, a PDF, a zip with no export in it).
     package static func recognizes(_ path: String) throws -> Bool { true }
-    package static func open(_ path: String) throws -> any HealthInput { try ExportSource(path: path) }
+    package static func open(_ path: String, scratch: String) throws -> any HealthInput { try ExportSource(path: path) }
 }

@@ -55,8 +55,8 @@ package struct ImportJob: Sendable {
 
     package func run() throws -> RunSummary {
         let started = Date()
-        let source = try InputFormats.open(options.export, trying: options.inputs)
         let folder = OutputFolder(path: options.out, layout: options.layout)
+        let source = try InputFormats.open(options.export, scratch: folder.stateFolder, trying: options.inputs)
         let zone = try options.timeZone
             ?? TimeZoneChoice.unconfigured(source: source, publishedStore: options.full ? nil : folder.databasePath)
         let settings = try AnalyticsSettings(options.config, timeZone: zone.zone, zoneName: zone.name,

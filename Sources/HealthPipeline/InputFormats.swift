@@ -1,3 +1,4 @@
+import HealthConnectIngest
 import HealthCore
 import HealthIngest
 
@@ -7,11 +8,11 @@ import HealthIngest
 /// not, and its checks say what the file is not.
 package enum InputFormats {
     package static var all: [any HealthInputFormat.Type] {
-        [ExportSource.self]
+        [HealthConnectExport.self, ExportSource.self]
     }
 
-    static func open(_ path: String, trying formats: [any HealthInputFormat.Type] = all) throws -> any HealthInput {
-        for format in formats where try format.recognizes(path) { return try format.open(path) }
+    static func open(_ path: String, scratch: String, trying formats: [any HealthInputFormat.Type] = all) throws -> any HealthInput {
+        for format in formats where try format.recognizes(path) { return try format.open(path, scratch: scratch) }
         throw HealthETLError.dataUnusable("\(path): not an export of any platform this program reads")
     }
 }

@@ -43,7 +43,7 @@ package struct TimeZoneChoice: Sendable, Equatable {
         }
         let hints = try source.zoneHints()
         if let name = hints.timeZoneName, let zone = TimeZone(identifier: name) {
-            return TimeZoneChoice(zone: zone, reason: "HKTimeZone metadata in the export")
+            return TimeZoneChoice(zone: zone, reason: hints.timeZoneReason ?? "HKTimeZone metadata in the export")
         }
         if let offset = hints.exportOffsetSeconds, let date = hints.exportDate {
             let printed = Self.offsetText(offset)

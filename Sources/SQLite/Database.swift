@@ -22,7 +22,16 @@ public final class Database {
         /// no lock and reads no journal (its `immutable` flag). For a second reader beside a
         /// connection that holds the file's lock but has committed everything and waits.
         case snapshot
+        /// A database file from outside, opened as SQLite advises for one nobody here wrote
+        /// (sqlite.org/security.html): read-only and immutable, defensive mode on, the schema
+        /// not trusted (its functions run only if innocuous), triggers and views off, no
+        /// extensions, no memory map, cells checked as they are read, and no value longer than
+        /// `untrustedValueLimit` (a longer one fails its statement with `SQLITE_TOOBIG`).
+        case untrusted
     }
+
+    /// The longest string or blob an `.untrusted` database may hand back.
+    public static let untrustedValueLimit: Int32 = 16 << 20
 
     /// Process-wide settings, made once before the first connection opens.
     private static let configured: Bool = {
@@ -42,9 +51,9 @@ public final class Database {
         case .readOnly: SQLITE_OPEN_READONLY
         case .readWrite: SQLITE_OPEN_READWRITE
         case .create: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-        case .snapshot: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+        case .snapshot, .untrusted: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
         }
-        let name = mode == .snapshot ? Self.immutableURI(path) : path
+        let name = mode == .snapshot || mode == .untrusted ? Self.immutableURI(path) : path
         let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX | (followLinks ? 0 : SQLITE_OPEN_NOFOLLOW), nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -54,6 +63,22 @@ public final class Database {
         handle = db
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, 5000)
+        if mode == .untrusted { try distrust() }
+    }
+
+    /// The settings of an `.untrusted` connection, made before any statement reads the schema.
+    private func distrust() throws {
+        for (op, value) in [(SQLITE_DBCONFIG_DEFENSIVE, 1), (SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0),
+                            (SQLITE_DBCONFIG_ENABLE_TRIGGER, 0), (SQLITE_DBCONFIG_ENABLE_VIEW, 0),
+                            (SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0)] {
+            let rc = healthetl_sqlite3_db_config_int(handle, op, Int32(value))
+            guard rc == SQLITE_OK else {
+                throw SQLiteError(code: rc, kind: .cannotOpen, description: "\(path): cannot make the connection safe for a foreign file")
+            }
+        }
+        sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, Self.untrustedValueLimit)
+        sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0)
+        try execute("PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0")
     }
 
     deinit { sqlite3_close_v2(handle) }

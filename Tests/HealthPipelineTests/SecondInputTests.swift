@@ -19,7 +19,7 @@ final class SecondInputTests: XCTestCase {
         static func recognizes(_ path: String) throws -> Bool {
             (try? String(contentsOfFile: path, encoding: .utf8))?.hasPrefix(header) ?? false
         }
-        static func open(_ path: String) throws -> any HealthInput {
+        static func open(_ path: String, scratch: String) throws -> any HealthInput {
             let text = try String(contentsOfFile: path, encoding: .utf8)
             return StepLog(path: path, lines: text.split(separator: "\n").dropFirst().map(String.init))
         }

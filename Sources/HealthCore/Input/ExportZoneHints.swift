@@ -11,6 +11,8 @@ package struct ExportZoneHints: Sendable, Equatable {
     package var exportDate: Timestamp?
     /// `HealthData@locale` (`en_US`, `ko-Kore_KR`).
     package var locale: String?
+    /// Where `timeZoneName` comes from, for the run summary (nil: `HKTimeZone` metadata).
+    package var timeZoneReason: String?
 
     package init(timeZoneName: String? = nil, exportOffsetSeconds: Int? = nil, exportDate: Timestamp? = nil, locale: String? = nil) {
         self.timeZoneName = timeZoneName; self.exportOffsetSeconds = exportOffsetSeconds

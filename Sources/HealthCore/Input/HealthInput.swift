@@ -60,6 +60,8 @@ package protocol HealthInputFormat: SendableMetatype {
     /// True when `path` (a file or a folder) is an export of this kind, judged from its first
     /// bytes or its entries; cheap, and never a full read.
     static func recognizes(_ path: String) throws -> Bool
-    /// Opens and checks the export at `path`, or says in a sentence why it cannot.
-    static func open(_ path: String) throws -> any HealthInput
+    /// Opens and checks the export at `path`, or says in a sentence why it cannot. `scratch`: a
+    /// private folder (the output's state folder, created on first use) for what the input
+    /// must unpack to read, such as a database inside a zip; nothing is written anywhere else.
+    static func open(_ path: String, scratch: String) throws -> any HealthInput
 }
