@@ -71,6 +71,8 @@ package struct AnalyticsBuilder: Sendable {
     /// What every window needs from the store besides the series, read once per build.
     package struct StoreContext: Sendable {
         var ranks: RankTable
+        /// The listed types' places by source id (`SourcePriority.listed`).
+        var listed: [String: [Int64: Int]]
         var names: [Int64: String]
         var running: [Range<Int64>]
         /// The types with samples, by id.
@@ -81,6 +83,11 @@ package struct AnalyticsBuilder: Sendable {
              types: [(id: Int64, identifier: String)]) throws {
             ranks = RankTable(sources, priority: priority)
             names = Dictionary(sources.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+            listed = priority.listed.mapValues { list in
+                var places: [Int64: Int] = [:]
+                for source in sources { if let place = list.firstIndex(of: source.name) { places[source.id] = place } }
+                return places
+            }
             running = RunningIntervals.union(try reader.workoutSpans(activityType: AnalyticsBuilder.runningActivity))
             self.types = types
         }
@@ -110,8 +117,9 @@ package struct AnalyticsBuilder: Sendable {
                 }
             }
             let type = TypeRegistry.type(for: identifier)
+            let rank = store.listed[identifier].map(RankRule.listed) ?? .patterns(ranks)
             if identifier == Self.sleepType {
-                nights = try sleepNights(series, ranks: ranks, names: names)
+                nights = try sleepNights(series, rank: rank, names: names)
                 book.addStatistics(statistics.finish())
                 book.addNights(nights)
                 continue
@@ -121,8 +129,9 @@ package struct AnalyticsBuilder: Sendable {
                 var stages = PriorityMerger<Void>().then(DaySplitter<Void>(calendar: calendar, running: running))
                 var amounts: [DayAmount] = []
                 try series { rows in
-                    let samples = rows.compactMap { r in
-                        r.value.map { MergeSample(start: r.start, end: r.end, value: $0, rank: ranks.rank(r), tag: ()) }
+                    let samples = rows.compactMap { r -> MergeSample<Void>? in
+                        guard let value = r.value, let rank = rank.rank(r) else { return nil }
+                        return MergeSample(start: r.start, end: r.end, value: value, rank: rank, tag: ())
                     }
                     try stages.handle(samples) { Self.appendSummingRuns($0, to: &amounts) }
                 }
@@ -195,9 +204,24 @@ package struct AnalyticsBuilder: Sendable {
         }
     }
 
+    /// How a type's records are ranked for the merge: by the patterns (every source counts), or
+    /// by the list an export gave for the type (its source's place, then the later
+    /// modification; a source not listed does not count: nil).
+    enum RankRule {
+        case patterns(RankTable)
+        case listed([Int64: Int])
+
+        func rank(_ r: SeriesReader.Row) -> Int? {
+            switch self {
+            case .patterns(let table): table.rank(r)
+            case .listed(let places): SourcePriority.listedRank(place: places[r.sourceID], modifiedMicroseconds: r.created)
+            }
+        }
+    }
+
     /// In-bed and asleep/awake samples are merged as two separate tracks (docs/FORMAT.md), then
     /// both tracks' pieces go to the nights.
-    private func sleepNights(_ series: (([SeriesReader.Row]) throws -> Void) throws -> Void, ranks: RankTable,
+    private func sleepNights(_ series: (([SeriesReader.Row]) throws -> Void) throws -> Void, rank: RankRule,
                              names: [Int64: String]) throws -> [SleepNight] {
         var inBed = PriorityMerger<SleepTag>(), asleep = PriorityMerger<SleepTag>()
         var nights = SleepNights(calendar: calendar)
@@ -205,9 +229,9 @@ package struct AnalyticsBuilder: Sendable {
         try series { rows in
             var bedSamples: [MergeSample<SleepTag>] = [], sleepSamples: [MergeSample<SleepTag>] = []
             for r in rows {
-                guard let stage = r.categoryValue.flatMap(SleepStage.init(categoryValue:)) else { continue }
+                guard let stage = r.categoryValue.flatMap(SleepStage.init(categoryValue:)), let rank = rank.rank(r) else { continue }
                 let tag = SleepTag(stage: stage, sampleStart: r.start, source: names[r.sourceID] ?? "")
-                let sample = MergeSample(start: r.start, end: r.end, value: Double(r.end - r.start), rank: ranks.rank(r), tag: tag)
+                let sample = MergeSample(start: r.start, end: r.end, value: Double(r.end - r.start), rank: rank, tag: tag)
                 if stage.isInBedTrack { bedSamples.append(sample) } else { sleepSamples.append(sample) }
             }
             try inBed.handle(bedSamples, emit: collect)

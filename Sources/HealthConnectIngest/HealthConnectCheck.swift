@@ -30,8 +30,13 @@ enum HealthConnectCheck {
     }
 
     static func run(_ database: Database, name: String) throws -> Result {
+        try reading(name) { try check(database, name: name) }
+    }
+
+    /// `body`'s SQLite failures as the input's: the file is damaged or not what it claims (exit 65).
+    static func reading<T>(_ name: String, _ body: () throws -> T) throws -> T {
         do {
-            return try check(database, name: name)
+            return try body()
         } catch let error as SQLiteError {
             throw HealthETLError.dataUnusable("\(name): not a readable SQLite database (\(error.description))")
         }

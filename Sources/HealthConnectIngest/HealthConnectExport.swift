@@ -17,6 +17,7 @@ package struct HealthConnectExport: HealthInput, HealthInputFormat {
     let connection: HealthConnectConnection
     let check: HealthConnectCheck.Result
     let home: HomeZone
+    package let sourcePriority: [String: [String]]
 
     package var platform: InputPlatform { .healthConnect }
     package var displayName: String { kindName == "zip" ? "\(path):\(dataFile)" : dataFile }
@@ -35,10 +36,13 @@ package struct HealthConnectExport: HealthInput, HealthInputFormat {
         let opened = try found.open(scratch: scratch)
         let check = try HealthConnectCheck.run(opened.database, name: opened.name)
         let connection = HealthConnectConnection(database: opened.database)
-        let home = try HomeZone.infer(from: opened.database, tables: check.readable)
+        let (home, priority) = try HealthConnectCheck.reading(opened.name) {
+            (try HomeZone.infer(from: opened.database, tables: check.readable),
+             try HealthConnectPriority.read(opened.database, tables: check.readable))
+        }
         return HealthConnectExport(path: path, kindName: found.kind, dataFile: found.dataFile, inputBytes: found.bytes,
                                    progressTotal: check.rows, notes: check.notes, connection: connection, check: check,
-                                   home: home)
+                                   home: home, sourcePriority: priority)
     }
 
     /// Health Connect exports hold no profile: nothing about the person but their data.
@@ -54,8 +58,10 @@ package struct HealthConnectExport: HealthInput, HealthInputFormat {
     package func read(resumingAt resume: ResumePoint?, knownRoutePaths: [String], prefilter: (any RecordPrefilter)?,
                       emit: @escaping (IngestBatch) throws -> Void) throws -> IngestSummary {
         try connection.withDatabase { database in
-            try HealthConnectReader(database: database, check: check, home: home, displayName: displayName)
-                .run(resumingAt: resume, emit: emit)
+            try HealthConnectCheck.reading(displayName) {
+                try HealthConnectReader(database: database, check: check, home: home, displayName: displayName)
+                    .run(resumingAt: resume, emit: emit)
+            }
         }
     }
 }

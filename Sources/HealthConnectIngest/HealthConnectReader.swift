@@ -150,9 +150,11 @@ struct HealthConnectReader {
         (workout.startDate, workout.endDate, workout.creationDate) = (session.start, session.end, session.modified ?? session.end)
         workout.duration = Measurement(value: (session.end.seconds - session.start.seconds) / 60, unit: "min")
         func ms(_ v: Int64) -> Timestamp { Timestamp(microseconds: v &* 1000) }
+        var pauses: [(Timestamp, Timestamp)] = []
         try children[0].each(of: session.id, columns: ["segment_start_time", "segment_end_time", "segment_type"]) { s in
             let (from, to) = (ms(s.int64(0)), ms(s.int64(1)))
             if HealthConnectNames.pauseSegments.contains(s.int64(2)) {
+                pauses.append((from, to))
                 workout.events.append(ExportWorkoutEvent(type: "HKWorkoutEventTypePause", date: from, duration: nil))
                 workout.events.append(ExportWorkoutEvent(type: "HKWorkoutEventTypeResume", date: to, duration: nil))
             } else {
@@ -166,6 +168,17 @@ struct HealthConnectReader {
                                                      duration: Measurement(value: (to.seconds - from.seconds) / 60, unit: "min")))
         }
         workout.events.sort { ($0.date ?? session.start) < ($1.date ?? session.start) }
+        // Its exercise time, as Health Connect counts it: the session less its pauses and rests.
+        var from = session.start
+        for (pauseStart, pauseEnd) in pauses.sorted(by: { $0.0 < $1.0 }) + [(session.end, session.end)] {
+            let to = min(max(pauseStart, from), session.end)
+            if to > from {
+                var part = session
+                (part.start, part.end) = (from, to)
+                out.add(record(RecordTable.exerciseTime, part, unit: "min", value: String((to.seconds - from.seconds) / 60)))
+            }
+            from = max(from, min(pauseEnd, session.end))
+        }
         let path = "health-connect/exercise_route_table/\(session.id)"
         var points: [RoutePoint] = []
         var parts = 0
@@ -251,7 +264,7 @@ struct SourceTable {
     init(database: Database) throws {
         for row in try database.rows("SELECT row_id, package_name, app_name FROM application_info_table") {
             guard let id = row[0].int else { continue }
-            apps[id] = row[2].string.flatMap { $0.isEmpty ? nil : $0 } ?? row[1].string ?? "app \(id)"
+            apps[id] = Self.name(package: row[1].string, app: row[2].string, id: id)
         }
         for row in try database.rows("SELECT row_id, manufacturer, model, device_type FROM device_info_table") {
             guard let id = row[0].int else { continue }
@@ -259,6 +272,11 @@ struct SourceTable {
             let kind = row[3].int.flatMap { HealthConnectNames.deviceTypes[$0] } ?? "unknown"
             devices[id] = "<<HCDevice>, name:\(model), manufacturer:\(row[1].string ?? ""), model:\(model), hardware:\(kind)>"
         }
+    }
+
+    /// An app as a source: the name it shows, else its package.
+    static func name(package: String?, app: String?, id: Int64) -> String {
+        app.flatMap { $0.isEmpty ? nil : $0 } ?? package ?? "app \(id)"
     }
 
     func source(app: Int64, device: Int64?) -> SourceInfo {

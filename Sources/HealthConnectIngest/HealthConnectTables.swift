@@ -59,6 +59,21 @@ struct RecordTable: Sendable {
         }
     }
 
+    /// The types this table's records are stored as.
+    var types: [String] {
+        switch kind {
+        case .values(let values): values.map(\.type)
+        case .category(let type, _, _): [type]
+        case .series(let s): [s.type]
+        case .bloodPressure: [Self.quantity + "BloodPressureSystolic", Self.quantity + "BloodPressureDiastolic"]
+        case .sleep: [Self.categoryType + "SleepAnalysis"]
+        case .exercise: [Self.exerciseTime]
+        }
+    }
+
+    /// An exercise session's time less its pauses and rests: the exercise minutes of the day.
+    static let exerciseTime = quantity + "AppleExerciseTime"
+
     /// Tables of child rows (`parent_key` → this table's `row_id`) the reader reads with this one.
     var children: [String] {
         switch kind {

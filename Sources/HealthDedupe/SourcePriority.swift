@@ -1,3 +1,5 @@
+import HealthCore
+
 /// The order in which sources win a time slice (docs/FORMAT.md, "How a day is counted").
 ///
 /// The order is a setting, not part of the export: `sourcePriority` lists patterns, best
@@ -16,6 +18,32 @@
 package struct SourcePriority: Sendable, Equatable {
     package static let defaultPatterns = ["manual", "Apple Watch", "iPhone"]
     package let patterns: [String]
+    /// Per type, the sources that count, best first, as an export lists them (a Health Connect
+    /// export's priority list per data category): for these types a source not listed does not
+    /// count, and of two overlapping records of one source the one modified last counts, as
+    /// Health Connect adds up (docs/HEALTH_CONNECT.md). Empty for an Apple export, whose
+    /// priority is not in the export (the patterns decide).
+    package var listed: [String: [String]] = [:]
+
+    /// A short, stable digest of `listed` for the store's settings line (nil when empty).
+    package var listedDigest: String? {
+        guard !listed.isEmpty else { return nil }
+        var hasher = StableHasher()
+        for type in listed.keys.sorted() {
+            hasher.combine(type)
+            for name in listed[type]! { hasher.combine(name) }
+        }
+        return String(hasher.value, radix: 16)
+    }
+
+    /// The rank of a record of a listed type: its source's place first, then the later
+    /// modification (`modifiedMicroseconds`), so that the merge's lowest rank is Health
+    /// Connect's winner; nil for a source the list leaves out (it does not count).
+    package static func listedRank(place: Int?, modifiedMicroseconds: Int64?) -> Int? {
+        guard let place else { return nil }
+        let ms = max(0, min((modifiedMicroseconds ?? 0) / 1000, (1 << 42) - 1))
+        return place << 42 | ((1 << 42) - 1 - Int(ms))
+    }
 
     package init(patterns: [String]? = nil) {
         let given = patterns ?? []

@@ -59,8 +59,11 @@ package struct ImportJob: Sendable {
         let source = try InputFormats.open(options.export, scratch: folder.stateFolder, trying: options.inputs)
         let zone = try options.timeZone
             ?? TimeZoneChoice.unconfigured(source: source, publishedStore: options.full ? nil : folder.databasePath)
-        let settings = try AnalyticsSettings(options.config, timeZone: zone.zone, zoneName: zone.name,
+        var settings = try AnalyticsSettings(options.config, timeZone: zone.zone, zoneName: zone.name,
                                              localDays: zone.localDays(configured: options.timeZone != nil))
+        // The export's own priority lists (set by the person on the phone, in Health Connect's
+        // settings) decide the types they list; the pipeline's patterns decide the rest.
+        settings.priority.listed = source.sourcePriority
         let files = OutputFiles(folder: folder, outputs: options.outputs)
         try folder.prepare()
         try SQLiteTemporaryFiles.keep(in: folder)

@@ -33,6 +33,11 @@ package protocol HealthInput: Sendable {
     var fingerprintFile: String { get }
     var companionFolder: String? { get }
 
+    /// Per type identifier, the sources that count where records overlap, best first, when the
+    /// export says (a Health Connect export's priority lists); empty: the pipeline's patterns
+    /// decide. A source not listed for a type does not count for it.
+    var sourcePriority: [String: [String]] { get }
+
     /// Whose export it is, from what the export itself says, read before anything else (nil:
     /// it says nothing).
     func person() throws -> ExportPerson?
@@ -44,6 +49,10 @@ package protocol HealthInput: Sendable {
     /// may drop unread (or leave to the load, which drops them too).
     func read(resumingAt resume: ResumePoint?, knownRoutePaths: [String], prefilter: (any RecordPrefilter)?,
               emit: @escaping (IngestBatch) throws -> Void) throws -> IngestSummary
+}
+
+extension HealthInput {
+    package var sourcePriority: [String: [String]] { [:] }
 }
 
 /// The platforms an export can come from.

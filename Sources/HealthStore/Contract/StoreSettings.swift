@@ -24,6 +24,9 @@ package struct StoreSettings: Sendable, Equatable {
     /// Whether the days follow the person's zone timeline (`zone` is then the home zone) or
     /// the one zone; the line leaves the one zone out, as stores before issue 48 had it.
     package var localDays: LocalDays
+    /// A digest of the per-type source lists an export brought (`SourcePriority.listed`: a
+    /// Health Connect export's priority lists); nil: none, which the line leaves out.
+    package var listedPriority: String?
 
     package init(zone: String, priority: [String], heartbeatMaxGapMinutes: Double, weekStart: Int,
                 maxHeartRate: Double? = nil, schema: Int = StoreSchema.analyticsVersion, validDayMinWatchHours: Double? = nil,
@@ -36,6 +39,13 @@ package struct StoreSettings: Sendable, Equatable {
         self.validDayMinWatchHours = validDayMinWatchHours
     }
 
+    /// These settings with `listedPriority` set.
+    package func with(listedPriority digest: String?) -> StoreSettings {
+        var settings = self
+        settings.listedPriority = digest
+        return settings
+    }
+
     /// One line that changes whenever the analytics would (the stored form).
     package var line: String {
         "schema=\(schema);zone=\(zone);priority=\(priority.joined(separator: "|"));"
@@ -44,6 +54,7 @@ package struct StoreSettings: Sendable, Equatable {
             + (maxHeartRate.map { ";maxHeartRate=\($0)" } ?? "")
             + (validDayMinWatchHours.map { ";validDayHours=\($0)" } ?? "")
             + (localDays == .zone ? "" : ";localDays=\(localDays.rawValue)")
+            + (listedPriority.map { ";listed=\($0)" } ?? "")
     }
 
     /// The fields of a stored line; nil for a line that is not one (a store of another program).
@@ -62,6 +73,7 @@ package struct StoreSettings: Sendable, Equatable {
                   schema: fields["schema"].flatMap(Int.init) ?? 0,
                   validDayMinWatchHours: fields["validDayHours"].flatMap(Double.init),
                   localDays: fields["localDays"].flatMap(LocalDays.init(rawValue:)) ?? .zone)
+        listedPriority = fields["listed"]
     }
 
     /// Saves these settings in a store (inside the caller's transaction, if any).
