@@ -93,8 +93,6 @@ enum DataCategory {
 extension RecordTable {
     static let quantity = "HKQuantityTypeIdentifier", categoryType = "HKCategoryTypeIdentifier"
     static let notApplicable = "HKCategoryValueNotApplicable"
-    /// W → kcal a day (a rate: basal metabolic rate).
-    static let wattsToKcalPerDay = 86_400.0 / 4_184
 
     static func value(_ table: String, _ shape: Shape, _ column: String, _ type: String, _ unit: String,
                       factor: Double = 1, category: Int) -> RecordTable {
@@ -114,7 +112,8 @@ extension RecordTable {
         value("steps_record_table", .interval, "count", "StepCount", "count", category: DataCategory.activity),
         value("distance_record_table", .interval, "distance", "DistanceWalkingRunning", "m", category: DataCategory.activity),
         value("active_calories_burned_record_table", .interval, "energy", "ActiveEnergyBurned", "cal", category: DataCategory.activity),
-        value("total_calories_burned_record_table", .interval, "energy", "TotalEnergyBurned", "cal", category: DataCategory.activity),
+        value("total_calories_burned_record_table", .interval, "energy", "TotalEnergyBurned", "kcal", factor: 0.001,
+              category: DataCategory.activity),
         value("floors_climbed_record_table", .interval, "floors", "FlightsClimbed", "count", category: DataCategory.activity),
         value("elevation_gained_record_table", .interval, "elevation", "ElevationGained", "m", category: DataCategory.activity),
         value("wheelchair_pushes_record_table", .interval, "count", "PushCount", "count", category: DataCategory.activity),
@@ -152,8 +151,8 @@ extension RecordTable {
         value("bone_mass_record_table", .instant, "mass", "BoneMass", "kg", factor: 0.001, category: DataCategory.bodyMeasurements),
         value("body_water_mass_record_table", .instant, "body_water_mass", "BodyWaterMass", "kg", factor: 0.001,
               category: DataCategory.bodyMeasurements),
-        value("basal_metabolic_rate_record_table", .instant, "basal_metabolic_rate", "BasalMetabolicRate", "kcal/d",
-              factor: wattsToKcalPerDay, category: DataCategory.bodyMeasurements),
+        value("basal_metabolic_rate_record_table", .instant, "basal_metabolic_rate", "BasalMetabolicRate", "W",
+              category: DataCategory.bodyMeasurements),
         value("hydration_record_table", .interval, "volume", "DietaryWater", "L", category: DataCategory.nutrition),
         RecordTable(name: "nutrition_record_table", shape: .interval, kind: .values(nutrients), category: DataCategory.nutrition),
         RecordTable(name: "sleep_session_record_table", shape: .interval, kind: .sleep, category: DataCategory.sleep),

@@ -43,7 +43,8 @@ public struct HealthType: Sendable, Hashable {
 /// plus the deprecated `AudioExposureEvent` and `HKDataTypeSleepDurationGoal`, which real exports contain.
 public enum TypeRegistry {
     /// Known types in a stable order, grouped: activity, vitals, body, lab, hearing, nutrition, other, categories.
-    public static let all: [HealthType] = activity + vitals + body + lab + hearing + nutrition + other + categories
+    public static let all: [HealthType] = activity + vitals + body + lab + hearing + nutrition + other + healthConnect
+        + categories + healthConnectCategories
 
     /// The registry entry, or one derived from the identifier for types Apple adds later
     /// (name = alias = snake_case, quantity → discrete with unit nil, category → category). Never fails.
@@ -229,6 +230,21 @@ public enum TypeRegistry {
         HealthType(identifier: "HKDataTypeSleepDurationGoal", name: "sleep_duration_goal", alias: "sleep_goal",
                    kind: .quantity, aggregation: .discrete, canonicalUnit: "min"),
     ]
+
+    /// Health Connect's records that HealthKit has no type for (docs/HEALTH_CONNECT.md): named
+    /// in HealthKit's form, so that they are stored, counted and queried like every other type.
+    private static let healthConnect: [HealthType] = [
+        q("HeartRateVariabilityRMSSD", "hrv_rmssd", .discrete, "ms"),
+        q("TotalEnergyBurned", "total_energy", .cumulative, "kcal"),
+        q("ElevationGained", "elevation_gained", .cumulative, "m"),
+        q("BasalMetabolicRate", "basal_metabolic_rate", .discrete, "kcal/d"),
+        q("BoneMass", "bone_mass", .discrete, "kg"),
+        q("BodyWaterMass", "body_water_mass", .discrete, "kg"),
+        q("Speed", "speed", .discrete, "m/s"),
+        q("StepCadence", "step_cadence", .discrete, "count/min"),
+        q("SkinTemperatureDelta", "skin_temperature_delta", .discrete, "degC"),
+    ]
+    private static let healthConnectCategories: [HealthType] = [c("MenstrualPeriod", "menstrual_period")]
 
     private static let categories: [HealthType] = [
         c("SleepAnalysis"),

@@ -84,7 +84,8 @@ public enum UnitConverter {
         add("percent", [("%", 1)])
         add("sound", [("dBASPL", 1)])
         add("hearing", [("dBHL", 1)])
-        add("power", [("W", 1), ("kW", 1000)])
+        // kcal a day: a basal metabolic rate (Health Connect stores it in watts).
+        add("power", [("W", 1), ("kW", 1000), ("kcal/d", 4184.0 / 86_400)])
         add("voltage", [("V", 1), ("mV", 0.001), ("mcV", 1e-6)])
         add("conductance", [("S", 1), ("mcS", 1e-6)])
         add("iu", [("IU", 1)])
