@@ -204,7 +204,8 @@ def undeclared_imports(deps, files):
 # store) and HealthQL (which compiles queries to SQL) only; HealthQL text, which reads like SQL,
 # is fine where it is handed to the HealthQL engine (`engine.run(…)`, the MCP tools' `query(…)`)
 # or shown as an example (`healthetl query "…"`). Test targets, their support target (Tests/TestSupport) and fuzz targets are not checked.
-SQL_OWNERS = {"SQLite", "HealthStore", "HealthQL"}
+# HealthConnectIngest queries an input, Health Connect's own database, never the store.
+SQL_OWNERS = {"SQLite", "HealthStore", "HealthQL", "HealthConnectIngest"}
 SQL_START = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|PRAGMA|WITH|ALTER|REPLACE|BEGIN|COMMIT|"
                        r"ROLLBACK|SAVEPOINT|VACUUM|ATTACH|DETACH|ANALYZE)\s")
 LITERAL = re.compile(r'"""(.*?)"""|"((?:[^"\\\n]|\\.)*)"', re.S)

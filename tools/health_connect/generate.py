@@ -251,7 +251,7 @@ class Database:
             row["last_modified_time"] = self._moment(last_modified, f"{table}.last_modified")[0]
         row_id = self._row_id(table)
         row["row_id"] = row_id
-        row["uuid"] = bytes.fromhex(uuid) if uuid else self._uuid(table, app, seq or row_id)
+        row["uuid"] = bytes.fromhex(uuid) if uuid else self._uuid(table, app, seq if seq is not None else row_id)
         row["app_info_id"] = app_id
         row["device_info_id"] = device
         row.setdefault("recording_method", fields.pop("recording_method", 0))
