@@ -45,6 +45,20 @@ package struct HealthConnectExport: HealthInput, HealthInputFormat {
                                    home: home, sourcePriority: priority)
     }
 
+    package func contentState() throws -> String? {
+        try connection.withDatabase { database in
+            try HealthConnectCheck.reading(displayName) { try HealthConnectChanges(database: database, tables: check.readable).state() }
+        }
+    }
+
+    package func rewritten(since state: String) throws -> String? {
+        try connection.withDatabase { database in
+            try HealthConnectCheck.reading(displayName) {
+                try HealthConnectChanges(database: database, tables: check.readable).rewritten(since: state)
+            }
+        }
+    }
+
     /// Health Connect exports hold no profile: nothing about the person but their data.
     package func person() throws -> ExportPerson? { nil }
 

@@ -109,6 +109,10 @@ package struct ImportJob: Sendable {
         let person = try SamePerson.check(export: storedProfile == nil ? nil : try source.person(),
                                           store: storedProfile, input: options.export, out: options.out)
         let progress = ProgressReporter(totalBytes: source.progressTotal, handler: options.progress, isCancelled: options.isCancelled)
+        // An export that changed what the store holds (an app edited or deleted a Health Connect
+        // record since the last export) cannot be added to it: the store is rebuilt from it.
+        let rewritten = options.full ? nil : try InputRewrite.reason(source, publishedStore: folder.databasePath)
+        let full = options.full || rewritten != nil
 
         let workingCopy = (folder.stateFolder as NSString).appendingPathComponent("next-store-\(getpid()).sqlite")
         // The copy, its journal, and the super-journal (`-mj…`) SQLite leaves beside it when a
@@ -123,14 +127,14 @@ package struct ImportJob: Sendable {
         // the outputs are as published: otherwise the run rewrites something in any case.
         let deferCopy = storeTrusted && !Publication.wasCutShort(in: folder)
             && !options.outputs.contains { $0.isMissing(in: folder.path) }
-        let previous = options.full ? nil
+        let previous = full ? nil
             : try PublishedStore.openIfCompatible(folder.databasePath, settings: settings, workingCopy: workingCopy,
                                                   trusted: storeTrusted, deferCopy: deferCopy)
         let checkpoints = CheckpointFiles(folder: folder, incremental: previous != nil)
         let job = "\(previous.map { "incremental after run \($0.nextRunID - 1)" } ?? "full");\(settings.fingerprint)"
         let input = exportSeen.input
-        var notes = person.notes
-        if previous == nil, !options.full, let why = RebuildReason.explain(publishedStore: folder.databasePath, settings: settings) {
+        var notes = person.notes + (rewritten.map { [$0] } ?? [])
+        if previous == nil, !full, let why = RebuildReason.explain(publishedStore: folder.databasePath, settings: settings) {
             notes.append(why)
         }
         let resumed = checkpoints.resumable(input: input, job: job) { notes.append($0) }
@@ -194,6 +198,7 @@ package struct ImportJob: Sendable {
             // Before the outputs, which name the zone: every run, so that a store built before the
             // name was kept gets it too.
             try StoreSettings.saveZoneName(settings.zoneName, in: database)
+            try StoreSettings.saveInputState(try source.contentState(), in: database)
             let outputSettings = OutputSettings(options.config)
             let settingsChanged = try RunOutcome.noteOutputSettings(outputSettings, in: database, changed: changed,
                                                                     files: files, summary: &summary)

@@ -38,6 +38,13 @@ package protocol HealthInput: Sendable {
     /// decide. A source not listed for a type does not count for it.
     var sourcePriority: [String: [String]] { get }
 
+    /// What the next run needs to tell whether its export only adds to this one (opaque; kept
+    /// with the published store). nil: exports of this kind only ever add.
+    func contentState() throws -> String?
+    /// Why this export is not the one `state` describes plus new records (an app changed or
+    /// deleted one since): the run then rebuilds the store from it. nil: it only adds.
+    func rewritten(since state: String) throws -> String?
+
     /// Whose export it is, from what the export itself says, read before anything else (nil:
     /// it says nothing).
     func person() throws -> ExportPerson?
@@ -53,6 +60,8 @@ package protocol HealthInput: Sendable {
 
 extension HealthInput {
     package var sourcePriority: [String: [String]] { [:] }
+    package func contentState() throws -> String? { nil }
+    package func rewritten(since state: String) throws -> String? { nil }
 }
 
 /// The platforms an export can come from.

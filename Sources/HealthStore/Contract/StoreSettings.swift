@@ -87,6 +87,21 @@ package struct StoreSettings: Sendable, Equatable {
         try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('zone_name', ?)", [.text(name)])
     }
 
+    /// What the export the store was built from says about itself (`HealthInput.contentState`),
+    /// for the next run's question whether its export only adds to this one.
+    package static func saveInputState(_ state: String?, in database: Database) throws {
+        if let state {
+            try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('input_state', ?)", [.text(state)])
+        } else {
+            try database.rows("DELETE FROM settings WHERE key = 'input_state'")
+        }
+    }
+
+    package static func inputState(in database: Database) throws -> String? {
+        guard try database.hasTable("settings") else { return nil }
+        return try value(of: "input_state", in: database)
+    }
+
     /// The value of one key of the `settings` table, or nil.
     package static func value(of key: String, in database: Database) throws -> String? {
         try database.rows("SELECT value FROM settings WHERE key = ?", [.text(key)]).first?.first?.string
