@@ -19,9 +19,9 @@ func stamp(_ name: String) -> CSetting? {
 // Release builds: cross-module optimization specializes the stages' generic types
 // (PriorityMerger<Tag>, DaySplitter<Tag>) where the pipeline uses them, instead of looking up
 // their metadata at run time per call (the load's per-sample calls into HealthDedupe's identity
-// set are `@inlinable` too, so they inline without relying on it); exclusivity is checked at
-// compile time only (debug builds, which the tests use, keep the run-time checks: the
-// per-access bookkeeping cost the parser a few percent).
+// set are `@inlinable` and `@_spi(Load) public` too, so they inline without relying on it);
+// exclusivity is checked at compile time only (debug builds, which the tests use, keep the
+// run-time checks: the per-access bookkeeping cost the parser a few percent).
 let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release)),

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import HealthDedupe
+@_spi(Load) import HealthDedupe
 import TestSupport
 
 /// The duplicate filter in bounded memory (issue 35) stays exact: with a table of a few

@@ -1,5 +1,5 @@
 import XCTest
-import HealthDedupe
+@_spi(Load) import HealthDedupe
 
 /// The load's duplicate filter answers as `Set<UInt64>` does, through growth, collisions
 /// and the identity 0 (its empty-slot marker).

@@ -21,12 +21,13 @@ import Darwin
 ///
 /// Runs on the load thread, as the sink's `seenSamples` (see `IdentitySet`); its runs go beside
 /// the store (`SpillFile`, unlinked at once), like the sink's sorted sample runs. `insert` and
-/// `prefetch` are `@inlinable`, for the sink's per-sample loop; a lookup on disk is not.
-package struct BoundedIdentitySet {
+/// `prefetch` are `@inlinable`, for the sink's per-sample loop (hence `@_spi(Load) public`, as
+/// `IdentitySet`); a lookup on disk is not.
+@_spi(Load) public struct BoundedIdentitySet {
     @usableFromInline var recent: IdentitySet
-    package let recentLimit: Int
+    public let recentLimit: Int
     private let folder: String
-    package let expected: Int
+    public let expected: Int
     @usableFromInline var runs: [IdentityRun] = []
     /// The runs' identities (empty until the first run); when it holds half again what it was
     /// sized for, it joins `fullBlooms` and a new one twice its size takes the next runs, so the
@@ -34,18 +35,18 @@ package struct BoundedIdentitySet {
     @usableFromInline var bloom = IdentityBloom(expected: 0)
     @usableFromInline var fullBlooms: [IdentityBloom] = []
     /// Identities looked up on disk (the Bloom filters said they may be in a run).
-    package private(set) var diskLookups = 0
+    public private(set) var diskLookups = 0
     /// What `prefetch` read, kept so that its loads are not optimized away.
     @usableFromInline var touched: UInt64 = 0
     /// The block a run's lookup reads, kept between lookups.
     private var block: [UInt64] = []
 
     /// The table's largest size by default: 2^20 slots (8 MB), 734 k identities.
-    package static let defaultRecentLimit = (1 << 20) * 7 / 10
+    public static let defaultRecentLimit = (1 << 20) * 7 / 10
 
     /// `expected`: the identities the load expects in all (sizes the table, and the Bloom
     /// filter once there is a run); `folder`: where runs go (unlinked at once).
-    package init(expected: Int, folder: String, recentLimit: Int = defaultRecentLimit) {
+    public init(expected: Int, folder: String, recentLimit: Int = defaultRecentLimit) {
         self.recentLimit = max(recentLimit, 1)
         self.expected = expected
         self.folder = folder
@@ -53,22 +54,22 @@ package struct BoundedIdentitySet {
     }
 
     /// An empty set like this one (its runs closed, so their files go), for `expected` identities.
-    package func emptied(expecting expected: Int) -> BoundedIdentitySet {
+    public func emptied(expecting expected: Int) -> BoundedIdentitySet {
         BoundedIdentitySet(expected: expected, folder: folder, recentLimit: recentLimit)
     }
 
     /// Identities held in memory, and runs on disk.
-    package var recentCount: Int { recent.count }
-    package var runCount: Int { runs.count }
+    public var recentCount: Int { recent.count }
+    public var runCount: Int { runs.count }
 
     /// Loads the home slots of each identity (see `IdentitySet.prefetch`), and their Bloom blocks.
-    @inlinable package mutating func prefetch(_ identities: UnsafeBufferPointer<UInt64>) {
+    @inlinable public mutating func prefetch(_ identities: UnsafeBufferPointer<UInt64>) {
         recent.prefetch(identities)
         if !runs.isEmpty { touched &+= bloom.prefetch(identities) }
     }
 
     /// Adds `identity`; false if it was there already (in memory or in a run).
-    @inlinable @inline(__always) package mutating func insert(_ identity: UInt64) throws -> Bool {
+    @inlinable @inline(__always) public mutating func insert(_ identity: UInt64) throws -> Bool {
         guard recent.insert(identity) else { return false }
         // A copy of a run's identity stays in the table too (its next copy is found there),
         // so the table's count is checked either way.

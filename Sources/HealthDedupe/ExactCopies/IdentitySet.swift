@@ -13,23 +13,26 @@
 /// sink is the one place that knows which rows were written, so a copy is dropped there before
 /// its insert, however far apart in the file the two copies are. It holds no SQL, so it lives
 /// with the other kinds of dedupe. `insert` and `prefetch` are `@inlinable`: the sink calls
-/// them once a sample, across the module boundary, and they must compile into its loop.
-package struct IdentitySet {
+/// them once a sample, across the module boundary, and they must compile into its loop. So the
+/// type is `@_spi(Load) public`, not `package`: Swift does not inline a `package` function into
+/// another module, `@inlinable` or not (tried with 6.3); the SPI keeps it out of sight unless a
+/// file asks for it (`@_spi(Load) import HealthDedupe`, the sink and the tests).
+@_spi(Load) public struct IdentitySet {
     @usableFromInline var slots: [UInt64]
     @usableFromInline var shift: UInt64
     @usableFromInline var hasZero = false
     /// The identities held (`count`), settable by the inlined `insert`.
     @usableFromInline var heldCount = 0
-    package var count: Int { heldCount }
+    public var count: Int { heldCount }
     /// How many identities `prefetch` takes at a time.
-    package static let prefetchGroup = 64
+    public static let prefetchGroup = 64
 
     /// How many identities fit before the table grows.
-    package var capacity: Int { slots.count * 7 / 10 }
+    public var capacity: Int { slots.count * 7 / 10 }
     /// What `prefetch` read, kept so that its loads are not optimized away.
     @usableFromInline var touched: UInt64 = 0
 
-    package init(minimumCapacity: Int = 0) {
+    public init(minimumCapacity: Int = 0) {
         var size = 1024
         while size * 7 / 10 < minimumCapacity { size *= 2 }
         slots = Array(repeating: 0, count: size)
@@ -37,7 +40,7 @@ package struct IdentitySet {
     }
 
     /// Loads the home slot of each identity (see above).
-    @inlinable package mutating func prefetch(_ identities: UnsafeBufferPointer<UInt64>) {
+    @inlinable public mutating func prefetch(_ identities: UnsafeBufferPointer<UInt64>) {
         var sum: UInt64 = 0
         let shift = shift
         slots.withUnsafeBufferPointer { table in
@@ -47,7 +50,7 @@ package struct IdentitySet {
     }
 
     /// Adds `identity`; false if it was there already.
-    @inlinable @inline(__always) package mutating func insert(_ identity: UInt64) -> Bool {
+    @inlinable @inline(__always) public mutating func insert(_ identity: UInt64) -> Bool {
         if identity == 0 {
             defer { hasZero = true }
             if hasZero { return false }
@@ -80,7 +83,7 @@ package struct IdentitySet {
     /// Hands every identity held to `body`, in ascending order, then empties the set (its
     /// table keeps its size). Sorted in place, inside the table itself: a spill of a full table
     /// allocates nothing beside it.
-    package mutating func drainSorted(_ body: (UnsafeBufferPointer<UInt64>) throws -> Void) rethrows {
+    public mutating func drainSorted(_ body: (UnsafeBufferPointer<UInt64>) throws -> Void) rethrows {
         let hadZero = hasZero
         defer { hasZero = false; heldCount = 0 }
         try slots.withUnsafeMutableBufferPointer { table in

@@ -1,5 +1,5 @@
 import HealthCore
-import HealthDedupe
+@_spi(Load) import HealthDedupe   // the identity set, inlined into `write`
 import PrivateFiles
 import SQLite
 
