@@ -18,9 +18,10 @@ func stamp(_ name: String) -> CSetting? {
 
 // Release builds: cross-module optimization specializes the stages' generic types
 // (PriorityMerger<Tag>, DaySplitter<Tag>) where the pipeline uses them, instead of looking up
-// their metadata at run time per call; exclusivity is checked at compile time only (debug
-// builds, which the tests use, keep the run-time checks: the per-access bookkeeping cost the
-// parser a few percent).
+// their metadata at run time per call (the load's per-sample calls into HealthDedupe's identity
+// set are `@inlinable` and `@_spi(Load) public` too, so they inline without relying on it);
+// exclusivity is checked at compile time only (debug builds, which the tests use, keep the
+// run-time checks: the per-access bookkeeping cost the parser a few percent).
 let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release)),
@@ -78,19 +79,24 @@ let package = Package(
         .target(name: "HealthConnectIngest", dependencies: ["HealthCore", "SQLite", "Archive", "PrivateFiles"],
                 swiftSettings: strict),
         .target(name: "HealthNormalize", dependencies: ["HealthCore"], swiftSettings: strict),
-        .target(name: "HealthDedupe", dependencies: ["HealthCore"], swiftSettings: strict),
+        // Dedupe, one folder per kind of duplicate it removes: AlreadyImported/ (the anchors, run
+        // by ingest), ExactCopies/ (identities, stamped on the normalize thread; the set of those
+        // written, run by the store's load, spilled to PrivateFiles' unlinked files), Overlaps/
+        // (sources by priority, run by the analytics).
+        .target(name: "HealthDedupe", dependencies: ["HealthCore", "PrivateFiles"], swiftSettings: strict),
         .target(name: "HealthAggregate", dependencies: ["HealthCore"], swiftSettings: strict),
         // The analytics algorithm: each stored series through the priority merge (dedupe) and the
         // day, sleep and heart-rate stages (aggregate) into the analytics ledger; the vitals and
         // data-quality tables computed from the store (their SQL is HealthStore's).
         .target(name: "HealthAnalytics", dependencies: ["HealthCore", "HealthAggregate", "HealthDedupe", "HealthStore", "SQLite"],
                 swiftSettings: strict),
-        // The store: schema, bulk sink and duplicate filter, sorted spill runs, series reader,
-        // merger, the analytics, vitals and quality tables' reads and writes, and the read API
-        // (HealthStore). Everything that reads or
-        // writes a store imports this, not the emitters.
-        .target(name: "HealthStore", dependencies: ["HealthCore", "SQLite", "PrivateFiles"], swiftSettings: strict),
-        // Emit: a store into files (CSV, Parquet tables, the samples file, the exporter).
+        // The store: schema, the load stage (the bulk sink, dropping exact copies through
+        // HealthDedupe's identity set), sorted spill runs, series reader, merger, the analytics,
+        // vitals and quality tables' reads and writes, and the read API (HealthStore). Everything
+        // that reads or writes a store imports this, not the emitters.
+        .target(name: "HealthStore", dependencies: ["HealthCore", "HealthDedupe", "SQLite", "PrivateFiles"], swiftSettings: strict),
+        // Emit: a store into files (CSV, Parquet tables, the samples file, the exporter); the
+        // store's own writing is the load (HealthStore's sink), never called emit.
         .target(name: "HealthEmit", dependencies: ["HealthCore", "HealthPresentation", "HealthStore", "SQLite", "CSV", "Parquet", "PrivateFiles"],
                 swiftSettings: strict),
         // Wiring, checkpoints, lock, progress.
@@ -166,7 +172,7 @@ let package = Package(
         .testTarget(name: "HealthNormalizeTests", dependencies: ["HealthNormalize", "HealthCore"], swiftSettings: strict),
         .testTarget(name: "HealthAggregateTests", dependencies: ["HealthAggregate", "HealthDedupe", "HealthCore"],
                     swiftSettings: strict),
-        .testTarget(name: "HealthDedupeTests", dependencies: ["HealthDedupe", "HealthCore"], swiftSettings: strict),
+        .testTarget(name: "HealthDedupeTests", dependencies: ["HealthDedupe", "HealthCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HealthAnalyticsTests", dependencies: ["HealthAnalytics", "HealthAggregate", "HealthStore", "HealthCore",
                                                                  "HealthPresentation", "SQLite"],
                     swiftSettings: strict),

@@ -13,7 +13,7 @@
 4. The rules: the store, the emitters and the general libraries are targets of their own; the
    general libraries know nothing of health (no Health* target, directly or through another);
    HealthQL reads a store without the emitters; a feature (report, workbook) is no appendix to
-   the emitters or the pipeline; stages depend on the core only.
+   the emitters or the pipeline; stages depend on the core (and general libraries) only.
 
 The drawing's syntax (one fenced block after the line `<!-- module-graph -->`):
 

@@ -18,7 +18,7 @@ package enum JSONText {
     }
 }
 
-/// Writes metadata objects as JSON bytes into a buffer it keeps, so the SQLite sink makes
+/// Writes metadata objects as JSON bytes into a buffer it keeps, so the load (the sink) makes
 /// no String and allocates nothing per record.
 struct JSONObjectWriter {
     private(set) var bytes: [UInt8] = []

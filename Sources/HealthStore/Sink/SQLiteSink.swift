@@ -1,16 +1,17 @@
 import HealthCore
+@_spi(Load) import HealthDedupe   // the identity set, inlined into `write`
 import PrivateFiles
 import SQLite
 
-/// The load stage, the last of the load (read → ingest → normalize + identity → load; "emit"
-/// is HealthEmit's, the files): bulk-loads normalized batches into a fresh store with prepared
-/// statements in large transactions, then indexes and derives what needs the whole data set.
-/// It writes to a file nobody reads yet; publishing is the caller's job.
+/// The load stage, the import's last thread (read → ingest → normalize + identity → load;
+/// "emit" is HealthEmit's, the files): bulk-loads normalized batches into a fresh store with
+/// prepared statements in large transactions, then indexes and derives what needs the whole
+/// data set. It writes to a file nobody reads yet; publishing is the caller's job.
 ///
 /// Exact duplicates are dropped as they arrive, by a set of the identities written
-/// (`BoundedIdentitySet`: 8-byte hashes in a table of at most 8 MB, older ones in sorted runs
-/// on disk behind a Bloom filter of 2 bytes an identity): far cheaper than an index on
-/// identity plus a pass to delete the extra copies after the load.
+/// (HealthDedupe's `BoundedIdentitySet`, `ExactCopies/`: 8-byte hashes in a table of at most
+/// 8 MB, older ones in sorted runs on disk behind a Bloom filter of 2 bytes an identity): far
+/// cheaper than an index on identity plus a pass to delete the extra copies after the load.
 ///
 /// Each dropped copy is counted by the record it copies (`duplicate_copies`, written with each
 /// commit): the reconciliation's `duplicates_dropped` per day and metric.

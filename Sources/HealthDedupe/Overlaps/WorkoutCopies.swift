@@ -5,6 +5,9 @@
 ///
 /// Two workouts are one when they are the same activity and overlap for at least half of the
 /// shorter one (apps round the start and end differently, and one may stop a minute later).
+///
+/// Runs with the vitals (HealthAnalytics' `VitalsBuilder`), after the load: both workouts are
+/// stored, so it needs the whole list of a person's workouts, which only the store has.
 package enum WorkoutCopies {
     package struct Span: Sendable {
         package var id: Int64

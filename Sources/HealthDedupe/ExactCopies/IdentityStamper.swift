@@ -1,44 +1,14 @@
 import HealthCore
 
-/// The identity of a sample: a stable hash over every attribute and metadata entry.
-/// Exact duplicate records (up to 8 copies occur in real exports; records carry no UUID)
-/// hash equal; the device description is hashed without its per-object memory address,
-/// which ingest already removed.
+/// Exact copies, first half: stamps each sample with its identity so that exact duplicates
+/// collapse to one row in the store, wherever in the file the copies are. The load stage
+/// (the store's sink) drops a sample whose identity it has written already (`IdentitySet`);
+/// a merge into the published store skips identities it holds (found through the type and
+/// start index).
 ///
-/// `IdentityStamper` hashes it in two parts, so that a run of records of one type and
-/// source hashes their shared part once.
-enum SampleIdentity {
-    /// The hash of what long runs of records share: type and source (the device description
-    /// alone is a hundred bytes).
-    static func prefix(_ r: borrowing ExportRecord) -> StableHasher {
-        var h = StableHasher()
-        h.combine(r.type)
-        h.combine(r.source.name)
-        h.combine(r.source.version)
-        h.combine(r.source.device)
-        return h
-    }
-
-    /// The identity from the record's `prefix`.
-    static func completing(_ h: inout StableHasher, _ r: borrowing ExportRecord) -> UInt64 {
-        h.combine(r.unit)
-        h.combine(r.value)
-        h.combine(r.creationDate?.microseconds ?? Int64.min)
-        h.combine(r.startDate?.microseconds ?? Int64.min)
-        h.combine(r.endDate?.microseconds ?? Int64.min)
-        for entry in r.metadata {
-            h.combine(entry.key)
-            h.combine(entry.value)
-        }
-        h.combine(UInt64(r.heartbeats.count))
-        return h.value
-    }
-}
-
-/// The dedupe stage (first part): stamps each sample with its identity so that exact
-/// duplicates collapse to one row in the store, wherever in the file the copies are.
-/// The SQLite sink drops a sample whose identity it has written already; a merge into the
-/// published store skips identities it holds (found through the type and start index).
+/// Runs on the normalize thread, fused behind the `Normalizer` (`then`): hashing every
+/// attribute of every record is work per record, kept off the parse thread (the import's
+/// bottleneck, docs/ARCHITECTURE.md) and off the load thread, which has the inserts.
 package struct IdentityStamper: StageHandler {
     package typealias InboundIn = NormalizedBatch
     package typealias InboundOut = NormalizedBatch

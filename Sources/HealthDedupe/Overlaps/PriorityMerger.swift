@@ -1,8 +1,13 @@
 import HealthCore
 
-/// The dedupe stage (second part), the Health app's merge of overlapping sources: time is cut
-/// at every sample boundary; in each slice only the best-ranked source present counts, with
-/// its samples' values spread pro rata by time. Lower-ranked sources only fill the gaps.
+/// Overlapping sources, the Health app's merge: time is cut at every sample boundary; in each
+/// slice only the best-ranked source present counts, with its samples' values spread pro rata
+/// by time. Lower-ranked sources only fill the gaps.
+///
+/// Runs on the analytics' thread (HealthAnalytics' `AnalyticsBuilder`, beside the index build
+/// in a full import), not in the load: an overlap is not a copy (both rows are the export's,
+/// and the store keeps both), only a day's figures count one, and it needs each series in
+/// time order, which the store's (type, start) order gives.
 ///
 /// Input must come sorted by start (the store reads it through its (type, start) index);
 /// memory is the set of samples overlapping the sweep position, not the series.

@@ -14,11 +14,16 @@ package struct Anchors: Sendable, Equatable {
     package var isEmpty: Bool { newestCreation.isEmpty }
 }
 
-/// The dedupe stage's first filter on an incremental run, run inside ingest (it needs only
-/// three attributes): drops records created before their anchor minus the overlap window,
-/// before any further work. Records inside the window, newer ones, backfills of old samples
-/// (they carry a new creationDate) and records without a creationDate go on; the store's
-/// identity index decides for those. Workouts the store holds (by id) are dropped as well.
+/// Records an earlier run stored, the first dedupe of an incremental run: drops records
+/// created before their anchor minus the overlap window, before any further work. Records
+/// inside the window, newer ones, backfills of old samples (they carry a new creationDate) and
+/// records without a creationDate go on; their identity decides for those (`ExactCopies/`,
+/// and the merge into the published store). Workouts the store holds (by id) are dropped as well.
+///
+/// Runs inside ingest, before a record is parsed: on the read thread, from the bytes
+/// (HealthIngest's `KnownRecordSkipper`), and on the parse thread (`ExportSAXHandler`). It
+/// needs only three attributes, and most of a cumulative export is known: dropped there, a
+/// known record costs neither libxml2, nor the normalize thread, nor a row.
 package struct AnchorFilter: RecordPrefilter {
     private let anchors: Anchors
     private let overlap: Int64

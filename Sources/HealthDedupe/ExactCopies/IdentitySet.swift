@@ -8,19 +8,31 @@
 /// `prefetch` touches the home slots of the next `prefetchGroup` identities first, in one pass
 /// of independent loads the processor overlaps, so that their inserts find the slots in cache.
 /// (A whole batch at once did not help: the rows' own work evicted the slots before use.)
-struct IdentitySet {
-    private var slots: [UInt64]
-    private var shift: UInt64
-    private var hasZero = false
-    private(set) var count = 0
-    static let prefetchGroup = 64
+///
+/// Runs on the load thread, inside the store's sink (`SQLiteSink.write`, once per sample): the
+/// sink is the one place that knows which rows were written, so a copy is dropped there before
+/// its insert, however far apart in the file the two copies are. It holds no SQL, so it lives
+/// with the other kinds of dedupe. `insert` and `prefetch` are `@inlinable`: the sink calls
+/// them once a sample, across the module boundary, and they must compile into its loop. So the
+/// type is `@_spi(Load) public`, not `package`: Swift does not inline a `package` function into
+/// another module, `@inlinable` or not (tried with 6.3); the SPI keeps it out of sight unless a
+/// file asks for it (`@_spi(Load) import HealthDedupe`, the sink and the tests).
+@_spi(Load) public struct IdentitySet {
+    @usableFromInline var slots: [UInt64]
+    @usableFromInline var shift: UInt64
+    @usableFromInline var hasZero = false
+    /// The identities held (`count`), settable by the inlined `insert`.
+    @usableFromInline var heldCount = 0
+    public var count: Int { heldCount }
+    /// How many identities `prefetch` takes at a time.
+    public static let prefetchGroup = 64
 
     /// How many identities fit before the table grows.
-    var capacity: Int { slots.count * 7 / 10 }
+    public var capacity: Int { slots.count * 7 / 10 }
     /// What `prefetch` read, kept so that its loads are not optimized away.
-    private var touched: UInt64 = 0
+    @usableFromInline var touched: UInt64 = 0
 
-    init(minimumCapacity: Int = 0) {
+    public init(minimumCapacity: Int = 0) {
         var size = 1024
         while size * 7 / 10 < minimumCapacity { size *= 2 }
         slots = Array(repeating: 0, count: size)
@@ -28,7 +40,7 @@ struct IdentitySet {
     }
 
     /// Loads the home slot of each identity (see above).
-    mutating func prefetch(_ identities: UnsafeBufferPointer<UInt64>) {
+    @inlinable public mutating func prefetch(_ identities: UnsafeBufferPointer<UInt64>) {
         var sum: UInt64 = 0
         let shift = shift
         slots.withUnsafeBufferPointer { table in
@@ -38,22 +50,22 @@ struct IdentitySet {
     }
 
     /// Adds `identity`; false if it was there already.
-    @inline(__always) mutating func insert(_ identity: UInt64) -> Bool {
+    @inlinable @inline(__always) public mutating func insert(_ identity: UInt64) -> Bool {
         if identity == 0 {
             defer { hasZero = true }
             if hasZero { return false }
-            count += 1
+            heldCount += 1
             return true
         }
-        if (count + 1) * 10 > slots.count * 7 { grow() }
+        if (heldCount + 1) * 10 > slots.count * 7 { grow() }
         let inserted = slots.withUnsafeMutableBufferPointer { Self.place(identity, in: $0, shift: shift) }
-        if inserted { count += 1 }
+        if inserted { heldCount += 1 }
         return inserted
     }
 
     /// Fibonacci hashing: the top bits of the product pick the home slot.
-    @inline(__always)
-    private static func place(_ identity: UInt64, in table: UnsafeMutableBufferPointer<UInt64>, shift: UInt64) -> Bool {
+    @inlinable @inline(__always)
+    static func place(_ identity: UInt64, in table: UnsafeMutableBufferPointer<UInt64>, shift: UInt64) -> Bool {
         let mask = table.count - 1
         var i = home(identity, shift: shift)
         while true {
@@ -64,16 +76,16 @@ struct IdentitySet {
         }
     }
 
-    @inline(__always) private static func home(_ identity: UInt64, shift: UInt64) -> Int {
+    @inlinable @inline(__always) static func home(_ identity: UInt64, shift: UInt64) -> Int {
         Int(truncatingIfNeeded: (identity &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
     /// Hands every identity held to `body`, in ascending order, then empties the set (its
     /// table keeps its size). Sorted in place, inside the table itself: a spill of a full table
     /// allocates nothing beside it.
-    mutating func drainSorted(_ body: (UnsafeBufferPointer<UInt64>) throws -> Void) rethrows {
+    public mutating func drainSorted(_ body: (UnsafeBufferPointer<UInt64>) throws -> Void) rethrows {
         let hadZero = hasZero
-        defer { hasZero = false; count = 0 }
+        defer { hasZero = false; heldCount = 0 }
         try slots.withUnsafeMutableBufferPointer { table in
             // The nonzero identities to the front (the table always has a free slot, so the
             // zero identity fits behind them).
@@ -90,7 +102,7 @@ struct IdentitySet {
         }
     }
 
-    private mutating func grow() {
+    @usableFromInline mutating func grow() {
         let old = slots
         slots = Array(repeating: 0, count: old.count * 2)
         shift -= 1

@@ -1,8 +1,7 @@
 import XCTest
-@testable import HealthEmit
-@testable import HealthStore
+@_spi(Load) import HealthDedupe
 
-/// The sink's duplicate filter answers as `Set<UInt64>` does, through growth, collisions
+/// The load's duplicate filter answers as `Set<UInt64>` does, through growth, collisions
 /// and the identity 0 (its empty-slot marker).
 final class IdentitySetTests: XCTestCase {
     func testAgreesWithSetThroughGrowth() {

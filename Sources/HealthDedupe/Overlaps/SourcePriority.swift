@@ -1,6 +1,8 @@
 import HealthCore
 
 /// The order in which sources win a time slice (docs/FORMAT.md, "How a day is counted").
+/// Used by the analytics (`PriorityMerger`'s ranks, `WorkoutCopies`), on their thread; the
+/// pipeline reads it from the settings.
 ///
 /// The order is a setting, not part of the export: `sourcePriority` lists patterns, best
 /// first, each matched case-insensitively against the source name and the device model
