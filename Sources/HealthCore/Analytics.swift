@@ -1,5 +1,5 @@
 /// The analytics model (docs/TABLES.md, "Analytics"): what the aggregate stage produces and the
-/// emit stage stores. Metrics are addressed by `DailyMetric`, so every period table has
+/// store keeps. Metrics are addressed by `DailyMetric`, so every period table has
 /// the same metric columns in the same order.
 public enum DailyMetric: Int, CaseIterable, Sendable {
     case steps, walkingDistance, runningDistance, cyclingDistance, swimmingDistance

@@ -9,8 +9,9 @@ import HealthNormalize
 import HealthStore
 import SQLite
 
-/// The import job: ingest → normalize → dedupe → SQLite, each on its own thread, joined by
-/// bounded channels of batches; then merge and aggregate into analytics, then CSV and Parquet.
+/// The import job: ingest (the input's reader) → normalize → dedupe → load, each on its own
+/// thread, joined by bounded channels of batches; then merge and aggregate into analytics,
+/// then the outputs.
 ///
 /// The first run (or `--full`) builds a new store and publishes it by rename. Later runs are
 /// incremental: records older than their anchor are dropped at once, the rest load into a

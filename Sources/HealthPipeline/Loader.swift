@@ -8,8 +8,9 @@ import HealthNormalize
 import SQLite
 import HealthStore
 
-/// The streaming half of an import: ingest on one thread, anchor filter + normalize +
-/// identity on a second, the SQLite sink on the caller's, joined by bounded channels.
+/// The streaming half of an import: ingest on one thread (the input's reader, with the anchor
+/// filter), normalize + identity on a second, the load (the store's sink) on the caller's,
+/// joined by bounded channels.
 ///
 /// Every `checkpointRecords` records the sink commits, together with a checkpoint of every
 /// stage's state at the end of the last batch; a load started again on the same staged store
