@@ -23,6 +23,7 @@ struct HealthConnectReader {
         var end: Timestamp
         var startOffset: Int
         var manual: Bool
+        var metadata: [MetadataEntry] = []
     }
 
     func run(resumingAt resume: ResumePoint?, emit: @escaping (IngestBatch) throws -> Void) throws -> IngestSummary {
@@ -63,6 +64,13 @@ struct HealthConnectReader {
                           start: Timestamp(microseconds: start &* 1000), end: Timestamp(microseconds: end &* 1000),
                           startOffset: startOffset, manual: statement.int64(4) == HealthConnectNames.manualEntry)
             if row.end < row.start { row.end = row.start }
+            // The table's enum columns kept as metadata: the last columns selected.
+            let metadataStart = valueStart + Int32(table.columns.count - table.metadata.count)
+            for (i, entry) in table.metadata.enumerated() where !statement.isNull(metadataStart + Int32(i)) {
+                if let value = entry.values[Int64(statement.text(metadataStart + Int32(i)) ?? "") ?? -1] {
+                    row.metadata.append(MetadataEntry(key: entry.key, value: value))
+                }
+            }
             switch table.kind {
             case .values(let columns):
                 for (i, column) in columns.enumerated() where !statement.isNull(valueStart + Int32(i)) {
@@ -106,7 +114,7 @@ struct HealthConnectReader {
     }
 
     func record(_ type: String, _ row: Row, unit: String?, value: String) -> ExportRecord {
-        var metadata: [MetadataEntry] = []
+        var metadata = row.metadata
         if row.manual { metadata.append(MetadataEntry(key: "HKWasUserEntered", value: "1")) }
         return ExportRecord(type: type, source: row.source, unit: unit, value: value, creationDate: row.modified ?? row.end,
                             startDate: row.start, endDate: row.end, metadata: metadata)

@@ -42,12 +42,20 @@ struct RecordTable: Sendable {
         case exercise
     }
 
+    /// An enum column kept as HealthKit's metadata key and value (nil for a value with none).
+    struct Metadata: Sendable {
+        var column: String
+        var key: String
+        var values: [Int64: String]
+    }
+
     var name: String
     var shape: Shape
     var kind: Kind
     /// Health Connect's data category (`health_data_category_priority_table`): its priority
     /// list decides which app's records count where several overlap.
     var category: Int
+    var metadata: [Metadata] = []
     /// Columns the reader needs besides the ones every record table has.
     var columns: [String] {
         switch kind {
@@ -56,7 +64,7 @@ struct RecordTable: Sendable {
         case .series, .sleep: []
         case .bloodPressure: ["systolic", "diastolic"]
         case .exercise: ["exercise_type"]
-        }
+        } + metadata.map(\.column)
     }
 
     /// The types this table's records are stored as.
@@ -98,6 +106,12 @@ extension RecordTable {
                       factor: Double = 1, category: Int) -> RecordTable {
         RecordTable(name: table, shape: shape, kind: .values([Value(column: column, type: quantity + type, unit: unit, factor: factor)]),
                     category: category)
+    }
+
+    func keeping(_ entry: Metadata) -> RecordTable {
+        var table = self
+        table.metadata.append(entry)
+        return table
     }
 
     static func series(_ parent: String, _ child: String, _ value: String, _ type: String, _ unit: String,
@@ -142,7 +156,8 @@ extension RecordTable {
         RecordTable(name: "blood_pressure_record_table", shape: .instant, kind: .bloodPressure, category: DataCategory.vitals),
         // mmol/L of glucose (180.156 g/mol), in HealthKit's own unit string.
         value("blood_glucose_record_table", .instant, "level", "BloodGlucose", "mmol<180.15588000005408>/L",
-              category: DataCategory.vitals),
+              category: DataCategory.vitals)
+            .keeping(Metadata(column: "relation_to_meal", key: "HKBloodGlucoseMealTime", values: [3: "1", 4: "2"])),
         value("weight_record_table", .instant, "weight", "BodyMass", "g", category: DataCategory.bodyMeasurements),
         value("height_record_table", .instant, "height", "Height", "m", category: DataCategory.bodyMeasurements),
         value("body_fat_record_table", .instant, "percentage", "BodyFatPercentage", "%", factor: 0.01,
@@ -186,7 +201,8 @@ extension RecordTable {
                     category: DataCategory.cycleTracking),
         RecordTable(name: "sexual_activity_record_table", shape: .instant,
                     kind: .category(type: categoryType + "SexualActivity", column: nil, values: [:]),
-                    category: DataCategory.cycleTracking),
+                    category: DataCategory.cycleTracking,
+                    metadata: [Metadata(column: "protection_used", key: "HKSexualActivityProtectionUsed", values: [1: "1", 2: "0"])]),
     ]
 
     /// The nutrition table's columns that HealthKit has a type for (grams unless named).

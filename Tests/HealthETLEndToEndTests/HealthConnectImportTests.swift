@@ -170,6 +170,7 @@ final class HealthConnectImportTests: XCTestCase {
         add("cervical_mucus_record_table", t, ["appearance": 5, "sensation": 1])
         add("intermenstrual_bleeding_record_table", t, [:])
         add("mindfulness_session_record_table", i, ["type": 1])
+        add("sexual_activity_record_table", t, ["protection_used": 1])
         let dir = try temporaryFolder(self)
         let db = dir.appendingPathComponent("health_connect_export.db").path
         try s.write(to: db)
@@ -196,6 +197,8 @@ final class HealthConnectImportTests: XCTestCase {
         XCTAssertEqual(try values("HKCategoryTypeIdentifierCervicalMucusQuality"), ["HKCategoryValueCervicalMucusQualityEggWhite"])
         XCTAssertEqual(try values("HKCategoryTypeIdentifierIntermenstrualBleeding"), ["HKCategoryValueNotApplicable"])
         XCTAssertEqual(try values("HKCategoryTypeIdentifierMindfulSession"), ["HKCategoryValueNotApplicable"])
+        XCTAssertEqual(try query(store, "SELECT metadata FROM samples WHERE type = 'HKCategoryTypeIdentifierSexualActivity'"),
+                       [#"{"HKSexualActivityProtectionUsed":"1"}"#])
         // What has no home is counted and named, never dropped in silence.
         XCTAssertTrue(result.stdout.contains("nutrition_record_table.trans_fat: 1 values (no HealthKit type)"), result.stdout)
     }
