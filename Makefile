@@ -57,7 +57,7 @@ endif
 venv: $(VENV)/.ready
 $(VENV)/.ready: Makefile
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet pyarrow duckdb openpyxl pyspark mcp neurokit2 pypdf fhir.resources
+	$(VENV)/bin/pip install --quiet pyarrow duckdb openpyxl pyspark mcp neurokit2 pypdf fhir.resources pipx uv
 	touch $@
 
 # Cohorts (issue 24): every export in EXPORTS (NAME.zip, NAME.xml or NAME/) as person NAME, with
