@@ -79,6 +79,7 @@ final class DebianPackageTests: XCTestCase {
         print("DebianPackageTests: debootstrap --variant=minbase bookworm took \(Int(Date().timeIntervalSince(started))) s")
         let inRoot = TestPaths.script("in_root.sh")
         let before = try Self.files(in: root)
+        XCTAssertGreaterThan(before.count, 3000, "a Debian root")
         XCTAssertFalse(before.contains("/usr/bin/healthetl"))
 
         try FileManager.default.copyItem(atPath: deb, toPath: root.path + "/tmp/\(Self.name)")
