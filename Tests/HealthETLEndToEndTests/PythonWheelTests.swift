@@ -103,7 +103,7 @@ final class PythonWheelTests: XCTestCase {
         let read = try runProcess(try TestTools.python(importing: ["pandas", "pyarrow"]), ["-c", """
             import sys
             sys.path.insert(0, sys.argv[1])
-            import healthetl, sqlite3
+            import sqlite3, healthetl
             daily = healthetl.read_table(sys.argv[2], "daily")
             store = sqlite3.connect(sys.argv[2] + "/health.sqlite").execute("SELECT COUNT(*), SUM(steps) FROM daily_analytics").fetchone()
             print(type(daily).__name__, len(daily), int(daily["steps"].sum()), store[0], int(store[1]))
