@@ -21,9 +21,11 @@ DESTDIR ?=
 build:
 	$(SWIFT) build -c release --product healthetl
 
-# The release (issue 43): $(RELEASE).tar.gz and dist/SHA256SUMS, a binary that needs no Swift
-# toolchain and no -dev package (scripts/dist.sh: relinked statically from make build's objects),
-# its man page, completions, pipelines, LICENSE and README. docs/RELEASING.md.
+# The release (issues 43, 59): $(RELEASE).tar.gz, dist/healthetl_VERSION-1_ARCH.deb and
+# dist/healthetl-VERSION-py3-none-manylinux_2_G_ARCH.whl, one binary that needs no Swift
+# toolchain and no -dev package (scripts/dist.sh: relinked statically from make build's objects)
+# in all three, with its man page, completions, pipelines, systemd units, LICENSE and README;
+# dist/SHA256SUMS over the three. docs/RELEASING.md.
 dist: build
 	scripts/dist.sh
 
@@ -57,7 +59,7 @@ endif
 venv: $(VENV)/.ready
 $(VENV)/.ready: Makefile
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet pyarrow duckdb openpyxl pyspark mcp neurokit2 pypdf fhir.resources
+	$(VENV)/bin/pip install --quiet pyarrow duckdb openpyxl pyspark mcp neurokit2 pypdf fhir.resources pipx uv
 	touch $@
 
 # Cohorts (issue 24): every export in EXPORTS (NAME.zip, NAME.xml or NAME/) as person NAME, with
@@ -101,10 +103,11 @@ check: venv
 # exclusive access) Swift's debug builds, which the suite runs, trap on by themselves, and we
 # compile no C of our own. Leak checking is off: LeakSanitizer reports allocations inside
 # Foundation (String(contentsOf:)) and XCTest, not ours.
-# Two classes test the release tarball's binary, not the instrumented one (the Spark job's
-# executors run it, ReleaseTarballTests extracts it): make test runs them, test-asan leaves them
-# out (they took a sixth of CI's time under ASan and instrumented nothing they test).
-RELEASE_BINARY_TESTS = CohortJobTests ReleaseTarballTests
+# These classes test the release's binary, not the instrumented one (the Spark job's executors
+# run it, ReleaseTarballTests extracts it; the .deb, the wheel, the units and SHA256SUMS, issue
+# 59): make test runs them, test-asan leaves them out (they took a sixth of CI's time under ASan
+# and instrumented nothing they test).
+RELEASE_BINARY_TESTS = CohortJobTests ReleaseTarballTests DebianPackageTests PythonWheelTests NightlyUnitsTests ReleaseArtifactsTests
 # The two fault loops repeat a command once per failing file operation (FaultInjectionTests: the
 # import, 337 s under ASan; CommandFaultTests: people set/remove, reset, report, import-all,
 # 187 s): the same file code again and again, with the sanitizer's cost on every run. make test

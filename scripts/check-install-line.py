@@ -24,7 +24,8 @@ def readme_apt(readme):
 
 
 def readme_pip(readme):
-    lines = [l for l in joined_lines(readme) if re.search(r"\bpip install\b", l)]
+    # The release's own install lines (`pip install healthetl-….whl`) install the wheel, not tooling.
+    lines = [l for l in joined_lines(readme) if re.search(r"\bpip install\b", l) and ".whl" not in l]
     if len(lines) != 1:
         sys.exit(f"install line: README.md must name the venv's packages in exactly one `pip install` line, has {len(lines)}")
     after = lines[0].split("pip install", 1)[1]

@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# make dist: the release tarball dist/healthetl-VERSION-linux-ARCH.tar.gz and dist/SHA256SUMS.
+# make dist: the release, dist/healthetl-VERSION-linux-ARCH.tar.gz, the Debian package
+# dist/healthetl_VERSION-1_DEBARCH.deb (scripts/dist-deb.sh) and the Python wheel
+# dist/healthetl-VERSION-py3-none-manylinux_2_G_ARCH.whl (scripts/dist-wheel.sh), all three
+# carrying the same binary, and dist/SHA256SUMS over the three.
 #
 # The binary is linked again from the objects of `make build` (.build/release: the same
 # compiler output, so the same code), with the Swift standard library, Foundation, libxml2,
@@ -22,7 +25,7 @@ version=$(sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/HealthPipeline
 arch=$(uname -m)
 name=healthetl-$version-linux-$arch
 stage=dist/$name
-rm -rf "$stage" "dist/$name.tar.gz"
+rm -rf "$stage" "dist/$name.tar.gz" dist/SHA256SUMS
 mkdir -p "$stage/bin" dist/.static-libs
 
 # The static archives, each where the C compiler finds it; a folder of links to them is searched
@@ -41,10 +44,10 @@ for lib in Foundation FoundationInternationalization FoundationEssentials _Found
   group+=(-Xlinker "-l$lib")
 done
 "${SWIFTC:-swiftc}" -static-stdlib -emit-executable -o "$stage/bin/healthetl" -module-name healthetl \
-  -Xlinker --gc-sections -Xlinker --defsym -Xlinker main=healthetl_main "@$objects" \
+  -Xlinker --gc-sections -Xlinker -z -Xlinker now -Xlinker --defsym -Xlinker main=healthetl_main "@$objects" \
   -L dist/.static-libs -Xlinker --start-group "${group[@]}" -Xlinker --end-group -Xclang-linker -static-libgcc \
   2> >(grep -v "the use of \`mktemp' is dangerous" >&2)
-strip "$stage/bin/healthetl"
+strip --remove-section=.comment "$stage/bin/healthetl"
 
 # Nothing but the C library's own parts may be left to load.
 if ldd "$stage/bin/healthetl" | grep -vE '^\s*(linux-vdso|linux-gate)\.so|^\s*(libc|libm|libpthread|libdl|librt)\.so|ld-linux'; then
@@ -54,17 +57,26 @@ fi
 
 bin=$stage/bin/healthetl
 mkdir -p "$stage/share/man/man1" "$stage/share/bash-completion/completions" "$stage/share/zsh/site-functions" \
-         "$stage/share/fish/vendor_completions.d" "$stage/share/healthetl/pipelines"
+         "$stage/share/fish/vendor_completions.d" "$stage/share/healthetl/pipelines" "$stage/share/systemd/user"
 "$bin" help --man > "$stage/share/man/man1/healthetl.1"
 "$bin" completions bash > "$stage/share/bash-completion/completions/healthetl"
 "$bin" completions zsh > "$stage/share/zsh/site-functions/_healthetl"
 "$bin" completions fish > "$stage/share/fish/vendor_completions.d/healthetl.fish"
 cp pipelines/default.json pipelines/nightly.json "$stage/share/healthetl/pipelines/"
+cp packaging/systemd/nightly.env "$stage/share/healthetl/"
+# The systemd user units with the tarball's default PREFIX; its make install writes its own.
+for f in healthetl-nightly.service healthetl-nightly.timer; do
+  sed 's|@PREFIX@|/usr/local|g' "packaging/systemd/$f" > "$stage/share/systemd/user/$f"
+done
 cp LICENSE packaging/README.md packaging/Makefile "$stage/"
 chmod -R u=rwX,go=rX "$stage"
 
 # A tarball that depends only on its contents: sorted names, one owner, the commit's time.
 stamp=$(git log -1 --format=%ct 2>/dev/null || date +%s)
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$stamp" -C dist -cf - "$name" | gzip -n -9 > "dist/$name.tar.gz"
-(cd dist && sha256sum "$name.tar.gz" > SHA256SUMS)
-echo "dist/$name.tar.gz ($(du -h "dist/$name.tar.gz" | cut -f1)), dist/SHA256SUMS"
+echo "dist/$name.tar.gz ($(du -h "dist/$name.tar.gz" | cut -f1))"
+deb=$(scripts/dist-deb.sh "$stage" "$version") && echo "$deb"
+wheel=$(scripts/dist-wheel.sh "$stage" "$version") && echo "$wheel"
+debfile=$(basename "${deb%% *}") wheelfile=$(basename "${wheel%% *}")
+(cd dist && sha256sum "$name.tar.gz" "$debfile" "$wheelfile" > SHA256SUMS)
+echo "dist/SHA256SUMS: $name.tar.gz $debfile $wheelfile"

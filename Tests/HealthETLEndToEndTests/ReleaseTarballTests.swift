@@ -41,7 +41,8 @@ final class ReleaseTarballTests: XCTestCase {
         for file in ["bin/healthetl", "share/man/man1/healthetl.1", "share/bash-completion/completions/healthetl",
                      "share/zsh/site-functions/_healthetl", "share/fish/vendor_completions.d/healthetl.fish",
                      "share/healthetl/pipelines/default.json", "share/healthetl/pipelines/nightly.json",
-                     "LICENSE", "README.md", "Makefile"] {
+                     "share/healthetl/nightly.env", "share/systemd/user/healthetl-nightly.service",
+                     "share/systemd/user/healthetl-nightly.timer", "LICENSE", "README.md", "Makefile"] {
             XCTAssertTrue(listing.stdout.contains(" \(Self.name)/\(file)\n"), "the tarball holds \(file)")
         }
         XCTAssertTrue(listing.stdout.contains("-rwxr-xr-x 0/0"), "the binary is executable and owned by no one in particular")
@@ -98,9 +99,10 @@ final class ReleaseTarballTests: XCTestCase {
         let installed = try files(under: prefix.path)
         XCTAssertEqual(installed, ["bin/healthetl", "share/bash-completion/completions/healthetl",
                                    "share/doc/healthetl/LICENSE", "share/doc/healthetl/README.md",
-                                   "share/fish/vendor_completions.d/healthetl.fish", "share/healthetl/pipelines/default.json",
-                                   "share/healthetl/pipelines/nightly.json", "share/man/man1/healthetl.1",
-                                   "share/zsh/site-functions/_healthetl"])
+                                   "share/fish/vendor_completions.d/healthetl.fish", "share/healthetl/nightly.env",
+                                   "share/healthetl/pipelines/default.json", "share/healthetl/pipelines/nightly.json",
+                                   "share/man/man1/healthetl.1", "share/systemd/user/healthetl-nightly.service",
+                                   "share/systemd/user/healthetl-nightly.timer", "share/zsh/site-functions/_healthetl"])
         let binary = prefix.appendingPathComponent("bin/healthetl").path
         XCTAssertEqual(try runProcess(binary, ["--version"]).status, 0)
         // man renders the installed page; the installed bash completion completes with the installed binary.
