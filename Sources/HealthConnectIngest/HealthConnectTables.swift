@@ -56,15 +56,17 @@ struct RecordTable: Sendable {
     /// list decides which app's records count where several overlap.
     var category: Int
     var metadata: [Metadata] = []
-    /// Columns the reader needs besides the ones every record table has.
+    /// Columns the reader needs besides the ones every record table has: the kind's, then the
+    /// metadata's.
     var columns: [String] {
-        switch kind {
+        let values: [String] = switch kind {
         case .values(let values): values.map(\.column)
         case .category(_, let column, _): column.map { [$0] } ?? []
         case .series, .sleep: []
         case .bloodPressure: ["systolic", "diastolic"]
         case .exercise: ["exercise_type"]
-        } + metadata.map(\.column)
+        }
+        return values + metadata.map(\.column)
     }
 
     /// The types this table's records are stored as.
