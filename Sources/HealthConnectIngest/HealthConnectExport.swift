@@ -51,10 +51,10 @@ package struct HealthConnectExport: HealthInput, HealthInputFormat {
         }
     }
 
-    package func rewritten(since state: String) throws -> String? {
+    package func compare(with state: String) throws -> InputComparison {
         try connection.withDatabase { database in
             try HealthConnectCheck.reading(displayName) {
-                try HealthConnectChanges(database: database, tables: check.readable).rewritten(since: state)
+                try HealthConnectChanges(database: database, tables: check.readable).compare(with: state)
             }
         }
     }

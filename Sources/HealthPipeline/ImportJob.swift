@@ -112,7 +112,8 @@ package struct ImportJob: Sendable {
         let progress = ProgressReporter(totalBytes: source.progressTotal, handler: options.progress, isCancelled: options.isCancelled)
         // An export that changed what the store holds (an app edited or deleted a Health Connect
         // record since the last export) cannot be added to it: the store is rebuilt from it.
-        let rewritten = options.full ? nil : try InputRewrite.reason(source, publishedStore: folder.databasePath)
+        let rewritten = options.full ? nil : try InputRewrite.reason(source, publishedStore: folder.databasePath,
+                                                                       input: options.export, out: options.out)
         let full = options.full || rewritten != nil
 
         let workingCopy = (folder.stateFolder as NSString).appendingPathComponent("next-store-\(getpid()).sqlite")

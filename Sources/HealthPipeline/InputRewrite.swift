@@ -3,14 +3,25 @@ import HealthCore
 import HealthStore
 import SQLite
 
-/// Whether this run's export rewrote what the published store holds (`HealthInput.rewritten`):
-/// asked of the state the store kept from its export. A store without one (built from an
-/// export that only ever adds, or by an earlier release) is added to as before.
+/// How this run's export relates to the one the published store was built from
+/// (`HealthInput.compare`), asked of the state the store kept. A store without one (built from
+/// an export that only ever adds, or by an earlier release) is added to as before. Another
+/// person's export is refused here, before anything is read or written, as `SamePerson` refuses
+/// an Apple export whose `Me` differs.
 enum InputRewrite {
-    static func reason(_ source: any HealthInput, publishedStore path: String) throws -> String? {
+    /// Why the store is rebuilt from this export instead of added to (nil: it is added to).
+    static func reason(_ source: any HealthInput, publishedStore path: String, input: String, out: String) throws -> String? {
         guard FileManager.default.fileExists(atPath: path),
               let store = try? Database(path: path, mode: .readOnly),
               let state = try? StoreSettings.inputState(in: store) else { return nil }
-        return try source.rewritten(since: state)
+        switch try source.compare(with: state) {
+        case .adds: return nil
+        case .rewrites(let why): return why
+        case .anotherPerson(let why):
+            throw HealthETLError.dataUnusable("""
+                \(input) is not the export of the person whose data is in \(out): \(why). Import it into its \
+                own folder (--person ID) or into another --out; to replace this store with it, run again with --full.
+                """)
+        }
     }
 }

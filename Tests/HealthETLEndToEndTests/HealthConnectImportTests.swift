@@ -202,4 +202,25 @@ final class HealthConnectImportTests: XCTestCase {
         // What has no home is counted and named, never dropped in silence.
         XCTAssertTrue(result.stdout.contains("nutrition_record_table.trans_fat: 1 values (no HealthKit type)"), result.stdout)
     }
+
+    /// Another person's Health Connect export into the same folder is refused, and what decides
+    /// is the records: an export holds all of them, so the same person's next export holds the
+    /// first records of the last one; another person's holds none.
+    func testAnotherPersonsExportIsRefused() throws {
+        let dir = try temporaryFolder(self)
+        let (_, out, _) = try importPerson(dir)
+        let before = try publishedOutputs(out)
+        let other = dir.appendingPathComponent("other.zip").path
+        let result = try runProcess(try TestTools.python(), [HealthConnectScenario.generator, "--synthetic", "--days", "10", "--seed", "7", other])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        try assertImportRefused(other, into: out, saying: ["is not the export of the person", "--person ID", "--full"],
+                                within: 30, before: before)
+        // The same person's later export (one more record) is added to the store.
+        var later = Self.person()
+        later.add("steps_record_table", app: Self.watch, ["device": 1, "start": "2025-03-13T12:00:00+01:00",
+                                                          "end": "2025-03-13T13:00:00+01:00", "count": 700])
+        let next = dir.appendingPathComponent("later.zip").path
+        try later.write(to: next)
+        XCTAssertEqual(try importJSON(next, out, zone: nil)["mode"] as? String, "incremental")
+    }
 }

@@ -131,6 +131,7 @@ class Database:
     """A fresh database made from schema.sql, plus the bookkeeping Health Connect does on insert."""
 
     def __init__(self, path):
+        self.uuid_salt = ""
         self.path = path
         self.con = sqlite3.connect(path)
         with open(SCHEMA, encoding="utf-8") as f:
@@ -251,7 +252,7 @@ class Database:
             row["last_modified_time"] = self._moment(last_modified, f"{table}.last_modified")[0]
         row_id = self._row_id(table)
         row["row_id"] = row_id
-        row["uuid"] = bytes.fromhex(uuid) if uuid else self._uuid(table, app, seq if seq is not None else row_id)
+        row["uuid"] = bytes.fromhex(uuid) if uuid else self._uuid(table, app, f"{self.uuid_salt}{seq if seq is not None else row_id}")
         row["app_info_id"] = app_id
         row["device_info_id"] = device
         row.setdefault("recording_method", fields.pop("recording_method", 0))
@@ -360,6 +361,9 @@ def home_offset(day):
 
 def build_synthetic(db, days, seed, start):
     rnd = random.Random(seed)
+    # Health Connect's uuids are random: two people's exports never share one. The seed is part
+    # of every name-based uuid, so that two synthetic people (two seeds) do not either.
+    db.uuid_salt = f"seed{seed}|"
     db.add_app(PHONE, "Fit")
     db.add_app(WATCH, "Watch Companion")
     db.add_app(SCALE, "Smart Scale")

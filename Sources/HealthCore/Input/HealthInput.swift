@@ -41,9 +41,8 @@ package protocol HealthInput: Sendable {
     /// What the next run needs to tell whether its export only adds to this one (opaque; kept
     /// with the published store). nil: exports of this kind only ever add.
     func contentState() throws -> String?
-    /// Why this export is not the one `state` describes plus new records (an app changed or
-    /// deleted one since): the run then rebuilds the store from it. nil: it only adds.
-    func rewritten(since state: String) throws -> String?
+    /// How this export relates to the one `state` describes (the one the store was built from).
+    func compare(with state: String) throws -> InputComparison
 
     /// Whose export it is, from what the export itself says, read before anything else (nil:
     /// it says nothing).
@@ -61,7 +60,17 @@ package protocol HealthInput: Sendable {
 extension HealthInput {
     package var sourcePriority: [String: [String]] { [:] }
     package func contentState() throws -> String? { nil }
-    package func rewritten(since state: String) throws -> String? { nil }
+    package func compare(with state: String) throws -> InputComparison { .adds }
+}
+
+/// How an export relates to the one a store was built from (`HealthInput.compare`).
+package enum InputComparison: Sendable, Equatable {
+    /// It holds what the earlier one did, and maybe more: the run adds what is new.
+    case adds
+    /// It changed or lost records the store holds (why): the run rebuilds the store from it.
+    case rewrites(String)
+    /// It holds none of the earlier export's records (why): another person's, refused.
+    case anotherPerson(String)
 }
 
 /// The platforms an export can come from.
