@@ -11,6 +11,9 @@ struct FHIRResources {
     let personID: String
     /// Local times and days: the store's calendar (its zone, or a traveller's timeline).
     var calendar: LocalCalendar
+    /// Where the data came from (`StoreSettings.platform`): a Health Connect person's devices
+    /// say so, each named by its app.
+    var platform = "apple-health"
 
     var patientReference: [String: Any] { ["reference": "Patient/\(personID)"] }
 
@@ -55,6 +58,9 @@ struct FHIRResources {
                                 "deviceName": [["name": s.name, "type": "user-friendly-name"]]]
         if let model = s.model, !model.isEmpty { d["modelNumber"] = model }
         if let version = s.version, !version.isEmpty { d["version"] = [["value": version]] }
+        if platform == "health-connect" {
+            d["note"] = [["text": "Recorded by the app \(s.name) and exported by Android Health Connect"]]
+        }
         return d
     }
 

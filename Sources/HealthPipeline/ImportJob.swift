@@ -201,6 +201,7 @@ package struct ImportJob: Sendable {
             // name was kept gets it too.
             try StoreSettings.saveZoneName(settings.zoneName, in: database)
             try StoreSettings.saveInputState(try source.contentState(), in: database)
+            try StoreSettings.savePlatform(source.platform.rawValue, in: database)
             let outputSettings = OutputSettings(options.config)
             let settingsChanged = try RunOutcome.noteOutputSettings(outputSettings, in: database, changed: changed,
                                                                     files: files, summary: &summary)

@@ -27,7 +27,11 @@ package struct StoreStatus {
             throw HealthETLError.dataUnusable("\(folder.databasePath) is not a HealthETL store (no runs table); "
                 + "`healthetl import EXPORT --out \(folder.path) --full` replaces it")
         }
-        var lines = ["Store: \(folder.databasePath)", "Last runs:"]
+        var lines = ["Store: \(folder.databasePath)"]
+        if case let platform = try StoreSettings.platform(in: db), platform != "apple-health" {
+            lines.append("Platform: \(platform == "health-connect" ? "Android, Health Connect" : platform)")
+        }
+        lines.append("Last runs:")
         // Failed runs are in the run log only (the store records the runs it published).
         let failed = failedRuns(limit: 3)
         if !failed.isEmpty { lines.insert(contentsOf: ["Failed runs since (from \(runLogPath)):"] + failed, at: 1) }

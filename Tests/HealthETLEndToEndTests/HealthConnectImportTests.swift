@@ -223,4 +223,32 @@ final class HealthConnectImportTests: XCTestCase {
         try later.write(to: next)
         XCTAssertEqual(try importJSON(next, out, zone: nil)["mode"] as? String, "incremental")
     }
+
+    /// An Android person is a person like any other: status, people, HealthQL, the report, the
+    /// workbook and FHIR (its devices named by their app, and Health Connect) all read the store.
+    func testEveryOutputServesAnAndroidPerson() throws {
+        let dir = try temporaryFolder(self)
+        let zip = dir.appendingPathComponent("health_connect_export.zip").path
+        try Self.person().write(to: zip)
+        let out = dir.appendingPathComponent("family").path
+        let pipeline = try write(#"{"outputs": ["sqlite", "csv", "parquet", "report", "xlsx", "fhir"]}"#, to: "p.json", in: dir)
+        XCTAssertEqual(try importJSON(zip, out, ["--person", "ana", "--pipeline", pipeline], zone: nil)["platform"] as? String,
+                       "health-connect")
+        let person = out + "/people/ana"
+        let status = try runProcess(TestPaths.binary, ["status", "--out", person])
+        XCTAssertTrue(status.stdout.contains("Platform: Android, Health Connect"), status.stdout)
+        let shown = try runProcess(TestPaths.binary, ["people", "show", "ana", "--out", out])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        let steps = try runProcess(TestPaths.binary, ["query", "SELECT sum(value) FROM steps WHERE date = '2025-03-02'", "--out", person,
+                                                      "--format", "csv"])
+        XCTAssertEqual(steps.status, 0, steps.stderr)
+        XCTAssertTrue(steps.stdout.contains("1200"), steps.stdout)
+        let devices = try String(contentsOfFile: person + "/fhir/Device.ndjson", encoding: .utf8)
+        XCTAssertTrue(devices.contains("Recorded by the app Samsung Health and exported by Android Health Connect"), devices)
+        XCTAssertTrue(devices.contains(#""modelNumber":"Galaxy Watch6""#), devices)
+        let report = try String(contentsOfFile: person + "/report/index.html", encoding: .utf8)
+        XCTAssertTrue(report.contains("Samsung Health"), "the report names the app")
+        XCTAssertGreaterThan(try Data(contentsOf: URL(fileURLWithPath: person + "/health.xlsx")).count, 1000)
+        XCTAssertGreaterThan(try Data(contentsOf: URL(fileURLWithPath: out + "/dataset/daily/person=ana/part-0.parquet")).count, 0)
+    }
 }

@@ -102,6 +102,22 @@ package struct StoreSettings: Sendable, Equatable {
         return try value(of: "input_state", in: database)
     }
 
+    /// The platform the store's data came from when it is not an iPhone's (`health-connect`):
+    /// kept only then, so that the settings of every Apple store are what they were.
+    package static func savePlatform(_ platform: String, in database: Database) throws {
+        if platform == "apple-health" {
+            try database.rows("DELETE FROM settings WHERE key = 'platform'")
+        } else {
+            try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('platform', ?)", [.text(platform)])
+        }
+    }
+
+    /// `apple-health` unless the store says otherwise.
+    package static func platform(in database: Database) throws -> String {
+        guard try database.hasTable("settings") else { return "apple-health" }
+        return try value(of: "platform", in: database) ?? "apple-health"
+    }
+
     /// The value of one key of the `settings` table, or nil.
     package static func value(of key: String, in database: Database) throws -> String? {
         try database.rows("SELECT value FROM settings WHERE key = ?", [.text(key)]).first?.first?.string
