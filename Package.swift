@@ -184,6 +184,7 @@ let package = Package(
         .testTarget(name: "HealthReportTests", dependencies: ["HealthReport", "HealthStore", "HealthCore"], swiftSettings: strict),
         .testTarget(name: "HealthQLTests", dependencies: ["HealthQL", "HealthCore", "HealthStore", "SQLite", "TestSupport"],
                     swiftSettings: strict),
+        .testTarget(name: "HealthConnectIngestTests", dependencies: ["HealthConnectIngest", "HealthCore"], swiftSettings: strict),
         .testTarget(name: "HealthPipelineTests", dependencies: ["HealthPipeline", "HealthAnalytics", "HealthCore", "TestSupport"], swiftSettings: strict),
         // The general libraries' own tests: no health types.
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"], swiftSettings: strict),
