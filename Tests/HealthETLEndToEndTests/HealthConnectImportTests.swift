@@ -251,4 +251,32 @@ final class HealthConnectImportTests: XCTestCase {
         XCTAssertGreaterThan(try Data(contentsOf: URL(fileURLWithPath: person + "/health.xlsx")).count, 1000)
         XCTAssertGreaterThan(try Data(contentsOf: URL(fileURLWithPath: out + "/dataset/daily/person=ana/part-0.parquet")).count, 0)
     }
+
+    /// A household of two iPhone people and an Android person through `import-all`: one
+    /// dataset, each person's partition, read back by pyarrow.
+    func testAHouseholdOfIPhoneAndAndroidPeople() throws {
+        let dir = try temporaryFolder(self)
+        let exports = dir.appendingPathComponent("exports")
+        try FileManager.default.createDirectory(at: exports, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestPaths.packageRoot.path + "/sample-data/export.xml",
+                                         toPath: exports.appendingPathComponent("alice.xml").path)
+        try generateExport(["--out", exports.appendingPathComponent("bob.xml").path, "--days", "20", "--seed", "5"])
+        try Self.person().write(to: exports.appendingPathComponent("carol.zip").path)
+        let out = dir.appendingPathComponent("out").path
+        let run = try runProcess(TestPaths.binary, ["import-all", exports.path, "--out", out, "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let python = try TestTools.python(importing: ["pyarrow"])
+        let read = try runProcess(python, ["-c", """
+            import pyarrow.dataset as ds, sys
+            t = ds.dataset(sys.argv[1] + "/dataset/daily", format="parquet", partitioning="hive").to_table()
+            rows = {p: 0 for p in ("alice", "bob", "carol")}
+            for p, s, d in zip(t.column("person").to_pylist(), t.column("steps").to_pylist(), t.column("date").to_pylist()):
+                rows[p] += 1
+                if p == "carol" and str(d) == "2025-03-02": print("carol 2025-03-02", s)
+            print(" ".join(f"{p}={n > 0}" for p, n in sorted(rows.items())))
+            """, out])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        XCTAssertTrue(read.stdout.contains("alice=True bob=True carol=True"), read.stdout)
+        XCTAssertTrue(read.stdout.contains("carol 2025-03-02 1200"), read.stdout)
+    }
 }
