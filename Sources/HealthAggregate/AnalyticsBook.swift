@@ -151,9 +151,12 @@ package struct AnalyticsBook: Sendable {
         if days[date] == nil { days[date] = MetricValues() }
     }
 
+    /// Integer metrics cut to their whole part instead of rounded (`MetricValues.rounded(truncating:)`).
+    package var truncating: Set<DailyMetric> = []
+
     /// One row per day with any data, integer metrics rounded as stored.
     package var dailyRows: [DailyAnalytics] {
-        days.map { DailyAnalytics(date: $0.key, metrics: $0.value.rounded) }.sorted { $0.date < $1.date }
+        days.map { DailyAnalytics(date: $0.key, metrics: $0.value.rounded(truncating: truncating)) }.sorted { $0.date < $1.date }
     }
 
     package var typeRows: [DailyTypeMetric] {

@@ -101,6 +101,8 @@ package struct AnalyticsBuilder: Sendable {
         }
         let (ranks, names, running) = (store.ranks, store.names, store.running)
         var book = AnalyticsBook()
+        // Steps counted by an export's own list are that platform's total: Health Connect truncates it.
+        if let steps = DailyMetric.steps.sourceType, priority.listed[steps] != nil { book.truncating = [.steps] }
         var nights: [SleepNight] = []
         for (typeID, identifier) in store.types {
             // Every series is read once: its daily statistics (and the tap) ride along with

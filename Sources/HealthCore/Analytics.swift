@@ -83,9 +83,18 @@ public struct MetricValues: Sendable, Equatable {
         values[metric.rawValue] = (values[metric.rawValue] ?? 0) + amount
     }
     /// Integer metrics rounded as stored, so that period sums equal the sums of stored days.
-    public var rounded: MetricValues {
+    public var rounded: MetricValues { rounded(truncating: []) }
+
+    /// The same, but `truncated` metrics cut to their whole part, as the platform whose own
+    /// totals they are does (Health Connect's step count is a whole number, truncated). A sum
+    /// of pro-rata shares lands a hair below a whole number as often as on it (14181.9999999),
+    /// where Health Connect's own order of additions lands on 14182: a millionth of a step is
+    /// added before cutting.
+    public func rounded(truncating truncated: Set<DailyMetric>) -> MetricValues {
         var copy = self
-        for m in DailyMetric.allCases where m.isInteger { copy[m] = self[m].map { $0.rounded() } }
+        for m in DailyMetric.allCases where m.isInteger {
+            copy[m] = self[m].map { truncated.contains(m) ? ($0 + 1e-6).rounded(.towardZero) : $0.rounded() }
+        }
         return copy
     }
     public var isEmpty: Bool { values.allSatisfy { $0 == nil } }
