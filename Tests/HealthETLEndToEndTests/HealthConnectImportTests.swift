@@ -106,6 +106,11 @@ final class HealthConnectImportTests: XCTestCase {
         _ = try runProcess("/usr/bin/unzip", ["-q", "-o", zip, "-d", unzipped])
         let oracle = try HealthConnectScenario.dailyTotals(of: unzipped + "/health_connect_export.db")
         XCTAssertFalse(oracle.isEmpty)
+        // Health Connect splits the night at midnight (40 minutes on the 1st, the rest on the 2nd);
+        // the store dates the whole night by its wake-up day: the same minutes asleep.
+        let split = ["2025-03-01", "2025-03-02"].compactMap { oracle[$0]?["sleep_minutes"] as? Double }
+        XCTAssertEqual(split.count, 2)
+        XCTAssertEqual(split.reduce(0, +), try day(out, "2025-03-02", "sleep_total_minutes") ?? 0, accuracy: 1e-9)
         for (date, totals) in oracle {
             // A whole number, truncated as Health Connect truncates it.
             if let steps = totals["steps"] as? Double {
