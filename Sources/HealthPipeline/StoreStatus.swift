@@ -27,7 +27,8 @@ package struct StoreStatus {
             throw HealthETLError.dataUnusable("\(folder.databasePath) is not a HealthETL store (no runs table); "
                 + "`healthetl import EXPORT --out \(folder.path) --full` replaces it")
         }
-        var lines = ["Store: \(folder.databasePath)", "Last runs:"]
+        var lines = ["Store: \(folder.databasePath)" + (lastPlatform().map { " (platform: \($0), the last import's export)" } ?? ""),
+                     "Last runs:"]
         // Failed runs are in the run log only (the store records the runs it published).
         let failed = failedRuns(limit: 3)
         if !failed.isEmpty { lines.insert(contentsOf: ["Failed runs since (from \(runLogPath)):"] + failed, at: 1) }
@@ -74,6 +75,17 @@ package struct StoreStatus {
             let entry = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
             return "  \(entry["finished_utc"] as? String ?? "?") failed \(entry["input"] as? String ?? "?"): \(entry["error"] as? String ?? "?")"
         }
+    }
+
+    /// The platform of the export the last successful run read (`apple-health`, `health-connect`):
+    /// the run log's, since the store's run table has no column for it; nil before any is logged.
+    private func lastPlatform() -> String? {
+        guard let text = try? String(contentsOfFile: runLogPath, encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n").reversed() where line.contains("\"status\":\"ok\"") {
+            let entry = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            if let platform = entry?["platform"] as? String { return PrintableText.escaped(platform) }
+        }
+        return nil
     }
 
     private func unchangedRunsSinceLastRead() -> (Int, Timestamp)? {
