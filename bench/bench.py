@@ -6,7 +6,12 @@ For each export size (generated deterministically by tools/generate_export.py, c
 same file: the parse floor (healthetl-xmlfloor: SAX2, counts elements), `healthetl import --full`
 with every output, the same import from the export zipped as the iPhone does it, the nightly
 re-run on the unchanged export, and healthkit-to-sqlite (PyPI, in .build/bench/venv). Wall time, CPU seconds (user + system) and peak RSS come from /usr/bin/time -v (or wait4's rusage if it is
-missing); per phase of an import, the same three from its --json summary (getrusage inside the process). Writes .build/bench/results.md and .build/bench/results.json.
+missing); per phase of an import, the same three from its --json summary (getrusage inside the process).
+Health Connect (issue 58): synthetic databases of one and four years (tools/health_connect/generate.py
+--synthetic, cached the same way, keyed on its arguments and the hashes of generate.py and schema.sql),
+each against its floor, sqlite3's own scan of every column HealthConnectReader reads (HC_READ), then
+`healthetl import` of the database and of its zip, and the nightly re-runs (--hc-sizes '' skips them).
+Writes .build/bench/results.md and .build/bench/results.json.
 """
 from __future__ import annotations
 
