@@ -106,6 +106,9 @@ final class HealthConnectResumeTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: killed + "/.healthetl/checkpoint.json"))
         try assertSameStore(straight + "/health.sqlite", killed + "/health.sqlite", "uninterrupted and resumed")
         XCTAssertEqual(try query(killed + "/health.sqlite", "SELECT count(*) FROM runs"), ["1"])
+        // The run's own counts too (the dump leaves the run log out): every row read once.
+        let counts = "SELECT elements, records_read, samples, duplicates, quarantined, workouts, route_points FROM runs"
+        XCTAssertEqual(try query(killed + "/health.sqlite", counts), try query(straight + "/health.sqlite", counts))
         XCTAssertGreaterThan(Int(try query(killed + "/health.sqlite", "SELECT count(*) FROM sample_data").first ?? "") ?? 0, 30_000)
         XCTAssertEqual(try fileContents(under: straight + "/csv"), try fileContents(under: killed + "/csv"))
         XCTAssertEqual(try fileContents(under: straight + "/parquet"), try fileContents(under: killed + "/parquet"))
