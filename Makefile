@@ -127,7 +127,8 @@ test-tsan: venv
 
 # Speed and memory (issue 6), not part of `make test`: the libxml2 parse floor, the full import with
 # every output, the nightly re-run and healthkit-to-sqlite (venv under .build/bench) on cached
-# 1-year and 4-year exports (~1.3 GB under .build/bench). Results: .build/bench/results.{md,json}.
+# 1-year and 4-year exports (~1.3 GB under .build/bench), and the Health Connect import of 1- and
+# 4-year databases against sqlite3's scan of them. Results: .build/bench/results.{md,json}.
 # e.g. make bench BENCH_FLAGS="--runs 2 --sizes 1y --scratch-path /tmp/build"
 BENCH_FLAGS ?=
 bench:

@@ -6,7 +6,12 @@ For each export size (generated deterministically by tools/generate_export.py, c
 same file: the parse floor (healthetl-xmlfloor: SAX2, counts elements), `healthetl import --full`
 with every output, the same import from the export zipped as the iPhone does it, the nightly
 re-run on the unchanged export, and healthkit-to-sqlite (PyPI, in .build/bench/venv). Wall time, CPU seconds (user + system) and peak RSS come from /usr/bin/time -v (or wait4's rusage if it is
-missing); per phase of an import, the same three from its --json summary (getrusage inside the process). Writes .build/bench/results.md and .build/bench/results.json.
+missing); per phase of an import, the same three from its --json summary (getrusage inside the process).
+Health Connect (issue 58): synthetic databases of one and four years (tools/health_connect/generate.py
+--synthetic, cached the same way, keyed on its arguments and the hashes of generate.py and schema.sql),
+each against its floor, sqlite3's own scan of every column HealthConnectReader reads (HC_READ), then
+`healthetl import` of the database and of its zip, and the nightly re-runs (--hc-sizes '' skips them).
+Writes .build/bench/results.md and .build/bench/results.json.
 """
 from __future__ import annotations
 
@@ -45,6 +50,40 @@ TARGET_PEAK_RSS_MB = 150.0          # full import and nightly, both sizes
 TARGET_NIGHTLY_FLOOR_RATIO = 0.25   # nightly seconds ≤ 0.25 × floor seconds
 TARGET_PEER_RATIO = 10.0            # peer seconds ≥ 10 × import seconds
 TARGET_FLAT_RSS_RATIO = 1.10        # the 4-year import's peak RSS ≤ 1.10 × the 1-year one's
+
+# Health Connect (issue 58): synthetic exports of tools/health_connect/generate.py, a database
+# each (the .db the export's zip holds), cached under .build/bench/exports keyed on the arguments
+# and the hashes of generate.py and schema.sql. Both end in the past, as the Apple ones do.
+HC_GENERATOR = ROOT / "tools" / "health_connect" / "generate.py"
+HC_SCHEMA = ROOT / "tools" / "health_connect" / "schema.sql"
+HC_SIZES = {
+    "1y": ("1 year", ["--days", "365", "--seed", "1", "--start", "2025-01-01"], 5),
+    "4y": ("4 years", ["--days", "1461", "--seed", "1", "--start", "2021-01-01"], 3),
+}
+# The floor for this input: sqlite3's own scan of the columns HealthConnectReader reads (its
+# SELECTs of Sources/HealthConnectIngest/HealthConnectReader.swift), every row of every record
+# table and child table that holds any, each value summed (total()), so every value is decoded.
+# The reader reads the child rows per parent through the parent_key index; the floor scans them.
+HC_COMMON = ["row_id", "last_modified_time", "app_info_id", "device_info_id", "recording_method"]
+HC_INTERVAL = HC_COMMON + ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
+HC_INSTANT = HC_COMMON + ["time", "zone_offset"]
+HC_READ = {
+    "steps_record_table": HC_INTERVAL + ["count"],
+    "distance_record_table": HC_INTERVAL + ["distance"],
+    "active_calories_burned_record_table": HC_INTERVAL + ["energy"],
+    "floors_climbed_record_table": HC_INTERVAL + ["floors"],
+    "heart_rate_record_table": HC_INTERVAL,
+    "heart_rate_record_series_table": ["parent_key", "epoch_millis", "beats_per_minute"],
+    "resting_heart_rate_record_table": HC_INSTANT + ["beats_per_minute"],
+    "sleep_session_record_table": HC_INTERVAL,
+    "sleep_stages_table": ["parent_key", "stage_start_time", "stage_end_time", "stage_type"],
+    "exercise_session_record_table": HC_INTERVAL + ["exercise_type"],
+    "exercise_segments_table": ["parent_key", "segment_start_time", "segment_end_time", "segment_type"],
+    "exercise_laps_table": ["parent_key", "lap_start_time", "lap_end_time"],
+    "exercise_route_table": ["parent_key", "timestamp_millis", "latitude", "longitude", "altitude",
+                             "horizontal_accuracy", "vertical_accuracy"],
+    "weight_record_table": HC_INSTANT + ["weight"],
+}
 
 
 def log(msg: str) -> None:
@@ -379,6 +418,189 @@ def phase_table(title: str, phases: dict) -> list[str]:
         for k, p in phases.items()]
 
 
+def hc_tables(db: Path) -> dict[str, int]:
+    """Rows of every record table and child table of a Health Connect database that holds any
+    (a record table has a uuid; a child table a parent_key)."""
+    import sqlite3
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        counts = {}
+        for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
+            columns = {r[1] for r in con.execute(f'PRAGMA table_info("{name}")')}
+            if "uuid" in columns or "parent_key" in columns:
+                rows = con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]
+                if rows:
+                    counts[name] = rows
+        return counts
+    finally:
+        con.close()
+
+
+def hc_export_for(size: str, cache: Path) -> tuple[Path, dict]:
+    """The cached Health Connect database for one size (generated if missing) and its metadata."""
+    label, gen_args = HC_SIZES[size][:2]
+    tools = "".join(f"{f.name}:{sha256_file(f)}\n" for f in (HC_GENERATOR, HC_SCHEMA))
+    key = hashlib.sha256(json.dumps({"args": gen_args, "tools": tools}).encode()).hexdigest()[:16]
+    db = cache / f"hc-{size}-{key}.db"
+    meta_path = cache / f"hc-{size}-{key}.json"
+    if db.exists() and meta_path.exists():
+        return db, json.loads(meta_path.read_text())
+    cache.mkdir(parents=True, exist_ok=True)
+    for stale in cache.glob(f"hc-{size}-*"):
+        stale.unlink()
+    tmp = cache / f".tmp-hc-{size}-{key}.db"
+    tmp.unlink(missing_ok=True)
+    log(f"generating Health Connect {label}: tools/health_connect/generate.py --synthetic {' '.join(gen_args)}")
+    t0 = time.monotonic()
+    subprocess.run([sys.executable, str(HC_GENERATOR), "--synthetic", *gen_args, str(tmp)], check=True,
+                   capture_output=True)
+    tables = hc_tables(tmp)
+    unknown = sorted(set(tables) - set(HC_READ))
+    if unknown:   # the floor would leave out rows the reader reads
+        raise SystemExit(f"bench: HC_READ does not name {', '.join(unknown)}: add the columns the reader reads")
+    meta = {"size": size, "label": label, "generator_args": gen_args, "key": key, "bytes": tmp.stat().st_size,
+            "tables": tables, "records": sum(tables.values()),
+            "parent_rows": sum(n for t, n in tables.items() if "parent_key" not in HC_READ[t]),
+            "generated_seconds": round(time.monotonic() - t0, 1)}
+    tmp.rename(db)
+    meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+    log(f"  {db.name}: {meta['bytes'] / 1e6:.0f} MB, {meta['records']} rows ({meta['parent_rows']} records and "
+        f"{meta['records'] - meta['parent_rows']} child rows) in {meta['generated_seconds']} s")
+    return db, meta
+
+
+def hc_zip_for(db: Path) -> Path:
+    """The same database as the phone's export: health_connect_export.zip holding
+    health_connect_export.db (deflate), cached beside it."""
+    path = db.with_suffix(".zip")
+    if path.exists():
+        return path
+    tmp = path.with_name(".tmp-" + path.name)
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as z:
+        z.write(db, "health_connect_export.db")
+    tmp.rename(path)
+    return path
+
+
+def hc_floor_sql(tables: dict[str, int]) -> str:
+    """One SELECT per table: count(*) and total() of every column the reader reads."""
+    return "\n".join(f'SELECT \'{t}\', count(*), ' + ", ".join(f'total("{c}")' for c in HC_READ[t]) + f' FROM "{t}";'
+                     for t in sorted(tables))
+
+
+def run_hc_size(size: str, args, bins: Path, bench_dir: Path) -> dict:
+    db, meta = hc_export_for(size, bench_dir / "exports")
+    mb, records, label = meta["bytes"] / 1e6, meta["records"], meta["label"]
+    log(f"Health Connect {label}: {db.name} ({mb:.0f} MB, {records} rows)")
+    archive = hc_zip_for(db)
+    sqlite3_cli = shutil.which("sqlite3")
+    if sqlite3_cli is None:
+        raise SystemExit("bench: the Health Connect floor needs the sqlite3 command (apt-get install sqlite3)")
+    floor_sql = hc_floor_sql(meta["tables"])
+    out = bench_dir / f"out-hc-{size}"
+    zip_out = bench_dir / f"out-hc-{size}-zip"
+    floor_runs, full_runs, zip_runs, nightly_runs, reread_runs = [], [], [], [], []
+    rounds = args.runs or HC_SIZES[size][2]
+    pipeline = str(ROOT / "pipelines" / "default.json")
+    for round_no in range(rounds):
+        log(f"  round {round_no + 1}/{rounds}: sqlite3 floor")
+        warm(db)
+        r = measure([sqlite3_cli, "-readonly", "-batch", str(db), floor_sql])
+        scanned = sum(int(line.split("|")[1]) for line in r["stdout"].splitlines() if line.count("|") >= 1)
+        if scanned != records:
+            raise SystemExit(f"bench: the sqlite3 floor read {scanned} rows, the tables hold {records}")
+        r["json"] = {}
+        floor_runs.append(r)
+        log(f"  round {round_no + 1}/{rounds}: import --full ({r['seconds']:.2f} s floor)")
+        shutil.rmtree(out, ignore_errors=True)
+        warm(db)
+        r = measure([str(bins / "healthetl"), "import", str(db), "--out", str(out), "--full", "--json", "--quiet",
+                     "--pipeline", pipeline], cwd=ROOT)
+        r["json"] = last_json(r["stdout"])
+        if r["json"].get("platform") != "health-connect" or r["json"].get("elements") != meta["parent_rows"]:
+            raise SystemExit(f"bench: the import read {r['json'].get('elements')} records "
+                             f"(platform {r['json'].get('platform')}), the database holds {meta['parent_rows']}")
+        full_runs.append(r)
+        log(f"  round {round_no + 1}/{rounds}: import --full from the zip ({r['seconds']:.2f} s, "
+            f"{r['peak_rss_mb']:.0f} MB)")
+        shutil.rmtree(zip_out, ignore_errors=True)
+        warm(archive)
+        r = measure([str(bins / "healthetl"), "import", str(archive), "--out", str(zip_out), "--full", "--json",
+                     "--quiet", "--pipeline", pipeline], cwd=ROOT)
+        r["json"] = last_json(r["stdout"])
+        zip_runs.append(r)
+        shutil.rmtree(zip_out, ignore_errors=True)
+        # The nightly run over the very file (recognized: nothing read), then over the same
+        # database saved again (read, every record skipped by its anchor).
+        for runs_of_kind, kind in ((nightly_runs, "unchanged file"), (reread_runs, "re-saved file")):
+            if runs_of_kind is reread_runs:
+                os.utime(db)
+            warm(db)
+            r = measure([str(bins / "healthetl"), "import", str(db), "--out", str(out), "--json", "--quiet",
+                         "--pipeline", str(ROOT / "pipelines" / "nightly.json")], cwd=ROOT)
+            r["json"] = last_json(r["stdout"])
+            runs_of_kind.append(r)
+            log(f"    nightly, {kind}: {r['seconds']:.2f} s ({r['json'].get('mode')})")
+    rows = [stage_row("floor: sqlite3 scan of every column the reader reads", floor_runs, mb, records),
+            stage_row(f"healthetl import --full ({default_outputs()})", full_runs, mb, records),
+            stage_row(f"same import from the export's zip ({archive.stat().st_size / 1e6:.0f} MB; MB/s of the database)",
+                      zip_runs, mb, records),
+            stage_row("nightly re-run, unchanged export (recognized: nothing read)", nightly_runs, mb, records),
+            stage_row("nightly re-run, same records in a re-saved file (read; anchors skip all)", reread_runs, mb, records)]
+    floor, full = rows[0], rows[1]
+    ratios = {"import_over_floor_throughput": round(full["mb_per_s"] / floor["mb_per_s"], 3),
+              "import_over_floor_cpu": round(full["cpu_seconds"] / max(floor["cpu_seconds"], 1e-3), 2),
+              "reread_over_floor_time": round(rows[4]["seconds"] / floor["seconds"], 3)}
+    targets = [{"target": f"peak RSS ≤ {TARGET_PEAK_RSS_MB:.0f} MB (import, nightly)",
+                "value": f"{max(full['peak_rss_mb'], rows[4]['peak_rss_mb']):.0f} MB",
+                "pass": max(full["peak_rss_mb"], rows[4]["peak_rss_mb"]) <= TARGET_PEAK_RSS_MB}]
+    return {"size": size, "label": label, "export": str(db.relative_to(ROOT)) if db.is_relative_to(ROOT) else str(db),
+            "generator_args": meta["generator_args"], "bytes": meta["bytes"], "records": records,
+            "parent_rows": meta["parent_rows"], "tables": meta["tables"], "stages": rows,
+            "import_phases": phase_figures(full["json"]), "reread_phases": phase_figures(rows[4]["json"]),
+            "import_summary": {k: full["json"].get(k) for k in ("records_read", "samples", "duplicates", "elements",
+                                                                 "workouts", "route_points", "platform")},
+            "ratios": ratios, "targets": targets, "rounds": rounds}
+
+
+def add_hc_flatness_target(sizes: list) -> None:
+    """Flat memory for Health Connect too: the 4-year import's peak within 10% of the 1-year one's."""
+    by_size = {r["size"]: r for r in sizes}
+    if "1y" not in by_size or "4y" not in by_size:
+        return
+    year, four = (by_size[s]["stages"][1]["peak_rss_mb"] for s in ("1y", "4y"))
+    ratio = four / year
+    by_size["4y"]["ratios"]["import_peak_rss_over_1y"] = round(ratio, 3)
+    by_size["4y"]["targets"].append({"target": f"peak RSS flat: ≤ {TARGET_FLAT_RSS_RATIO:.2f}× the 1-year import's",
+                                     "value": f"{ratio:.3f}× ({four:.0f} / {year:.0f} MB)",
+                                     "pass": ratio <= TARGET_FLAT_RSS_RATIO})
+
+
+def hc_markdown(sizes: list) -> list[str]:
+    lines = []
+    for r in sizes:
+        lines += [f"## Health Connect, {r['label']}: {r['bytes'] / 1e6:.0f} MB database, {r['records']:,} rows "
+                  f"({r['parent_rows']:,} records and {r['records'] - r['parent_rows']:,} child rows; "
+                  f"`tools/health_connect/generate.py --synthetic {' '.join(r['generator_args'])}`)", "",
+                  f"Rounds: {r['rounds']}. Records/s: rows of the record tables and their child tables per second; "
+                  f"MB/s: of the database. The floor: `sqlite3 -readonly` summing every column the reader reads "
+                  f"of every row (bench/bench.py, HC_READ).", "",
+                  "| stage | seconds | CPU s | MB/s | records/s | peak RSS MB |", "|---|---:|---:|---:|---:|---:|"]
+        for s in r["stages"]:
+            runs = "" if len(s["all_seconds"]) < 2 else " (" + ", ".join(f"{x:.2f}" for x in s["all_seconds"]) + ")"
+            lines.append(f"| {s['stage']} | {s['seconds']:.2f}{runs} | {s['cpu_seconds']:.2f} | {s['mb_per_s']:.0f} "
+                         f"| {s['records_per_s']:,} | {s['peak_rss_mb']:.0f} |")
+        lines += phase_table("Import phases (the best run's)", r.get("import_phases", {}))
+        ra = r["ratios"]
+        lines += ["", f"Ratios: import/floor throughput {ra['import_over_floor_throughput']:.3f} "
+                      f"(CPU {ra['import_over_floor_cpu']:.1f}× the floor's), re-saved nightly/floor time "
+                      f"{ra['reread_over_floor_time']:.2f}", "", "| target | measured | result |", "|---|---:|---|"]
+        for t in r["targets"]:
+            lines.append(f"| {t['target']} | {t['value']} | {'PASS' if t['pass'] else 'FAIL'} |")
+        lines.append("")
+    return lines
+
+
 def cohort_bench(bins: Path, bench_dir: Path) -> dict | None:
     """8 exports (60 days each, different seeds and zones) through the Spark cohort job in local
     mode with 2 workers, against importing them one after another with healthetl. Needs the
@@ -462,6 +684,7 @@ def markdown(results: dict) -> str:
         for t in r["targets"]:
             lines.append(f"| {t['target']} | {t['value']} | {'PASS' if t['pass'] else 'FAIL'} |")
         lines.append("")
+    lines += hc_markdown(results.get("health_connect", []))
     c = results.get("cohort")
     if c:
         lines += ["## Cohort: 8 exports (60 days each) through the Spark job", "",
@@ -481,6 +704,8 @@ def main() -> int:
     ap.add_argument("--no-peer", action="store_true", help=f"skip {PEER_PACKAGE}")
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--no-cohort", action="store_true", help="skip the Spark cohort line")
+    ap.add_argument("--hc-sizes", default="1y,4y",
+                    help="Health Connect exports, comma-separated: " + ",".join(HC_SIZES) + " ('' for none)")
     args = ap.parse_args()
     bench_dir = ROOT / ".build" / "bench"
     bench_dir.mkdir(parents=True, exist_ok=True)
@@ -488,8 +713,14 @@ def main() -> int:
     for s in sizes:
         if s not in SIZES:
             ap.error(f"unknown size {s}")
+    hc_sizes = [s for s in args.hc_sizes.split(",") if s]
+    for s in hc_sizes:
+        if s not in HC_SIZES:
+            ap.error(f"unknown Health Connect size {s}")
     for s in sizes:   # generate (or find cached) before anything is timed
         export_for(s, bench_dir / "exports")
+    for s in hc_sizes:
+        hc_export_for(s, bench_dir / "exports")
     bins = Path(args.scratch_path) / "release" if args.no_build else build(args.swift, args.scratch_path)
     peer = None if args.no_peer else peer_venv(bench_dir)
     commit = output(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT) or "?"
@@ -499,6 +730,8 @@ def main() -> int:
     for s in sizes:
         results["sizes"].append(run_size(s, args, bins, peer, bench_dir))
     add_flatness_target(results["sizes"])
+    results["health_connect"] = [run_hc_size(s, args, bins, bench_dir) for s in hc_sizes]
+    add_hc_flatness_target(results["health_connect"])
     if not args.no_cohort:
         results["cohort"] = cohort_bench(bins, bench_dir)
     md = markdown(results)

@@ -109,7 +109,7 @@ struct HealthConnectReader {
                 try exercise(row, type: statement.int64(valueStart), children: children, into: &out)
             }
             out.rowDone(table: table.name, id: id)
-            if out.batch.itemCount >= Self.batchRecords { try out.send() }
+            if out.batch.itemCount + out.nestedItems >= Self.batchRecords { try out.send() }
         }
     }
 
@@ -175,6 +175,7 @@ struct HealthConnectReader {
             workout.events.append(ExportWorkoutEvent(type: "HKWorkoutEventTypeLap", date: from,
                                                      duration: Measurement(value: (to.seconds - from.seconds) / 60, unit: "min")))
         }
+        out.nestedItems += workout.events.count
         workout.events.sort { ($0.date ?? session.start) < ($1.date ?? session.start) }
         // Its exercise time, as Health Connect counts it: the session less its pauses and rests.
         var from = session.start
@@ -194,6 +195,7 @@ struct HealthConnectReader {
                                                         "horizontal_accuracy", "vertical_accuracy"]) { p in
             points.append(RoutePoint(time: ms(p.int64(0)), latitude: p.double(1), longitude: p.double(2), altitude: p.double(3),
                                      horizontalAccuracy: p.double(4), verticalAccuracy: p.double(5)))
+            out.nestedItems += 1
             if points.count == RouteFile.partPoints {
                 out.batch.routeFiles.append(RouteFile(path: path, points: points, isLast: false))
                 points.removeAll(keepingCapacity: true)
@@ -214,6 +216,11 @@ struct HealthConnectReader {
         var done: Int64
         var batch = IngestBatch()
         var point: ResumePoint?
+        /// What the batch holds inside its items: a workout's events and its route's points
+        /// (a route file counts once in `itemCount`, whatever its points). They count towards
+        /// the batch's size, or one batch would hold every session's route (as the XML reader's
+        /// `nestedItems`).
+        var nestedItems = 0
 
         mutating func add(_ record: ExportRecord) { batch.records.append(record) }
         mutating func notRead(_ note: String) { batch.unknownElements[note, default: 0] += 1 }
@@ -230,6 +237,7 @@ struct HealthConnectReader {
             batch.position = InputPosition(bytesRead: done, totalBytes: total, elementOrdinal: done, resume: point)
             try emit(batch)
             batch = IngestBatch()
+            nestedItems = 0
         }
 
         mutating func finish() throws { try send(complete: true) }

@@ -27,11 +27,10 @@ package struct StoreStatus {
             throw HealthETLError.dataUnusable("\(folder.databasePath) is not a HealthETL store (no runs table); "
                 + "`healthetl import EXPORT --out \(folder.path) --full` replaces it")
         }
-        var lines = ["Store: \(folder.databasePath)"]
-        if case let platform = try StoreSettings.platform(in: db), platform != "apple-health" {
-            lines.append("Platform: \(platform == "health-connect" ? "Android, Health Connect" : platform)")
-        }
-        lines.append("Last runs:")
+        // The platform the store's data came from, as the store keeps it (`StoreSettings.platform`).
+        let platform = try StoreSettings.platform(in: db)
+        var lines = ["Store: \(folder.databasePath) (platform: \(platform)\(platform == "health-connect" ? ", Android" : ""))",
+                     "Last runs:"]
         // Failed runs are in the run log only (the store records the runs it published).
         let failed = failedRuns(limit: 3)
         if !failed.isEmpty { lines.insert(contentsOf: ["Failed runs since (from \(runLogPath)):"] + failed, at: 1) }
@@ -80,6 +79,8 @@ package struct StoreStatus {
         }
     }
 
+    /// The platform of the export the last successful run read (`apple-health`, `health-connect`):
+    /// the run log's, since the store's run table has no column for it; nil before any is logged.
     private func unchangedRunsSinceLastRead() -> (Int, Timestamp)? {
         let path = runLogPath
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),

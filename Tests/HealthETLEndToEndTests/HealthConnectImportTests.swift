@@ -241,7 +241,7 @@ final class HealthConnectImportTests: XCTestCase {
                        "health-connect")
         let person = out + "/people/ana"
         let status = try runProcess(TestPaths.binary, ["status", "--out", person])
-        XCTAssertTrue(status.stdout.contains("Platform: Android, Health Connect"), status.stdout)
+        XCTAssertTrue(status.stdout.contains("(platform: health-connect, Android)"), status.stdout)
         let shown = try runProcess(TestPaths.binary, ["people", "show", "ana", "--out", out])
         XCTAssertEqual(shown.status, 0, shown.stderr)
         let steps = try runProcess(TestPaths.binary, ["query", "SELECT sum(value) FROM steps WHERE date = '2025-03-02'", "--out", person,
