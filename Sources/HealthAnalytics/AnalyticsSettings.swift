@@ -38,6 +38,11 @@ package struct AnalyticsSettings: Sendable, Equatable {
         let priority = priority
         // As `AnalyticsBuilder.RankTable`: every source as recorded and as typed in, ranked together.
         return QualityBuilder(database: database, calendar: calendar(), settings: quality) { sources in
+            // An export's own list (the steps' list of a Health Connect export: its activity
+            // priority) is the order its sources are shown in; a source it leaves out has no place.
+            if let list = DailyMetric.steps.sourceType.flatMap({ priority.listed[$0] }) {
+                return Dictionary(sources.compactMap { s in list.firstIndex(of: s.name).map { (s, $0 + 1) } }, uniquingKeysWith: min)
+            }
             func candidate(_ s: QualityBuilder.Source, _ typedIn: Bool) -> SourcePriority.Candidate {
                 .init(name: s.name, deviceModel: s.model.isEmpty ? nil : s.model, userEntered: typedIn)
             }

@@ -123,7 +123,10 @@ final class REPLTests: XCTestCase {
 
     func testCompletionCandidates() {
         XCTAssertEqual(Completion.candidates(before: "SELEC"), ["SELECT"])
-        XCTAssertEqual(Completion.candidates(before: "SELECT * FROM heart_rate_v"), ["heart_rate_variability_sdnn"])
+        // Apple's SDNN and Health Connect's RMSSD share the prefix; one more letter decides.
+        XCTAssertEqual(Completion.candidates(before: "SELECT * FROM heart_rate_v"),
+                       ["heart_rate_variability_sdnn", "heart_rate_variability_rmssd"])
+        XCTAssertEqual(Completion.candidates(before: "SELECT * FROM heart_rate_variability_s"), ["heart_rate_variability_sdnn"])
         XCTAssertTrue(Completion.candidates(before: "SELECT * FROM sle").contains("sleep"))
         XCTAssertTrue(Completion.candidates(before: "SELECT * FROM sleep WHERE de").contains("deep"))
         XCTAssertEqual(Completion.candidates(before: ".exp"), [".export"])

@@ -190,7 +190,7 @@ def main():
     one.send(f".export csv {csv_path}\r")
     one.expect("wrote 1 rows")
     one.expect(prompt)
-    one.send("SELEC\tcount(*) FROM heart_rate_v\t;\r")   # Tab completes a keyword and a type
+    one.send("SELEC\tcount(*) FROM heart_rate_variability_s\t;\r")   # Tab completes a keyword and a type
     one.expect("1 row (")
     one.expect(prompt)
     one.send("\x1b[A\r")                      # arrow up: the last statement again
