@@ -207,7 +207,8 @@ def run_one(item, settings):
     person, path = item
     started = time.time()
     row = {"person": person, "export": path, "exit_code": None, "message": "", "samples": None, "days": None,
-           "seconds": 0.0, "size": None, "mtime": None, "sha256": None, "status": "failed", "healthetl": None}
+           "seconds": 0.0, "size": None, "mtime": None, "sha256": None, "status": "failed", "healthetl": None,
+           "tables": None}
     parts = []
     work = None
     try:
@@ -224,10 +225,12 @@ def run_one(item, settings):
             subprocess.run(["hadoop", "fs", "-get", "-f", path, local], check=True, capture_output=True)
         row["size"], row["mtime"], row["sha256"] = fingerprint(local)
         previous = settings["previous"].get(person)
-        if (not settings["force"] and previous and previous["status"] in ("ok", "skipped") and person in settings["present"]
+        tables = (previous or {}).get("tables")
+        if (not settings["force"] and previous and previous["status"] in ("ok", "skipped") and tables is not None
+                and all(person in settings["present"].get(t, ()) for t in tables.split(",") if t)
                 and (previous["size"], previous["mtime"], previous["sha256"]) == (row["size"], row["mtime"], row["sha256"])):
-            row.update(status="skipped", exit_code=0, message="export unchanged",
-                       samples=previous["samples"], days=previous["days"], healthetl=previous.get("healthetl"))
+            row.update(status="skipped", exit_code=0, message="export unchanged", samples=previous["samples"],
+                       days=previous["days"], healthetl=previous.get("healthetl"), tables=tables)
             return [("status", row)]
         root = os.path.join(work, "out")
         command = [healthetl, "import", local, "--out", root, "--person", person, "--quiet", "--json"]
@@ -246,7 +249,8 @@ def run_one(item, settings):
         facts = subprocess.run([healthetl, "people", "show", person, "--out", root, "--json"],
                                capture_output=True, text=True, check=True)
         row["days"] = json.loads(facts.stdout)["days"]
-        row.update(status="ok", message=summary.get("mode", ""))
+        row.update(status="ok", message=summary.get("mode", ""),
+                   tables=",".join(sorted({table for table, _, _, _, n in parts if n})))
         return [("status", row)] + [("part", person, table, year, data, schema, n) for table, year, data, schema, n in parts]
     except Exception as error:  # a broken export is a failed row, never a failed job
         row.update(status="failed", message=("%s: %s" % (type(error).__name__, error))[:500])
@@ -323,7 +327,7 @@ def cohort_tables(spark, out):
 
 STATUS_FIELDS = [("person", "string"), ("export", "string"), ("exit_code", "long"), ("message", "string"),
                  ("samples", "long"), ("days", "long"), ("seconds", "double"), ("size", "long"), ("mtime", "double"),
-                 ("sha256", "string"), ("status", "string"), ("healthetl", "string")]
+                 ("sha256", "string"), ("status", "string"), ("healthetl", "string"), ("tables", "string")]
 
 
 def clear_leftovers(hadoop, folder):
@@ -352,7 +356,9 @@ def main(argv):
                                    StructType)
     import pyarrow as pa
     builder = SparkSession.builder.appName("healthetl cohort")
-    if args.master or not os.environ.get("SPARK_HOME_SUBMIT"):
+    # Under spark-submit (it hands this Python its gateway) the master is spark-submit's; a plain
+    # `python cohort_job.py` runs in local mode unless --master or SPARK_MASTER names another.
+    if args.master or not os.environ.get("PYSPARK_GATEWAY_PORT"):
         builder = builder.master(args.master or os.environ.get("SPARK_MASTER", "local[2]"))
     if args.release:
         # Unpacked by Spark in every executor's working folder (and the driver's, in local mode).
@@ -375,8 +381,10 @@ def main(argv):
     previous = {}
     if any(name.startswith("person=") for name, _ in hadoop.children(status_uri)):
         previous = {r["person"]: r.asDict() for r in spark.read.parquet(status_uri).collect()}
-    # Who has partitions now (one listing, not one call per person): a skip needs them.
-    present = {name[7:] for name, is_dir in hadoop.children(dataset + "/daily") if name.startswith("person=")}
+    # Who has partitions now (a listing per table, not a call per person): a skip needs every
+    # table the person had rows in (the status row's `tables`).
+    present = {table: {name[7:] for name, _ in hadoop.children(dataset + "/" + table) if name.startswith("person=")}
+               for table in DATASET_TABLES}
     archives = [entry.split("#", 1)[1] if "#" in entry else entry.rstrip("/").rsplit("/", 1)[-1]
                 for entry in sc.getConf().get("spark.archives", "").split(",") if entry]
     healthetl = args.healthetl
@@ -399,16 +407,19 @@ def main(argv):
             written.setdefault(table, {}).setdefault(person, set()).add(year)
     parts_schema = StructType([StructField("person", StringType()), StructField("table", StringType()),
                                StructField("year", IntegerType()), StructField("data", BinaryType())])
-    parts = spark.createDataFrame(imported.filter(lambda r: r[0] == "part").map(lambda r: r[1:5]), parts_schema)
     ok = sorted(r["person"] for r in rows if r["status"] == "ok")
-    for table in DATASET_TABLES:
-        if table not in schemas:
-            continue
+    # The people's files as a DataFrame, cached (memory, else disk): each table's write filters it
+    # in the JVM. A few tasks per write (one per core), not one per export: the writer sorts a
+    # task's rows by partition, so every person still gets one file per partition.
+    slices = max(1, min(len(ok), sc.defaultParallelism))
+    parts = (spark.createDataFrame(imported.filter(lambda r: r[0] == "part").map(lambda r: r[1:5]), parts_schema)
+             .coalesce(slices).persist(StorageLevel.MEMORY_AND_DISK))
+
+    def write_table(table):
         # The table's schema: one person's file's (healthetl writes one schema per table).
         arrow_schema = pa.ipc.read_schema(pa.py_buffer(schemas[table]))
-        spark_schema = from_arrow_schema(arrow_schema)
         columns = ["person"] + (["year"] if table == "samples" else [])
-        spark_schema = StructType(spark_schema.fields + [StructField("person", StringType())]
+        spark_schema = StructType(from_arrow_schema(arrow_schema).fields + [StructField("person", StringType())]
                                   + ([StructField("year", IntegerType())] if table == "samples" else []))
         frame = (parts.where(parts.table == table).select("person", "year", "data")
                  .mapInArrow(arrow_decoder(table, arrow_schema), spark_schema))
@@ -419,15 +430,24 @@ def main(argv):
         for person in ok:
             if person not in previous:
                 continue
-            mine = written.get(table, {}).get(person, set())
-            has_rows = table in written and person in written[table]
+            mine = written.get(table, {}).get(person)
             folder = "%s/%s/person=%s" % (dataset, table, person)
-            if table == "samples":
+            if mine is None:
+                if hadoop.exists(folder):
+                    hadoop.delete(folder)
+            elif table == "samples":
                 for name, _ in hadoop.children(folder):
                     if name.startswith("year=") and int(name[5:]) not in mine:
                         hadoop.delete(folder + "/" + name)
-            elif not has_rows and hadoop.exists(folder):
-                hadoop.delete(folder)
+
+    # The tables' writes are independent jobs: a few at a time keep the executors busy while the
+    # driver plans and commits the others.
+    if ok:
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(4) as pool:
+            for done in [pool.submit(write_table, table) for table in DATASET_TABLES if table in schemas]:
+                done.result()
+    parts.unpersist()
     # The status last: a job killed before this line leaves the old rows, so the next run imports
     # again whoever it did not finish.
     types = {"string": StringType(), "long": LongType(), "double": DoubleType()}

@@ -21,9 +21,10 @@ import glob, json, os, shutil, signal, socket, subprocess, sys, time
 import duckdb
 import pyarrow.parquet as pq
 
+from cohort_compare import TABLES, differences
+
 healthetl, repo, work, tarball = sys.argv[1:5]
 python = sys.executable
-spark_bin = os.path.join(os.path.dirname(python), "")
 import pyspark  # noqa: E402  (the venv's Spark: spark-class and spark-submit come with it)
 spark_home = os.path.dirname(pyspark.__file__)
 spark_class, spark_submit = os.path.join(spark_home, "bin", "spark-class"), os.path.join(spark_home, "bin", "spark-submit")
@@ -38,9 +39,6 @@ APPLE = {"anna": ("Europe/Berlin", 3, "xml", 14), "ben": ("America/New_York", 4,
          "chen": ("Asia/Shanghai", 5, "xml", 12), "dora": ("Australia/Sydney", 6, "xml", 10)}
 ANDROID = "andy"
 PEOPLE = sorted(list(APPLE) + [ANDROID])
-TABLES = ["daily", "weekly", "monthly", "yearly", "sleep", "workouts", "activity_summaries", "ecg_recordings",
-          "ecg_samples", "daily_vitals", "blood_pressure", "hrv_measurements", "workout_details",
-          "reconciliation", "reconciliation_sources", "data_quality", "sources", "samples"]
 LOOPBACK = {"SPARK_LOCAL_IP": "127.0.0.1", "SPARK_LOCAL_HOSTNAME": "localhost"}
 started_at = time.monotonic()
 cluster = []  # (name, Popen) of the master and the workers
@@ -128,14 +126,6 @@ def finish(p, log):
     return {row["person"]: row for row in pq.read_table(os.path.join(out, "status")).to_pylist()}
 
 
-def table_rows(files):
-    """Schema and sorted rows of Parquet files (no partition columns: each file by itself)."""
-    tables = [pq.read_table(f, partitioning=None) for f in files]
-    schema = [(f.name, str(f.type)) for f in tables[0].schema] if tables else None
-    rows = sorted((tuple(sorted(r.items())) for t in tables for r in t.to_pylist()), key=repr)
-    return schema, rows
-
-
 def plain_import(person, path):
     root = os.path.join(plain, person)
     shutil.rmtree(root, ignore_errors=True)
@@ -148,27 +138,9 @@ def plain_import(person, path):
 
 def check_equal_to_plain(person, label):
     """Every table of the person: Spark's partition = healthetl's own partition of a single import."""
-    compared = 0
-    for table in TABLES:
-        theirs = glob.glob(os.path.join(plain, person, "dataset", table, "person=" + person, "**", "*.parquet"), recursive=True)
-        mine = glob.glob(os.path.join(out, "dataset", table, "person=" + person, "**", "*.parquet"), recursive=True)
-        their_schema, their_rows = table_rows(theirs)
-        if not their_rows:
-            if mine:
-                fail("%s: %s has rows in the cluster's dataset but none in the single import" % (person, table))
-            continue
-        my_schema, my_rows = table_rows(mine)
-        if my_schema != their_schema:
-            fail("%s: %s's schema differs:\n  cluster %s\n  single  %s" % (person, table, my_schema, their_schema))
-        if my_rows != their_rows:
-            fail("%s: %s differs: %d rows against %d" % (person, table, len(my_rows), len(their_rows)))
-        if table == "samples":
-            years = lambda root: sorted(os.path.basename(os.path.dirname(f)) for f in glob.glob(
-                os.path.join(root, "samples", "person=" + person, "year=*", "*.parquet")))
-            if sorted(set(years(os.path.join(out, "dataset")))) != sorted(set(years(os.path.join(plain, person, "dataset")))):
-                fail("%s: the samples' year partitions differ" % person)
-        compared += len(my_rows)
-    check(compared > 0, "%s: %s every table = the single-machine import's (%d rows)" % (person, label, compared))
+    compared, problems = differences(os.path.join(out, "dataset"), os.path.join(plain, person), person)
+    check(compared > 0 and not problems, "%s: %s every table = the single-machine import's (%d rows) %s"
+          % (person, label, compared, "; ".join(problems)))
 
 
 def files_state():
@@ -230,7 +202,12 @@ try:
     check(all(status[p]["status"] == "ok" for p in PEOPLE), "five people imported, an iPhone and an Android person alike")
     check(status["broken"]["status"] == "failed" and status["broken"]["exit_code"] == 65 and "broken.xml" in status["broken"]["message"],
           "the broken export is one failed row: " + status["broken"]["message"])
-    ran = subprocess.run([healthetl, "--version", "--json"], capture_output=True, text=True, check=True).stdout
+    # The version of the tarball's own binary (the executors unpack the same file).
+    shipped = os.path.join(work, "shipped")
+    os.makedirs(shipped)
+    subprocess.run(["tar", "-xzf", tarball, "-C", shipped], check=True)
+    ran = subprocess.run(glob.glob(os.path.join(shipped, "healthetl-*", "bin", "healthetl")) + ["--version", "--json"],
+                         capture_output=True, text=True, check=True).stdout
     expected = "%(version)s (commit %(commit)s, built %(build_date)s)" % json.loads(ran)
     check(all(status[p]["healthetl"] == expected for p in PEOPLE), "the executors ran the release: " + status["anna"]["healthetl"])
     check(not glob.glob(os.path.join(out, "dataset", "*", "person=broken")), "the broken export wrote no partition")
@@ -242,6 +219,9 @@ try:
     check(people == PEOPLE, "DuckDB reads five people from the cluster's daily table: " + ", ".join(people))
     check(all(os.path.isdir(os.path.join(out, "cohort", t)) for t in ("person_percentiles", "cohort_weekly", "days_with_data", "data_quality")),
           "the cohort tables")
+    for n in (1, 2):
+        check("Asked to launch executor" in open(os.path.join(logs, "worker%d.log" % n), errors="replace").read(),
+              "worker %d launched an executor for the job (not local mode)" % n)
     check(os.listdir(cwd) == [], "nothing under the job's working folder (no 'file:' folder): %s" % os.listdir(cwd))
     armed = open(tripwire_log + ".armed").read() if os.path.exists(tripwire_log + ".armed") else ""
     for n, (_, folder) in workers.items():
@@ -269,11 +249,13 @@ try:
     check_equal_to_plain("anna", "after the change,")
 
     # Run 3: everyone again (--force), one worker killed while it runs a task: Spark retries it.
-    job_process, job_log = submit("--force", background=True)
     _, folder2 = workers[2]
+    earlier = set(glob.glob(os.path.join(folder2, "work", "app-*")))
+    job_process, job_log = submit("--force", background=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and job_process.poll() is None:
-        logs2 = glob.glob(os.path.join(folder2, "work", "app-*", "*", "stderr"))
+        logs2 = [f for f in glob.glob(os.path.join(folder2, "work", "app-*", "*", "stderr"))
+                 if os.path.dirname(os.path.dirname(f)) not in earlier]
         if any("Running task" in open(f, errors="replace").read() for f in logs2):
             break
         time.sleep(0.05)
