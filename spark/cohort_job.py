@@ -321,8 +321,11 @@ def cohort_tables(spark, out):
         spark.read.parquet(dataset + "/" + table).createOrReplaceTempView(table)
     # The dataset's per-day data_quality (the cohort table of that name is another thing).
     spark.read.parquet(dataset + "/data_quality").createOrReplaceTempView("day_quality")
-    for name, sql in COHORT_SQL.items():
-        spark.sql(sql).coalesce(1).write.mode("overwrite").parquet(out + "/cohort/" + name)
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(len(COHORT_SQL)) as pool:
+        for done in [pool.submit(lambda name, sql: spark.sql(sql).coalesce(1).write.mode("overwrite")
+                                 .parquet(out + "/cohort/" + name), name, sql) for name, sql in COHORT_SQL.items()]:
+            done.result()
 
 
 STATUS_FIELDS = [("person", "string"), ("export", "string"), ("exit_code", "long"), ("message", "string"),
