@@ -20,7 +20,7 @@ final class CohortClusterTests: XCTestCase {
         // name themselves by (the checker also pins spark.driver.host and bindAddress).
         let r = try runProcess(python, [script, TestPaths.binary, TestPaths.packageRoot.path, work, try ReleaseTarballTests.tarball()],
                                timeout: 900, environment: ["SPARK_LOCAL_IP": "127.0.0.1", "SPARK_LOCAL_HOSTNAME": "localhost"])
-        XCTAssertEqual(r.status, 0, r.stdout.suffix(4000) + r.stderr.suffix(3000))
-        XCTAssertTrue(r.stdout.contains("cohort cluster checks passed"), r.stdout.suffix(4000) + "")
+        XCTAssertEqual(r.status, 0, String(r.stdout.suffix(4000)) + String(r.stderr.suffix(3000)))
+        XCTAssertTrue(r.stdout.contains("cohort cluster checks passed"), String(r.stdout.suffix(4000)))
     }
 }
