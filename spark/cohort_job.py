@@ -369,6 +369,8 @@ def main(argv):
     spark = (builder.config("spark.ui.enabled", "false").config("spark.sql.session.timeZone", "UTC")
              # Parquet timestamps as healthetl writes them (INT64 microseconds, UTC), not INT96.
              .config("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
+             # One file's bytes per Arrow batch into mapInArrow (a batch of 10,000 would not fit).
+             .config("spark.sql.execution.arrow.maxRecordsPerBatch", "1")
              # person=007 is the person "007", not 7.
              .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false").getOrCreate())
     sc = spark.sparkContext
@@ -401,20 +403,22 @@ def main(argv):
     imported = (sc.parallelize(exports, len(exports)).flatMap(lambda item: run_one(item, settings))
                 .persist(StorageLevel.MEMORY_AND_DISK))
     # The small part comes back to the driver: status rows, and which files each person has.
-    facts = imported.map(lambda r: r if r[0] == "status" else ("part", r[1], r[2], r[3], None, r[5], r[6])).collect()
+    facts = imported.map(lambda r: r if r[0] == "status" else ("part", r[1], r[2], r[3], r[6])).collect()
     rows = [r[1] for r in facts if r[0] == "status"]
-    written, schemas = {}, {}
-    for _, person, table, year, _, schema, count in (r for r in facts if r[0] == "part"):
-        schemas.setdefault(table, schema)
+    written = {}
+    for _, person, table, year, count in (r for r in facts if r[0] == "part"):
         if count:  # a file of no rows writes no partition
             written.setdefault(table, {}).setdefault(person, set()).add(year)
+    # One schema per table (healthetl writes one), not one per file: 10,000 people's would be MBs.
+    schemas = dict(imported.filter(lambda r: r[0] == "part").map(lambda r: (r[2], r[5]))
+                   .reduceByKey(lambda a, b: a).collect())
     parts_schema = StructType([StructField("person", StringType()), StructField("table", StringType()),
                                StructField("year", IntegerType()), StructField("data", BinaryType())])
     ok = sorted(r["person"] for r in rows if r["status"] == "ok")
     # The people's files as a DataFrame, cached (memory, else disk): each table's write filters it
-    # in the JVM. A few tasks per write (one per core), not one per export: the writer sorts a
-    # task's rows by partition, so every person still gets one file per partition.
-    slices = max(1, min(len(ok), sc.defaultParallelism))
+    # in the JVM. Fewer tasks per write than exports (a core's worth, or 20 people a task): the
+    # writer sorts a task's rows by partition, so every person still gets one file per partition.
+    slices = max(1, min(len(ok), max(sc.defaultParallelism, len(ok) // 20)))
     parts = (spark.createDataFrame(imported.filter(lambda r: r[0] == "part").map(lambda r: r[1:5]), parts_schema)
              .coalesce(slices).persist(StorageLevel.MEMORY_AND_DISK))
 
