@@ -77,7 +77,13 @@ with open(os.path.join(exports, "broken.xml"), "w") as f:
 status = run_job()
 check(sorted(status) == sorted(list(PEOPLE) + ["broken"]), "a status row per export")
 check(all(status[p]["status"] == "ok" and status[p]["exit_code"] == 0 for p in PEOPLE), "four people imported")
-ran = subprocess.run([healthetl, "--version", "--json"], capture_output=True, text=True, check=True).stdout
+# The binary that ran: the tarball's own (extracted here), else the one given.
+shipped = [healthetl]
+if release:
+    os.makedirs(os.path.join(work, "shipped"))
+    subprocess.run(["tar", "-xzf", release, "-C", os.path.join(work, "shipped")], check=True)
+    shipped = glob.glob(os.path.join(work, "shipped", "healthetl-*", "bin", "healthetl"))
+ran = subprocess.run(shipped + ["--version", "--json"], capture_output=True, text=True, check=True).stdout
 expected = "%(version)s (commit %(commit)s, built %(build_date)s)" % json.loads(ran)
 check(all(status[p]["healthetl"] == expected for p in PEOPLE),
       "the status names the healthetl that ran: %s (%s)" % (status["anna"]["healthetl"], "the release tarball" if release else healthetl))
