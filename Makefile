@@ -65,6 +65,7 @@ $(VENV)/.ready: Makefile
 # Cohorts (issue 24): every export in EXPORTS (NAME.zip, NAME.xml or NAME/) as person NAME, with
 # Apache Spark in local mode (SPARK_MASTER to change it): OUT/dataset, OUT/status, OUT/cohort.
 # The executors get the release tarball (make dist) through spark.archives: no Swift on them.
+# On a cluster: spark-submit --archives <the tarball> spark/cohort_job.py (docs/PEOPLE.md).
 cohort: dist venv
 	$(VENV)/bin/python spark/cohort_job.py --exports "$(EXPORTS)" --out "$(OUT)" --release $(RELEASE).tar.gz
 
@@ -104,10 +105,10 @@ check: venv
 # compile no C of our own. Leak checking is off: LeakSanitizer reports allocations inside
 # Foundation (String(contentsOf:)) and XCTest, not ours.
 # These classes test the release's binary, not the instrumented one (the Spark job's executors
-# run it, ReleaseTarballTests extracts it; the .deb, the wheel, the units and SHA256SUMS, issue
-# 59): make test runs them, test-asan leaves them out (they took a sixth of CI's time under ASan
-# and instrumented nothing they test).
-RELEASE_BINARY_TESTS = CohortJobTests ReleaseTarballTests DebianPackageTests PythonWheelTests NightlyUnitsTests ReleaseArtifactsTests
+# run it, in local mode and on a standalone cluster; ReleaseTarballTests extracts it; the .deb,
+# the wheel, the units and SHA256SUMS, issue 59): make test runs them, test-asan leaves them out
+# (they took a sixth of CI's time under ASan and instrumented nothing they test).
+RELEASE_BINARY_TESTS = CohortJobTests CohortClusterTests ReleaseTarballTests DebianPackageTests PythonWheelTests NightlyUnitsTests ReleaseArtifactsTests
 # The two fault loops repeat a command once per failing file operation (FaultInjectionTests: the
 # import, 337 s under ASan; CommandFaultTests: people set/remove, reset, report, import-all,
 # 187 s): the same file code again and again, with the sanitizer's cost on every run. make test
