@@ -31,7 +31,7 @@ extension Command {
 /// `healthetl import EXPORT [--out DIR] [--person ID] [--pipeline FILE] [--timezone ZONE] [--local-days where-recorded|zone] [--full] [--quiet] [--json]`
 enum ImportCommand: Command {
     static let name = "import"
-    static let abstract = "import an Apple Health export: the first run builds the store, later ones add what is new"
+    static let abstract = "import an Apple Health or Health Connect export: the first run builds the store, later ones add what is new"
     static let discussion = """
         Writes OUT/health.sqlite, OUT/csv/, OUT/parquet/, OUT/report/index.html and OUT/health.xlsx (the pipeline's
         "outputs" choose). A later import of a newer export adds only its new records; a changed setting (time zone,
@@ -40,7 +40,7 @@ enum ImportCommand: Command {
         73 cannot create output, 74 I/O error, 75 another run holds the folder.
         """
     static let spec = ArgumentSpec(
-        positionals: [Positional(name: "EXPORT", help: "export.zip, export.xml, or the unzipped apple_health_export folder")],
+        positionals: [Positional(name: "EXPORT", help: "export.zip, export.xml, the unzipped apple_health_export folder, or health_connect_export.zip (or its .db)")],
         options: [.out, .person, .pipeline, .timezone, .localDays, .full, .quiet, .json])
 
     static func run(_ args: ParsedArguments) throws {
