@@ -87,11 +87,14 @@ enum HealthConnectCheck {
             }
             result.readable.append(table)
             result.rows += rows
-            if case .values = table.kind, table.name == "nutrition_record_table" {
-                for column in RecordTable.nutrientsWithoutType where try columns(of: table.name, in: database).contains(column) {
-                    let filled = try database.scalar("SELECT count(*) FROM nutrition_record_table WHERE \(column) IS NOT NULL").int ?? 0
-                    if filled > 0 { result.notRead.append("nutrition_record_table.\(column): \(filled) values (no HealthKit type)") }
-                }
+            // Columns the reader does not keep (a session's title and notes, a measurement's
+            // location …), named with their filled values' count.
+            let read = Set(RecordTable.common + table.timeColumns + table.columns).union(RecordTable.identityColumns)
+            for column in try columns(of: table.name, in: database).subtracting(read).sorted() {
+                let filled = try database.scalar("SELECT count(\"\(column)\") FROM \"\(table.name)\"").int ?? 0
+                guard filled > 0 else { continue }
+                let why = RecordTable.nutrientsWithoutType.contains(column) ? "no HealthKit type" : "not kept"
+                result.notRead.append("\(table.name).\(PrintableText.escaped(column)): \(filled) values (\(why))")
             }
         }
         for table in tables.sorted() where !known.contains(table) && !table.hasPrefix("sqlite_") {

@@ -238,6 +238,13 @@ extension RecordTable {
         "access_logs_table", "migration_entity_table", "pre_migration_category_priority_table",
     ]
 
+    /// Columns that identify a row or repeat what the reader reads (Health Connect's own local
+    /// dates and times, its dedupe key, the writing app's ids): never counted as not read.
+    static let identityColumns: Set<String> = [
+        "uuid", "client_record_id", "client_record_version", "dedupe_hash", "local_date", "local_date_time",
+        "local_date_time_start_time", "local_date_time_end_time", "has_route",
+    ]
+
     /// The columns of every record table (RecordHelper).
     static let common = ["row_id", "uuid", "last_modified_time", "app_info_id", "device_info_id", "recording_method"]
     var timeColumns: [String] { shape == .interval ? ["start_time", "start_zone_offset", "end_time", "end_zone_offset"] : ["time", "zone_offset"] }

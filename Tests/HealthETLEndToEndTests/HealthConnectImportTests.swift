@@ -211,6 +211,8 @@ final class HealthConnectImportTests: XCTestCase {
                        [#"{"HKSexualActivityProtectionUsed":"1"}"#])
         // What has no home is counted and named, never dropped in silence.
         XCTAssertTrue(result.stdout.contains("nutrition_record_table.trans_fat: 1 values (no HealthKit type)"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("blood_pressure_record_table.body_position: 1 values (not kept)"), result.stdout)
+        XCTAssertFalse(result.stdout.contains("uuid"), "a row's identity is not a value left behind")
     }
 
     /// Another person's Health Connect export into the same folder is refused, and what decides
