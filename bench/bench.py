@@ -210,6 +210,21 @@ def measure(cmd: list[str], cwd: Path | None = None) -> dict:
             "rss_source": rss_source}
 
 
+def nightly_rounds(bins, export, out, nightly_runs, reread_runs):
+    """The nightly run over the very file the import read (recognized: nothing read), then over
+    the same records in the file saved again (another modification time: read, every record
+    known), each appended to its list."""
+    for runs_of_kind, kind in ((nightly_runs, "unchanged file"), (reread_runs, "re-saved file")):
+        if runs_of_kind is reread_runs:
+            os.utime(export)
+        warm(export)
+        r = measure([str(bins / "healthetl"), "import", str(export), "--out", str(out), "--json", "--quiet",
+                     "--pipeline", str(ROOT / "pipelines" / "nightly.json")], cwd=ROOT)
+        r["json"] = last_json(r["stdout"])
+        runs_of_kind.append(r)
+        log(f"    nightly, {kind}: {r['seconds']:.2f} s ({r['json'].get('mode')})")
+
+
 def last_json(stdout: str) -> dict:
     for line in reversed(stdout.strip().splitlines()):
         line = line.strip()
@@ -329,15 +344,7 @@ def run_size(size: str, args, bins: Path, peer: Path | None, bench_dir: Path) ->
         # First the very file the import read (recognized, nothing read); then the same records in
         # the file saved again (another modification time): read, every record skipped by its
         # anchor, the path of a fresh export that brings little new.
-        for runs_of_kind, kind in ((nightly_runs, "unchanged file"), (reread_runs, "re-saved file")):
-            if runs_of_kind is reread_runs:
-                os.utime(xml)
-            warm(xml)
-            r = measure([str(bins / "healthetl"), "import", str(xml), "--out", str(out), "--json", "--quiet",
-                         "--pipeline", str(ROOT / "pipelines" / "nightly.json")], cwd=ROOT)
-            r["json"] = last_json(r["stdout"])
-            runs_of_kind.append(r)
-            log(f"    nightly, {kind}: {r['seconds']:.2f} s ({r['json'].get('mode')})")
+        nightly_rounds(bins, xml, out, nightly_runs, reread_runs)
         # The opt-in FHIR output on its own (issue 49): written whole from the store.
         shutil.rmtree(out / "fhir", ignore_errors=True)
         r = measure([str(bins / "healthetl"), "export-fhir", "--out", str(out)], cwd=ROOT)
@@ -532,15 +539,7 @@ def run_hc_size(size: str, args, bins: Path, bench_dir: Path) -> dict:
         shutil.rmtree(zip_out, ignore_errors=True)
         # The nightly run over the very file (recognized: nothing read), then over the same
         # database saved again (read, every record skipped by its anchor).
-        for runs_of_kind, kind in ((nightly_runs, "unchanged file"), (reread_runs, "re-saved file")):
-            if runs_of_kind is reread_runs:
-                os.utime(db)
-            warm(db)
-            r = measure([str(bins / "healthetl"), "import", str(db), "--out", str(out), "--json", "--quiet",
-                         "--pipeline", str(ROOT / "pipelines" / "nightly.json")], cwd=ROOT)
-            r["json"] = last_json(r["stdout"])
-            runs_of_kind.append(r)
-            log(f"    nightly, {kind}: {r['seconds']:.2f} s ({r['json'].get('mode')})")
+        nightly_rounds(bins, db, out, nightly_runs, reread_runs)
     rows = [stage_row("floor: sqlite3 scan of every column the reader reads", floor_runs, mb, records),
             stage_row(f"healthetl import --full ({default_outputs()})", full_runs, mb, records),
             stage_row(f"same import from the export's zip ({archive.stat().st_size / 1e6:.0f} MB; MB/s of the database)",
