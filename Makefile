@@ -141,7 +141,7 @@ bench:
 # target at a time. `make fuzz` runs every target for FUZZ_SECONDS (CI); `make fuzz TARGET=xml
 # SECONDS=60` one. Fails if a target found a crash, hang, leak or disagreement; the input is
 # left in .build-fuzz/findings/TARGET/ (replay: .build/debug/fuzz-TARGET FILE). See fuzz/run.sh.
-FUZZ_TARGETS = dates-numbers healthql mcp line-editor ecg clinical gpx zip xml
+FUZZ_TARGETS = dates-numbers healthql mcp line-editor ecg clinical health-connect gpx zip xml
 FUZZ_SECONDS ?= 30
 TARGET ?=
 FUZZ_SEED ?=

@@ -151,6 +151,8 @@ let package = Package(
                           path: "fuzz/targets/gpx", swiftSettings: strict),
         .executableTarget(name: "fuzz-ecg", dependencies: ["FuzzHarness", "HealthIngest", "HealthCore"],
                           path: "fuzz/targets/ecg", swiftSettings: strict),
+        .executableTarget(name: "fuzz-health-connect", dependencies: ["FuzzHarness", "HealthConnectIngest", "HealthCore"],
+                          path: "fuzz/targets/health-connect", swiftSettings: strict),
         .executableTarget(name: "fuzz-clinical", dependencies: ["FuzzHarness", "HealthIngest"],
                           path: "fuzz/targets/clinical", swiftSettings: strict),
         .executableTarget(name: "fuzz-healthql", dependencies: ["FuzzHarness", "HealthQL", "HealthStore", "HealthCore", "SQLite"],

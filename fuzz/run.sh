@@ -29,6 +29,7 @@ max_len() {
     dates-numbers) echo 128 ;;
     healthql) echo 65536 ;;   # long enough for the 10,000-value IN lists and 500-operator chains (issue 46)
     mcp) echo 131072 ;;
+    health-connect) echo 262144 ;;   # a database of the whole schema in 512-byte pages, a few records
     line-editor) echo 8192 ;;   # a few pastes and keys: the oracle redraws the model screen after each read
     *) echo 65536 ;;
   esac

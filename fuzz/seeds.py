@@ -212,9 +212,48 @@ def line_editor_seeds():
     return [headers[i % len(headers)] + p for i, p in enumerate(payloads)] + [headers[1] + p for p in payloads[:4]]
 
 
+def health_connect_seeds():
+    """Health Connect databases of the real schema (tools/health_connect/schema.sql) in 512-byte
+    pages, so that a whole database with a few records fits a fuzz input: a step, a heart-rate
+    series, a sleep session with stages, a priority list; and the same in a zip, as exported."""
+    import sqlite3, tempfile
+    schema = (ROOT / "tools" / "health_connect" / "schema.sql").read_text(encoding="utf-8")
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = pathlib.Path(tmp) / "health_connect_export.db"
+        db = sqlite3.connect(path)
+        db.execute("PRAGMA page_size = 512")
+        db.executescript(schema)
+        db.execute("INSERT INTO application_info_table (row_id, package_name, app_name) VALUES (1, 'com.example.fit', 'Fit')")
+        db.execute("INSERT INTO device_info_table (row_id, manufacturer, model, device_type) VALUES (1, 'Google', 'Pixel 8', 2)")
+        db.execute("INSERT INTO health_data_category_priority_table (health_data_category, app_id_priority_order) VALUES (1, '1')")
+        common = "uuid, last_modified_time, app_info_id, device_info_id, recording_method"
+        interval = "start_time, start_zone_offset, end_time, end_zone_offset, local_date"
+        db.execute(f"INSERT INTO steps_record_table ({common}, {interval}, count) VALUES "
+                   "(x'00112233445566778899aabbccddeeff', 1740873600000, 1, 1, 2, 1740870000000, 3600, 1740873600000, 3600, 20148, 1200)")
+        db.execute(f"INSERT INTO heart_rate_record_table ({common}, {interval}) VALUES "
+                   "(x'00112233445566778899aabbccddee01', 1740873600000, 1, 1, 2, 1740870000000, 3600, 1740870600000, 3600, 20148)")
+        db.executemany("INSERT INTO heart_rate_record_series_table (parent_key, beats_per_minute, epoch_millis) VALUES (1, ?, ?)",
+                       [(60 + i, 1740870000000 + i * 60000) for i in range(5)])
+        db.execute(f"INSERT INTO sleep_session_record_table ({common}, {interval}) VALUES "
+                   "(x'00112233445566778899aabbccddee02', 1740900000000, 1, 1, 2, 1740870000000, 3600, 1740895200000, 3600, 20148)")
+        db.executemany("INSERT INTO sleep_stages_table (parent_key, stage_start_time, stage_end_time, stage_type) VALUES (1, ?, ?, ?)",
+                       [(1740870000000, 1740880000000, 4), (1740880000000, 1740890000000, 5), (1740890000000, 1740895200000, 1)])
+        db.commit()
+        db.execute("VACUUM")
+        db.close()
+        data = path.read_bytes()
+    out.append(data)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("health_connect_export.db", data)
+    out.append(buffer.getvalue())
+    return out
+
+
 TARGETS = {"clinical": clinical_seeds, "xml": xml_seeds, "zip": zip_seeds, "dates-numbers": dates_numbers_seeds, "gpx": gpx_seeds,
            "healthql": healthql_seeds, "mcp": mcp_seeds, "ecg": ecg_seeds,
-           "line-editor": line_editor_seeds}
+           "line-editor": line_editor_seeds, "health-connect": health_connect_seeds}
 
 
 def main():
