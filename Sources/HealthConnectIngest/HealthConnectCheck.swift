@@ -80,19 +80,21 @@ enum HealthConnectCheck {
             known.insert(table.name)
             known.formUnion(table.children)
             guard tables.contains(table.name) else { continue }
-            let rows = try count(table.name, in: database)
-            if let problem = try unreadable(table, tables: tables, in: database) {
+            let present = try columns(of: table.name, in: database)
+            // Columns the reader does not keep (a session's title and notes, a measurement's
+            // location …), counted in the same pass as the rows and named with their filled values.
+            let read = Set(RecordTable.common + table.timeColumns + table.columns).union(RecordTable.identityColumns)
+            let unkept = present.subtracting(read).sorted()
+            let counts = try database.rows("SELECT " + (["*"] + unkept.map(quoted)).map { "count(\($0))" }.joined(separator: ", ")
+                + " FROM " + quoted(table.name)).first?.map { $0.int ?? 0 } ?? []
+            let rows = counts.first ?? 0
+            if let problem = try unreadable(table, columns: present, tables: tables, in: database) {
                 if rows > 0 { result.notRead.append("\(table.name): \(rows) records (\(problem))") }
                 continue
             }
             result.readable.append(table)
             result.rows += rows
-            // Columns the reader does not keep (a session's title and notes, a measurement's
-            // location …), named with their filled values' count.
-            let read = Set(RecordTable.common + table.timeColumns + table.columns).union(RecordTable.identityColumns)
-            for column in try columns(of: table.name, in: database).subtracting(read).sorted() {
-                let filled = try database.scalar("SELECT count(\"\(column)\") FROM \"\(table.name)\"").int ?? 0
-                guard filled > 0 else { continue }
+            for (column, filled) in zip(unkept, counts.dropFirst()) where filled > 0 {
                 let why = RecordTable.nutrientsWithoutType.contains(column) ? "no HealthKit type" : "not kept"
                 result.notRead.append("\(table.name).\(PrintableText.escaped(column)): \(filled) values (\(why))")
             }
@@ -106,9 +108,9 @@ enum HealthConnectCheck {
 
     /// Why the reader cannot read `table`, or nil: a column it needs is missing, or a child
     /// table, its columns or its index on `parent_key`.
-    private static func unreadable(_ table: RecordTable, tables: Set<String>, in database: Database) throws -> String? {
+    private static func unreadable(_ table: RecordTable, columns present: Set<String>, tables: Set<String>,
+                                   in database: Database) throws -> String? {
         let needed = RecordTable.common + table.timeColumns + table.columns
-        let present = try columns(of: table.name, in: database)
         let missing = needed.filter { !present.contains($0) }
         if !missing.isEmpty { return "no column \(missing.joined(separator: ", "))" }
         for child in table.children {
@@ -128,6 +130,11 @@ enum HealthConnectCheck {
     }
 
     private static func count(_ table: String, in database: Database) throws -> Int64 {
-        try database.scalar("SELECT count(*) FROM \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"").int ?? 0
+        try database.scalar("SELECT count(*) FROM " + quoted(table)).int ?? 0
+    }
+
+    /// A name from the file as an SQL identifier: quoted, its quotes doubled (the file chose it).
+    private static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

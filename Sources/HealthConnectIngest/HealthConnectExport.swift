@@ -46,17 +46,11 @@ package struct HealthConnectExport: HealthInput, HealthInputFormat {
     }
 
     package func contentState() throws -> String? {
-        try connection.withDatabase { database in
-            try HealthConnectCheck.reading(displayName) { try HealthConnectChanges(database: database, tables: check.readable).state() }
-        }
+        try reading { try HealthConnectChanges(database: $0, tables: check.readable).state() }
     }
 
     package func compare(with state: String) throws -> InputComparison {
-        try connection.withDatabase { database in
-            try HealthConnectCheck.reading(displayName) {
-                try HealthConnectChanges(database: database, tables: check.readable).compare(with: state)
-            }
-        }
+        try reading { try HealthConnectChanges(database: $0, tables: check.readable).compare(with: state) }
     }
 
     /// Health Connect exports hold no profile: nothing about the person but their data.
@@ -71,12 +65,12 @@ package struct HealthConnectExport: HealthInput, HealthInputFormat {
 
     package func read(resumingAt resume: ResumePoint?, knownRoutePaths: [String], prefilter: (any RecordPrefilter)?,
                       emit: @escaping (IngestBatch) throws -> Void) throws -> IngestSummary {
-        try connection.withDatabase { database in
-            try HealthConnectCheck.reading(displayName) {
-                try HealthConnectReader(database: database, check: check, home: home, displayName: displayName)
-                    .run(resumingAt: resume, emit: emit)
-            }
-        }
+        try reading { try HealthConnectReader(database: $0, check: check, home: home, displayName: displayName).run(resumingAt: resume, emit: emit) }
+    }
+
+    /// `body` on the open database, its SQLite failures the input's (exit 65).
+    private func reading<T>(_ body: (Database) throws -> T) throws -> T {
+        try connection.withDatabase { database in try HealthConnectCheck.reading(displayName) { try body(database) } }
     }
 }
 

@@ -10,11 +10,7 @@ enum HealthConnectPriority {
     static let merged: Set<Int> = [DataCategory.activity, DataCategory.sleep, DataCategory.wellness]
 
     static func read(_ database: Database, tables: [RecordTable]) throws -> [String: [String]] {
-        var apps: [Int64: String] = [:]
-        for row in try database.rows("SELECT row_id, package_name, app_name FROM application_info_table") {
-            guard let id = row[0].int else { continue }
-            apps[id] = SourceTable.name(package: row[1].string, app: row[2].string, id: id)
-        }
+        let apps = try SourceTable.appNames(in: database)
         var lists: [Int: [String]] = [:]
         for row in try database.rows("SELECT health_data_category, app_id_priority_order FROM health_data_category_priority_table") {
             guard let category = row[0].int.map(Int.init), merged.contains(category), let order = row[1].string else { continue }

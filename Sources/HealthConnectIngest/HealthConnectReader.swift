@@ -51,9 +51,7 @@ struct HealthConnectReader {
             """)
         statement.bind(1, after)
         let valueStart: Int32 = table.shape == .interval ? 9 : 7
-        let children = try table.children.map { child in
-            try ChildRows(database: database, table: child)
-        }
+        let children = table.children.map { ChildRows(database: database, table: $0) }
         while try statement.step() {
             let id = statement.int64(0)
             let start = statement.int64(5)
@@ -245,26 +243,22 @@ struct HealthConnectReader {
 }
 
 /// The rows of a child table for one parent at a time, through its `parent_key` index (the
-/// check makes sure it has one), in time order.
+/// check makes sure it has one), in time order: the columns a reader asks for on its first call,
+/// one prepared statement from then on (each child table is read one way).
 final class ChildRows {
     private let database: Database
     private let table: String
-    private var statements: [String: Statement] = [:]
+    private var statement: Statement?
 
-    init(database: Database, table: String) throws {
+    init(database: Database, table: String) {
         self.database = database
         self.table = table
     }
 
     func each(of parent: Int64, columns: [String], _ body: (Statement) throws -> Void) throws {
-        let key = columns.joined(separator: ",")
-        let statement: Statement
-        if let cached = statements[key] {
-            statement = cached
-        } else {
-            statement = try database.prepare("SELECT \(key) FROM \"\(table)\" WHERE parent_key = ? ORDER BY \(columns[0])")
-            statements[key] = statement
-        }
+        let statement = try self.statement
+            ?? database.prepare("SELECT \(columns.joined(separator: ",")) FROM \"\(table)\" WHERE parent_key = ? ORDER BY \(columns[0])")
+        self.statement = statement
         statement.bind(1, parent)
         while try statement.step() { try body(statement) }
     }
@@ -278,10 +272,7 @@ struct SourceTable {
     private struct Pair: Hashable { var app: Int64; var device: Int64? }
 
     init(database: Database) throws {
-        for row in try database.rows("SELECT row_id, package_name, app_name FROM application_info_table") {
-            guard let id = row[0].int else { continue }
-            apps[id] = Self.name(package: row[1].string, app: row[2].string, id: id)
-        }
+        apps = try Self.appNames(in: database)
         for row in try database.rows("SELECT row_id, manufacturer, model, device_type FROM device_info_table") {
             guard let id = row[0].int else { continue }
             let model = row[2].string ?? ""
@@ -290,8 +281,18 @@ struct SourceTable {
         }
     }
 
+    /// Every app's name as a source, by its row id.
+    static func appNames(in database: Database) throws -> [Int64: String] {
+        var apps: [Int64: String] = [:]
+        for row in try database.rows("SELECT row_id, package_name, app_name FROM application_info_table") {
+            guard let id = row[0].int else { continue }
+            apps[id] = name(package: row[1].string, app: row[2].string, id: id)
+        }
+        return apps
+    }
+
     /// An app as a source: the name it shows, else its package.
-    static func name(package: String?, app: String?, id: Int64) -> String {
+    private static func name(package: String?, app: String?, id: Int64) -> String {
         app.flatMap { $0.isEmpty ? nil : $0 } ?? package ?? "app \(id)"
     }
 

@@ -84,17 +84,22 @@ package struct StoreSettings: Sendable, Equatable {
     /// Saves the zone's name as the person gave it (`UTC`), where Foundation's identifier, which
     /// the line holds, differs (`GMT`): outside the line, so that it never rebuilds a store.
     package static func saveZoneName(_ name: String, in database: Database) throws {
-        try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('zone_name', ?)", [.text(name)])
+        try set("zone_name", name, in: database)
+    }
+
+    /// Sets one key of the `settings` table; nil removes it.
+    private static func set(_ key: String, _ value: String?, in database: Database) throws {
+        if let value {
+            try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", [.text(key), .text(value)])
+        } else {
+            try database.rows("DELETE FROM settings WHERE key = ?", [.text(key)])
+        }
     }
 
     /// What the export the store was built from says about itself (`HealthInput.contentState`),
     /// for the next run's question whether its export only adds to this one.
     package static func saveInputState(_ state: String?, in database: Database) throws {
-        if let state {
-            try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('input_state', ?)", [.text(state)])
-        } else {
-            try database.rows("DELETE FROM settings WHERE key = 'input_state'")
-        }
+        try set("input_state", state, in: database)
     }
 
     package static func inputState(in database: Database) throws -> String? {
@@ -105,11 +110,7 @@ package struct StoreSettings: Sendable, Equatable {
     /// The platform the store's data came from when it is not an iPhone's (`health-connect`):
     /// kept only then, so that the settings of every Apple store are what they were.
     package static func savePlatform(_ platform: String, in database: Database) throws {
-        if platform == "apple-health" {
-            try database.rows("DELETE FROM settings WHERE key = 'platform'")
-        } else {
-            try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES ('platform', ?)", [.text(platform)])
-        }
+        try set("platform", platform == "apple-health" ? nil : platform, in: database)
     }
 
     /// `apple-health` unless the store says otherwise.
