@@ -46,6 +46,7 @@ package struct AnalyticsBuilder: Sendable {
             content.nights += part.nights.filter { run.contains($0.date) }
             content.typeDays += part.typeDays.filter { run.contains($0.date) }
             content.typeHours += part.typeHours.filter { run.contains($0.date) }
+            content.platformShares += part.platformShares
         }
         return content
     }
@@ -77,19 +78,32 @@ package struct AnalyticsBuilder: Sendable {
         var running: [Range<Int64>]
         /// The types with samples, by id.
         var types: [(id: Int64, identifier: String)]
+        /// A store of one person's two phones: the platforms' order (nil: one platform).
+        var platforms: PlatformRanks?
 
         /// `sources`: the store's (`SeriesReader.sources`), which the caller may need too.
         package init(reader: SeriesReader, sources: [SeriesReader.Source], priority: SourcePriority,
              types: [(id: Int64, identifier: String)]) throws {
             ranks = RankTable(sources, priority: priority)
             names = Dictionary(sources.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+            let platforms = PlatformRanks(sources: sources, starts: try reader.platformStarts(sources), priority: priority.platforms)
+            // The lists are a Health Connect export's: with two platforms they rank its own apps only.
+            let listing = platforms == nil ? sources : sources.filter { $0.platform == .healthConnect }
             listed = priority.listed.mapValues { list in
                 var places: [Int64: Int] = [:]
-                for source in sources { if let place = list.firstIndex(of: source.name) { places[source.id] = place } }
+                for source in listing { if let place = list.firstIndex(of: source.name) { places[source.id] = place } }
                 return places
             }
+            self.platforms = platforms
             running = RunningIntervals.union(try reader.workoutSpans(activityType: AnalyticsBuilder.runningActivity))
             self.types = types
+        }
+
+        /// How a type's records are ranked for the merge.
+        func rule(for identifier: String) -> RankRule {
+            guard let platforms else { return listed[identifier].map(RankRule.listed) ?? .patterns(ranks) }
+            return .tiered(tiers: platforms.tiers(for: identifier), listed: listed[identifier],
+                           listedPlatform: platforms.platformOf.map { $0 == .healthConnect }, table: ranks)
         }
     }
 
@@ -99,11 +113,12 @@ package struct AnalyticsBuilder: Sendable {
         let span = window.map { w in
             (cal.startOfDay(w.lowerBound).microseconds - Self.lookBack)..<(cal.startOfDay(w.upperBound.adding(days: 1)).microseconds + Self.lookAhead)
         }
-        let (ranks, names, running) = (store.ranks, store.names, store.running)
+        let (names, running) = (store.names, store.running)
         var book = AnalyticsBook()
         // Steps counted by an export's own list are that platform's total: Health Connect truncates it.
         if let steps = DailyMetric.steps.sourceType, priority.listed[steps] != nil { book.truncating = [.steps] }
         var nights: [SleepNight] = []
+        var platformShares: [AnalyticsWriter.PlatformShare] = []
         for (typeID, identifier) in store.types {
             // Every series is read once: its daily statistics (and the tap) ride along with
             // its stage, and go into the book first (the stage's results complete or replace them).
@@ -119,7 +134,7 @@ package struct AnalyticsBuilder: Sendable {
                 }
             }
             let type = TypeRegistry.type(for: identifier)
-            let rank = store.listed[identifier].map(RankRule.listed) ?? .patterns(ranks)
+            let rank = store.rule(for: identifier)
             if identifier == Self.sleepType {
                 nights = try sleepNights(series, rank: rank, names: names)
                 book.addStatistics(statistics.finish())
@@ -130,7 +145,11 @@ package struct AnalyticsBuilder: Sendable {
             case .cumulative:
                 var stages = PriorityMerger<Void>().then(DaySplitter<Void>(calendar: calendar, running: running))
                 var amounts: [DayAmount] = []
+                var shares = store.platforms.flatMap { platforms in
+                    Self.reconciledMetric[identifier].map { (platforms, PlatformShareCounter(metric: $0, calendar: calendar)) }
+                }
                 try series { rows in
+                    if let platforms = shares?.0 { try shares!.1.add(rows, rank: rank.rank, platform: platforms.platform) }
                     let samples = rows.compactMap { r -> MergeSample<Void>? in
                         guard let value = r.value, let rank = rank.rank(r) else { return nil }
                         return MergeSample(start: r.start, end: r.end, value: value, rank: rank, tag: ())
@@ -138,6 +157,7 @@ package struct AnalyticsBuilder: Sendable {
                     try stages.handle(samples) { Self.appendSummingRuns($0, to: &amounts) }
                 }
                 try stages.finish { Self.appendSummingRuns($0, to: &amounts) }
+                if var counter = shares?.1 { platformShares += try counter.finish(keeping: window) }
                 book.addStatistics(statistics.finish())
                 book.addCumulative(type: identifier, unit: type.canonicalUnit, amounts: amounts)
             case .timeWeighted:
@@ -164,6 +184,7 @@ package struct AnalyticsBuilder: Sendable {
         content.typeDays = book.typeRows
         content.typeHours = book.hourRows
         content.nights = nights
+        content.platformShares = platformShares
         return content
     }
 
@@ -212,14 +233,27 @@ package struct AnalyticsBuilder: Sendable {
     enum RankRule {
         case patterns(RankTable)
         case listed([Int64: Int])
+        /// A store of one person's two phones (`PlatformRanks`): the platform's tier (by source
+        /// id) above the source's rank; a listed type's list ranks its own platform's sources
+        /// (`listedPlatform`, by source id), the patterns the other's.
+        case tiered(tiers: [Int], listed: [Int64: Int]?, listedPlatform: [Bool], table: RankTable)
 
         func rank(_ r: SeriesReader.Row) -> Int? {
             switch self {
-            case .patterns(let table): table.rank(r)
-            case .listed(let places): SourcePriority.listedRank(place: places[r.sourceID], modifiedMicroseconds: r.created)
+            case .patterns(let table): return table.rank(r)
+            case .listed(let places): return SourcePriority.listedRank(place: places[r.sourceID], modifiedMicroseconds: r.created)
+            case .tiered(let tiers, let listed, let listedPlatform, let table):
+                guard r.sourceID >= 0 && r.sourceID < tiers.count else { return nil }
+                let id = Int(r.sourceID)
+                let rank = listed != nil && listedPlatform[id]
+                    ? SourcePriority.listedRank(place: listed![r.sourceID], modifiedMicroseconds: r.created) : table.rank(r)
+                return rank.map { tiers[id] | $0 }
             }
         }
     }
+
+    /// The reconciled metrics' names by their type (`reconciliation_platforms`).
+    static let reconciledMetric = Dictionary(QualityStore.metrics.map { ($0.type, $0.name) }, uniquingKeysWith: { a, _ in a })
 
     /// In-bed and asleep/awake samples are merged as two separate tracks (docs/FORMAT.md), then
     /// both tracks' pieces go to the nights.

@@ -62,7 +62,7 @@ package struct AnalyticsSettings: Sendable, Equatable {
                       maxHeartRate: maxHeartRate,
                       validDayMinWatchHours: quality.validDayMinWatchHours == QualityBuilder.defaultValidDayMinWatchHours
                           ? nil : quality.validDayMinWatchHours, localDays: localDays)
-            .with(listedPriority: priority.listedDigest)
+            .with(listedPriority: priority.listedDigest, platformPriority: priority.platforms.line)
     }
 
     /// The calendar of every local day the analytics count: the one place that decides it.

@@ -38,6 +38,7 @@ package enum StoreAnalytics {
         let result = try Recompute(database: database, settings: zones.settings)
             .run(days: nil, recordedAt: recordedAt, progress: progress, computed: beside, tap: beside == nil ? tap : nil)
         try zones.settings.save(in: database)
+        try StoreSettings.savePlatformOrder(try platformOrder(database, settings), in: database)
         return result
     }
 
@@ -58,6 +59,13 @@ package enum StoreAnalytics {
         let empty = try store.dayCount() == 0 || zones.moved == nil
         var days = empty ? nil : try touchedDays(database, since: merged.firstNewSampleID, workouts: merged.newWorkoutSpans,
                                                  calendar: settings.calendar()).union(zones.moved?.days ?? [])
+        // The platforms' order of a person's two phones (`PlatformRanks`) decides every day both
+        // recorded: a store that gains its second platform, or whose order changed, is recomputed whole.
+        let order = try platformOrder(database, settings)
+        if order != (try StoreSettings.platformOrder(in: database)) {
+            days = nil
+            try StoreSettings.savePlatformOrder(order, in: database)
+        }
         // A later export completes the days that were partial (docs/days-and-averages.md):
         // they are recomputed, and every day's `partial_day` set again, even without new samples.
         let exportAfter = try store.exportDateText()
@@ -80,6 +88,11 @@ package enum StoreAnalytics {
         let result = try Recompute(database: database, settings: settings)
             .run(days: days, recordedAt: recordedAt, progress: progress)
         return Update(touchedDays: days?.count, result: result)
+    }
+
+    /// Which platform counts first in each category, in a store of two platforms (nil: one).
+    private static func platformOrder(_ database: Database, _ settings: AnalyticsSettings) throws -> String? {
+        try PlatformRanks.orderLine(of: SeriesReader(database: database), priority: settings.priority.platforms)
     }
 
     /// Local days whose analytics new samples or workouts can change: each one's days, and a

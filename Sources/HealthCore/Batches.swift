@@ -38,6 +38,8 @@ public struct ResumePoint: Codable, Hashable, Sendable {
     /// A database input: the table being read, and the last row id read from it.
     public var table: String?
     public var afterRowID: Int64?
+    /// Which of a `CombinedInput`'s exports the point is in (nil: the first, or a lone input).
+    public var part: Int?
     public init(inputOffset: Int64, elementOrdinal: Int64, line: Int, inputComplete: Bool = false,
                 removedDoctype: Bool = false, repairedBytes: Int = 0, table: String? = nil, afterRowID: Int64? = nil) {
         self.inputOffset = inputOffset; self.elementOrdinal = elementOrdinal; self.line = line
@@ -48,7 +50,7 @@ public struct ResumePoint: Codable, Hashable, Sendable {
     // The names a checkpoint of an earlier release used (a killed run resumes across an upgrade).
     enum CodingKeys: String, CodingKey {
         case inputOffset = "xmlOffset", inputComplete = "xmlComplete"
-        case elementOrdinal, line, removedDoctype, repairedBytes, table, afterRowID
+        case elementOrdinal, line, removedDoctype, repairedBytes, table, afterRowID, part
     }
 }
 
@@ -106,6 +108,9 @@ public struct IngestBatch: Sendable {
     /// Records ingest's prefilter (the anchors) has dropped so far in this process (its state,
     /// for checkpoints).
     public var skippedByAnchorSoFar = 0
+    /// The platform of the export this batch comes from, when one run reads exports of two
+    /// (`CombinedInput`); nil: the run's input's own.
+    package var platform: InputPlatform?
 
     public init() {}
 

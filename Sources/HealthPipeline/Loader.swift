@@ -69,6 +69,7 @@ struct Loader {
         // skips most records before they reach it.
         let sink = try SQLiteSink(path: staged, runID: runID, resuming: checkpoint.sequence > 0 ? checkpoint.counts : nil,
                                   expectedSamples: anchors.isEmpty ? source.estimatedRecords : 0, alreadyStored: alreadyStored)
+        sink.platform = source.platform
         var state = checkpoint
         let fresh = state.sequence == 0 && state.phase == .loading
         if fresh, alongsideIndex != nil { sink.sampleRuns = SampleRunWriter(folder: PathText.parent(of: staged)) }

@@ -241,5 +241,15 @@ enum StoreSchemaHistory {
         CREATE TABLE clinical_resources (
             path TEXT PRIMARY KEY, resource_type TEXT NOT NULL, resource TEXT NOT NULL);
         """),
+        Shape(version: 12, commits: "(issue 60)", statements: """
+        CREATE TABLE sources (
+            id INTEGER PRIMARY KEY, name TEXT NOT NULL, version TEXT, device TEXT,
+            device_model TEXT, device_hardware TEXT, platform TEXT,
+            UNIQUE (name, version, device));
+        CREATE TABLE reconciliation_platforms (
+            date TEXT NOT NULL, metric TEXT NOT NULL, platform TEXT NOT NULL, counted REAL NOT NULL,
+            all_sources_sum REAL NOT NULL, samples INTEGER NOT NULL,
+            PRIMARY KEY (date, metric, platform)) WITHOUT ROWID;
+        """),
     ]
 }

@@ -14,6 +14,12 @@ package struct FileNotes: Codable, Sendable, Equatable {
         if named.count < Self.namedLimit { named.append(note) }
     }
 
+    /// Another list's notes after these (the names up to the limit, every one counted).
+    package mutating func add(_ other: FileNotes) {
+        named += other.named.prefix(max(0, Self.namedLimit - named.count))
+        count += other.count
+    }
+
     /// The named notes, each after `prefix`, and a line for those not named.
     package func lines(_ prefix: String) -> [String] {
         named.map { prefix + $0 } + (count > named.count ? ["\(prefix)\(count - named.count) more not named"] : [])

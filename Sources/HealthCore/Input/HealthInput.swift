@@ -38,6 +38,10 @@ package protocol HealthInput: Sendable {
     /// decide. A source not listed for a type does not count for it.
     var sourcePriority: [String: [String]] { get }
 
+    /// The exports this input reads: itself, or each of a person's exports of several platforms
+    /// read as one (the pipeline's `CombinedInput`), whose state the store keeps per platform.
+    var parts: [any HealthInput] { get }
+
     /// What the next run needs to tell whether its export only adds to this one (opaque; kept
     /// with the published store). nil: exports of this kind only ever add.
     func contentState() throws -> String?
@@ -59,6 +63,7 @@ package protocol HealthInput: Sendable {
 
 extension HealthInput {
     package var sourcePriority: [String: [String]] { [:] }
+    package var parts: [any HealthInput] { [self] }
     package func contentState() throws -> String? { nil }
     package func compare(with state: String) throws -> InputComparison { .adds }
 }

@@ -26,6 +26,8 @@ package struct SourcePriority: Sendable, Equatable {
     /// Health Connect adds up (docs/HEALTH_CONNECT.md). Empty for an Apple export, whose
     /// priority is not in the export (the patterns decide).
     package var listed: [String: [String]] = [:]
+    /// Which platform counts first where a person's two phones overlap (issue 60).
+    package var platforms = PlatformPriority()
 
     /// A short, stable digest of `listed` for the store's settings line (nil when empty).
     package var listedDigest: String? {

@@ -12,7 +12,24 @@ package struct AnalyticsWriter {
         package var nights: [SleepNight] = []
         package var typeDays: [DailyTypeMetric] = []
         package var typeHours: [HourlyTypeAmount] = []
+        /// A store of one person's two phones: each platform's part of each day's merged total.
+        package var platformShares: [PlatformShare] = []
         package init() {}
+    }
+
+    /// One platform's part of a day's total of a reconciled metric (`reconciliation_platforms`):
+    /// what of the merged total came from its records, and what its records add up to alone.
+    package struct PlatformShare: Sendable, Equatable {
+        package var date: CivilDate
+        package var metric: String
+        package var platform: String
+        package var counted: Double
+        package var allSourcesSum: Double
+        package var samples: Int
+        package init(date: CivilDate, metric: String, platform: String, counted: Double, allSourcesSum: Double, samples: Int) {
+            self.date = date; self.metric = metric; self.platform = platform; self.counted = counted
+            self.allSourcesSum = allSourcesSum; self.samples = samples
+        }
     }
 
     /// Replaces the analytics of `days` (nil: of every day) with `content`, inside the
@@ -21,7 +38,7 @@ package struct AnalyticsWriter {
     package func replace(days: Set<CivilDate>?, with content: Content, recordedAt: Timestamp) throws {
         if let days {
             for table in ["daily_analytics WHERE date", "daily_metrics WHERE date", "hourly_metrics WHERE date",
-                          "sleep_sessions WHERE night_date"] {
+                          "sleep_sessions WHERE night_date", "reconciliation_platforms WHERE date"] {
                 let stmt = try database.prepare("DELETE FROM \(table) = ?")
                 for d in days { stmt.bind(1, d.iso8601); try stmt.run() }
             }
@@ -70,7 +87,7 @@ package struct AnalyticsWriter {
         try database.execute("""
             DELETE FROM daily_analytics; DELETE FROM weekly_analytics; DELETE FROM monthly_analytics;
             DELETE FROM yearly_analytics; DELETE FROM sleep_sessions; DELETE FROM daily_metrics;
-            DELETE FROM hourly_metrics;
+            DELETE FROM hourly_metrics; DELETE FROM reconciliation_platforms;
             """)
     }
 
@@ -120,6 +137,14 @@ package struct AnalyticsWriter {
         for h in c.typeHours {
             hourly.bind(1, h.date.iso8601); hourly.bind(2, Int64(h.hour)); hourly.bind(3, h.type); hourly.bind(4, h.sum)
             try hourly.run()
+        }
+        let share = try database.prepare("""
+            INSERT INTO reconciliation_platforms (date, metric, platform, counted, all_sources_sum, samples) VALUES (?,?,?,?,?,?)
+            """)
+        for p in c.platformShares {
+            try share.bind([.text(p.date.iso8601), .text(p.metric), .text(p.platform), .real(p.counted), .real(p.allSourcesSum),
+                            .integer(Int64(p.samples))])
+            try share.run()
         }
     }
 

@@ -27,6 +27,9 @@ package struct StoreSettings: Sendable, Equatable {
     /// A digest of the per-type source lists an export brought (`SourcePriority.listed`: a
     /// Health Connect export's priority lists); nil: none, which the line leaves out.
     package var listedPriority: String?
+    /// Which platform counts first per data category where one person's two phones overlap
+    /// (`PlatformPriority.line`); nil: the default (the newer phone), which the line leaves out.
+    package var platformPriority: String?
 
     package init(zone: String, priority: [String], heartbeatMaxGapMinutes: Double, weekStart: Int,
                 maxHeartRate: Double? = nil, schema: Int = StoreSchema.analyticsVersion, validDayMinWatchHours: Double? = nil,
@@ -39,10 +42,11 @@ package struct StoreSettings: Sendable, Equatable {
         self.validDayMinWatchHours = validDayMinWatchHours
     }
 
-    /// These settings with `listedPriority` set.
-    package func with(listedPriority digest: String?) -> StoreSettings {
+    /// These settings with `listedPriority` and `platformPriority` set.
+    package func with(listedPriority digest: String?, platformPriority: String? = nil) -> StoreSettings {
         var settings = self
         settings.listedPriority = digest
+        settings.platformPriority = platformPriority
         return settings
     }
 
@@ -55,6 +59,7 @@ package struct StoreSettings: Sendable, Equatable {
             + (validDayMinWatchHours.map { ";validDayHours=\($0)" } ?? "")
             + (localDays == .zone ? "" : ";localDays=\(localDays.rawValue)")
             + (listedPriority.map { ";listed=\($0)" } ?? "")
+            + (platformPriority.map { ";platforms=\($0)" } ?? "")
     }
 
     /// The fields of a stored line; nil for a line that is not one (a store of another program).
@@ -74,6 +79,7 @@ package struct StoreSettings: Sendable, Equatable {
                   validDayMinWatchHours: fields["validDayHours"].flatMap(Double.init),
                   localDays: fields["localDays"].flatMap(LocalDays.init(rawValue:)) ?? .zone)
         listedPriority = fields["listed"]
+        platformPriority = fields["platforms"]
     }
 
     /// Saves these settings in a store (inside the caller's transaction, if any).
@@ -111,6 +117,16 @@ package struct StoreSettings: Sendable, Equatable {
     /// kept only then, so that the settings of every Apple store are what they were.
     package static func savePlatform(_ platform: String, in database: Database) throws {
         try set("platform", platform == "apple-health" ? nil : platform, in: database)
+    }
+
+    /// Which platform counts first in each data category of a store of one person's two phones,
+    /// as its analytics were computed (`PlatformRanks.orderLine`; nil: one platform).
+    package static func savePlatformOrder(_ line: String?, in database: Database) throws {
+        try set("platform_order", line, in: database)
+    }
+
+    package static func platformOrder(in database: Database) throws -> String? {
+        try value(of: "platform_order", in: database)
     }
 
     /// `apple-health` unless the store says otherwise.

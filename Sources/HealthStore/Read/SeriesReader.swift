@@ -20,6 +20,8 @@ package struct SeriesReader: SeriesSource {
         package var name: String
         package var version: String?
         package var deviceModel: String?
+        /// nil: the store's own platform (a source stored before version 12).
+        package var platform: InputPlatform? = nil
     }
 
     /// A stored sample of one type: what the merge and aggregate stages need, and the rest
@@ -57,8 +59,25 @@ package struct SeriesReader: SeriesSource {
     }
 
     package func sources() throws -> [Source] {
-        try database.rows("SELECT id, name, version, device_model FROM sources ORDER BY id")
-            .map { Source(id: $0[0].int ?? 0, name: $0[1].string ?? "", version: $0[2].string, deviceModel: $0[3].string) }
+        let platform = try StoreSchema.columns(of: "sources", in: database).contains("platform") ? "platform" : "NULL"
+        let own = InputPlatform(rawValue: try StoreSettings.platform(in: database)) ?? .appleHealth
+        return try database.rows("SELECT id, name, version, device_model, \(platform) FROM sources ORDER BY id")
+            .map { Source(id: $0[0].int ?? 0, name: $0[1].string ?? "", version: $0[2].string, deviceModel: $0[3].string,
+                          platform: $0[4].string.flatMap(InputPlatform.init(rawValue:)) ?? own) }
+    }
+
+    /// The first instant each platform's samples begin at, when the store holds more than one
+    /// platform's sources (a person's two phones, issue 60); empty otherwise, without reading a
+    /// sample. One pass over the samples: only for a store of two platforms.
+    package func platformStarts(_ sources: [Source]) throws -> [InputPlatform: Int64] {
+        let platformOf = Dictionary(sources.map { ($0.id, $0.platform ?? .appleHealth) }, uniquingKeysWith: { a, _ in a })
+        guard Set(platformOf.values).count > 1 else { return [:] }
+        var starts: [InputPlatform: Int64] = [:]
+        for row in try database.rows("SELECT source_id, min(start_us) FROM sample_data GROUP BY source_id") {
+            guard let id = row[0].int, let start = row[1].int, let platform = platformOf[id] else { continue }
+            starts[platform] = min(starts[platform] ?? .max, start)
+        }
+        return starts.count > 1 ? starts : [:]
     }
 
     /// Spans of workouts of `activityType`, in start order.

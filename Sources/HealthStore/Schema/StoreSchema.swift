@@ -8,7 +8,7 @@ package enum StoreSchema {
     /// The version of a store this program makes (`tables`, `PRAGMA user_version`). What each
     /// version added, and for which issue, is the list of steps that upgrade a store to it
     /// (`migrations`, StoreMigrations.swift).
-    package static let version = 11
+    package static let version = 12
     /// The last version that changed what the analytics are: a store's analytics (and so an
     /// incremental run on it) stay valid across later versions that only add tables.
     /// 5: sleep nights by wake-up day, so a store of an earlier version is re-analysed (which
@@ -63,12 +63,23 @@ package enum StoreSchema {
         PRIMARY KEY (recording_id, sample_index)) WITHOUT ROWID;
     """
 
+    /// Version 12 (issue 60): the platform of each source (`apple-health`, `health-connect`;
+    /// NULL in a store made before: the store's one platform, `StoreSettings.platform`), and
+    /// each platform's share of a day's merged total in a store of a person's two phones.
+    package static let platformColumn = "platform TEXT"
+    package static let platformShares = """
+    CREATE TABLE IF NOT EXISTS reconciliation_platforms (
+        date TEXT NOT NULL, metric TEXT NOT NULL, platform TEXT NOT NULL, counted REAL NOT NULL,
+        all_sources_sum REAL NOT NULL, samples INTEGER NOT NULL,
+        PRIMARY KEY (date, metric, platform)) WITHOUT ROWID;
+    """
+
     package static let tables = """
     PRAGMA user_version = \(version);
     CREATE TABLE types (id INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE);
     CREATE TABLE sources (
         id INTEGER PRIMARY KEY, name TEXT NOT NULL, version TEXT, device TEXT,
-        device_model TEXT, device_hardware TEXT,
+        device_model TEXT, device_hardware TEXT, platform TEXT,
         UNIQUE (name, version, device));
     CREATE TABLE sample_data (
         id INTEGER PRIMARY KEY, type_id INTEGER NOT NULL, source_id INTEGER NOT NULL,
@@ -143,6 +154,7 @@ package enum StoreSchema {
     \(duplicateTables)
     \(zoneTables)
     \(clinicalResources)
+    \(platformShares)
     """
 
     /// The metric column names, in the documented order (docs/TABLES.md), for SELECT and INSERT lists.

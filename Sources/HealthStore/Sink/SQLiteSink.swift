@@ -58,6 +58,9 @@ package final class SQLiteSink {
     private var counts = Counts()
     private var typeIDs: [String: Int64] = [:]
     private var sourceIDs: [SourceInfo: Int64] = [:]
+    /// The platform new sources are stored with (`sources.platform`): the run's input's, or
+    /// the one a batch of a `CombinedInput` names.
+    package var platform: InputPlatform = .appleHealth
     /// The last type and source looked up (id -1: none yet). Not optionals: comparing an
     /// optional with a sample's field wraps (copies) the field, a retain and a release.
     private var lastType: (name: String, id: Int64) = ("", -1)
@@ -161,7 +164,7 @@ package final class SQLiteSink {
         insertHeartbeat = try database.prepare("INSERT INTO heartbeat_data (sample_id, time_us, bpm) VALUES (?,?,?)")
         insertType = try database.prepare("INSERT INTO types (identifier) VALUES (?)")
         insertSource = try database.prepare("""
-            INSERT INTO sources (name, version, device, device_model, device_hardware) VALUES (?,?,?,?,?)
+            INSERT INTO sources (name, version, device, device_model, device_hardware, platform) VALUES (?,?,?,?,?,?)
             """)
         insertQuarantine = try database.prepare(
             "INSERT INTO quarantine (run_id, line, element, type, reason) VALUES (?,?,?,?,?)")
@@ -249,6 +252,7 @@ package final class SQLiteSink {
     }
 
     package func write(_ batch: consuming NormalizedBatch) throws {
+        if let platform = batch.rest.platform { self.platform = platform }
         guard batch.identities.count == batch.samples.count else {
             throw HealthETLError.internal("a batch reached the store without its samples' identities")
         }
@@ -416,6 +420,7 @@ package final class SQLiteSink {
         insertSource.bind(3, source.device)
         insertSource.bind(4, source.deviceModel)
         insertSource.bind(5, source.deviceHardware)
+        insertSource.bind(6, platform.rawValue)
         try insertSource.run()
         let id = database.lastInsertRowID
         sourceIDs[source] = id

@@ -38,8 +38,8 @@ package struct StoreMerger {
         try database.execute("""
             INSERT INTO main.types (identifier)
               SELECT identifier FROM delta.types WHERE identifier NOT IN (SELECT identifier FROM main.types);
-            INSERT INTO main.sources (name, version, device, device_model, device_hardware)
-              SELECT d.name, d.version, d.device, d.device_model, d.device_hardware FROM delta.sources d
+            INSERT INTO main.sources (name, version, device, device_model, device_hardware, platform)
+              SELECT d.name, d.version, d.device, d.device_model, d.device_hardware, d.platform FROM delta.sources d
               WHERE NOT EXISTS (SELECT 1 FROM main.sources m
                                 WHERE m.name = d.name AND m.version IS d.version AND m.device IS d.device);
             CREATE TEMP TABLE type_map AS
