@@ -67,7 +67,8 @@ public struct People: Sendable {
     /// Sets the given fields (nil leaves a field as it is), creating the person if needed.
     @discardableResult
     public func update(_ id: PersonID, name: String? = nil, birthDate: String? = nil, timezone: String? = nil,
-                       sourcePriority: [String]? = nil, units: String? = nil, maxHeartRate: Double? = nil) throws -> PersonSettings {
+                       sourcePriority: [String]? = nil, units: String? = nil, maxHeartRate: Double? = nil,
+                       platformPriority: [String: String]? = nil) throws -> PersonSettings {
         var settings = exists(id) ? try self.settings(of: id) : PersonSettings()
         if let name { settings.name = name }
         if let birthDate { settings.birthDate = birthDate }
@@ -75,6 +76,7 @@ public struct People: Sendable {
         if let sourcePriority { settings.sourcePriority = sourcePriority }
         if let units { settings.units = units }
         if let maxHeartRate { settings.maxHeartRate = maxHeartRate }
+        if let platformPriority { settings.platformPriority = platformPriority.merging(settings.platformPriority ?? [:]) { new, _ in new } }
         settings = try settings.validated()
         let isNew = !exists(id)
         do {

@@ -28,6 +28,9 @@ public struct PersonFacts: Codable, Sendable, Equatable {
     /// The zones the person's store shows them in, a stretch a line in time order (issue 48):
     /// "Asia/Tokyo 2024-02-01 – 2024-02-10", the first and last open ("… – 2024-01-31").
     public var zoneTimeline: [String] = []
+    /// The exports the store holds, one per platform (a person who switched phones has two).
+    public var exports: [String] = []
+    public var platformPriority: [String: String]?
 
     /// Reads the facts of `id` from their settings and their published store (none yet: no days).
     public init(id: PersonID, in people: People) throws {
@@ -41,6 +44,7 @@ public struct PersonFacts: Codable, Sendable, Equatable {
         units = settings.units
         maxHeartRate = settings.maxHeartRate
         sourcePriority = settings.sourcePriority
+        platformPriority = settings.platformPriority
         samples = 0
         days = 0
         let storePath = people.outputFolder(of: id).databasePath
@@ -52,6 +56,7 @@ public struct PersonFacts: Codable, Sendable, Equatable {
         let run = try store.lastRun()
         lastImport = run?.finishedUTC
         if timezone == nil { timezone = run?.timeZone }
+        exports = try StoreExports.read(from: store.database).lines
         zoneTimeline = try ZoneStore(database: store.database).storedTimeline(home: timezone ?? "UTC")?.spans.map(\.text) ?? []
     }
 
@@ -73,7 +78,9 @@ public struct PersonFacts: Codable, Sendable, Equatable {
                 "  timezone: " + (timezoneSetting ?? unset),
                 "  units: " + (units ?? unset),
                 "  max heart rate: " + (maxHeartRate.map { "\($0) bpm" } ?? "(not set: 208 − 0.7 × age)"),
-                "  source priority: " + (sourcePriority.map { $0.joined(separator: ", ") } ?? unset)]
+                "  source priority: " + (sourcePriority.map { $0.joined(separator: ", ") } ?? unset),
+                "  platform priority: " + (platformPriority.map { p in p.keys.sorted().map { "\($0)=\(p[$0]!)" }.joined(separator: ", ") }
+                                           ?? "(not set: the newer phone counts first)")]
     }
 
     public var cells: [String] {

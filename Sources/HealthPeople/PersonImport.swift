@@ -15,6 +15,7 @@ extension People {
         var config = pipeline
         if let zone = settings.timezone { config.timezone = zone }
         if let priority = settings.sourcePriority { config.sourcePriority = priority }
+        if let platforms = settings.platformPriority { config.platformPriority = platforms }
         if let units = settings.units { config.units = units }
         if let maximum = settings.maxHeartRate { config.maxHeartRate = maximum }
         config.out = outputFolder(of: id).path
@@ -25,16 +26,19 @@ extension People {
     /// `timezone` (the `--timezone` flag) wins over the person's and the pipeline's zone.
     package func importJob(_ export: String, for id: PersonID, pipeline: PipelineConfig = PipelineConfig(),
                           timezone: String? = nil, full: Bool = false, progress: ImportProgressHandler? = nil,
-                          isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ImportJob {
+                          isCancelled: @escaping @Sendable () -> Bool = { false }, moreExports: [String] = [],
+                          samePerson: Bool = false) throws -> ImportJob {
         if !exists(id) { try create(id) }
         let config = try self.config(for: id, pipeline: pipeline)
         let zone = try config.configuredTimeZone(override: timezone)
         // The person's dataset partitions are published with their store, all or nothing.
         let outputs = try OutputRegistry.standard.outputs(for: config)
             + [DatasetOutput(dataset: dataset, person: PersonKey(id.rawValue))]
-        return ImportJob(options: .init(export: export, out: outputFolder(of: id).path, timeZone: zone, config: config,
+        var options = ImportJob.Options(export: export, out: outputFolder(of: id).path, timeZone: zone, config: config,
                                         outputs: outputs, layout: OutputRegistry.standard.layout, progress: progress,
-                                        isCancelled: isCancelled, full: full))
+                                        isCancelled: isCancelled, full: full)
+        (options.moreExports, options.samePerson) = (moreExports, samePerson)
+        return ImportJob(options: options)
     }
 
     /// Imports `export` for `id` as `importJob` sets it up. A person this import created (no
@@ -42,11 +46,12 @@ extension People {
     /// leaves no one behind with no data (`people` would list them, `import-all` would count them).
     public func runImport(_ export: String, for id: PersonID, pipeline: PipelineConfig = PipelineConfig(),
                           timezone: String? = nil, full: Bool = false, progress: ImportProgressHandler? = nil,
-                          isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> RunSummary {
+                          isCancelled: @escaping @Sendable () -> Bool = { false }, moreExports: [String] = [],
+                          samePerson: Bool = false) throws -> RunSummary {
         let isNew = !exists(id)
         do {
             return try importJob(export, for: id, pipeline: pipeline, timezone: timezone, full: full, progress: progress,
-                                 isCancelled: isCancelled).run()
+                                 isCancelled: isCancelled, moreExports: moreExports, samePerson: samePerson).run()
         } catch {
             // Unless the load got far enough to resume (its checkpoint is kept for the same command).
             let resumable = FileManager.default.fileExists(

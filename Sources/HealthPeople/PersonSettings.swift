@@ -11,6 +11,9 @@ public struct PersonSettings: Codable, Sendable, Equatable {
     public var timezone: String?
     /// The order of sources for the person's daily totals (see the pipeline's `sourcePriority`).
     public var sourcePriority: [String]?
+    /// Which platform counts first per data category, for a person with an iPhone's and an
+    /// Android phone's exports (the pipeline's `platformPriority`).
+    public var platformPriority: [String: String]?
     /// `metric` or `imperial`: what the person's CSV, workbook and report show.
     public var units: String?
     /// The maximum heart rate of their workouts' zones (bpm; else 208 − 0.7 × age from the

@@ -32,5 +32,6 @@ extension AnalyticsSettings {
                   heartbeatMaxGapMinutes: config.heartbeatMaxGapMinutes ?? 30, weekStart: weekStart,
                   maxHeartRate: config.maxHeartRate, quality: QualityBuilder.Settings(validDayMinWatchHours: minHours),
                   localDays: localDays)
+        priority.platforms = try PlatformPriority(config.platformPriority ?? [:])
     }
 }

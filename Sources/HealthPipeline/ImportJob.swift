@@ -41,6 +41,12 @@ package struct ImportJob: Sendable {
         package var layout: OutputLayout
         /// The kinds of input `export` may be, asked in order (`InputFormats.all`).
         package var inputs: [any HealthInputFormat.Type]
+        /// The person's exports of other platforms, read with `export` into one store built
+        /// from all of them (issue 60: `import --full iphone.zip android.zip`).
+        package var moreExports: [String] = []
+        /// The person says an export of a platform the store does not hold yet is theirs
+        /// (`--same-person`), where its data cannot tell (`SamePerson.checkAcross`).
+        package var samePerson = false
         package init(export: String, out: String, timeZone: TimeZoneChoice?, config: PipelineConfig = PipelineConfig(),
                     outputs: [any Output], layout: OutputLayout, progress: ImportProgressHandler? = nil,
                     isCancelled: @escaping @Sendable () -> Bool = { false }, full: Bool = false,
@@ -57,22 +63,27 @@ package struct ImportJob: Sendable {
     package func run() throws -> RunSummary {
         let started = Date()
         let folder = OutputFolder(path: options.out, layout: options.layout)
-        let source = try InputFormats.open(options.export, scratch: folder.stateFolder, trying: options.inputs)
+        let source = try PersonExports.open([options.export] + options.moreExports, scratch: folder.stateFolder,
+                                            trying: options.inputs)
         let zone = try options.timeZone
             ?? TimeZoneChoice.unconfigured(source: source, publishedStore: options.full ? nil : folder.databasePath)
         var settings = try AnalyticsSettings(options.config, timeZone: zone.zone, zoneName: zone.name,
                                              localDays: zone.localDays(configured: options.timeZone != nil))
+        // The store's exports of other platforms (a person who switched phones), kept with it.
+        let stored = options.full || source.parts.count > 1 ? StoreExports() : PersonExports.stored(in: folder.databasePath)
         // The export's own priority lists (set by the person on the phone, in Health Connect's
-        // settings) decide the types they list; the pipeline's patterns decide the rest.
-        settings.priority.listed = source.sourcePriority
+        // settings) decide the types they list; the pipeline's patterns decide the rest. An
+        // export without lists (an iPhone's) keeps those the store's other export brought.
+        settings.priority.listed = source.sourcePriority.isEmpty && !source.parts.contains { $0.platform == .healthConnect }
+            ? stored.lists : source.sourcePriority
         let files = OutputFiles(folder: folder, outputs: options.outputs)
         try folder.prepare()
         try SQLiteTemporaryFiles.keep(in: folder)
         let lock = try RunLock(folder: folder)
         defer { withExtendedLifetime(lock) {} }
         do {
-            var summary = try runLocked(started: started, settings: settings, zone: zone, source: source, folder: folder,
-                                        files: files)
+            var summary = try runLocked(started: started, settings: settings, zone: zone, source: source, stored: stored,
+                                        folder: folder, files: files)
             summary.outputsUnchanged = options.outputs
                 .filter { !summary.outputsWritten.contains($0.summaryName) && !$0.published.isEmpty && !$0.isMissing(in: folder.path) }
                 .map(\.summaryName)
@@ -85,9 +96,10 @@ package struct ImportJob: Sendable {
     }
 
     /// The run itself, once this process holds the output folder's lock.
-    private func runLocked(started: Date, settings: AnalyticsSettings, zone: TimeZoneChoice, source: any HealthInput,
-                           folder: OutputFolder,
+    private func runLocked(started: Date, settings: AnalyticsSettings, zone: TimeZoneChoice, source given: any HealthInput,
+                           stored: StoreExports, folder: OutputFolder,
                            files: OutputFiles) throws -> RunSummary {
+        var source = given
         folder.removeStaleStaging()
         // `--full` starts over: whatever an interrupted run left is not resumed.
         if options.full { CheckpointFiles.clear(in: folder) }
@@ -112,9 +124,12 @@ package struct ImportJob: Sendable {
         let progress = ProgressReporter(totalBytes: source.progressTotal, handler: options.progress, isCancelled: options.isCancelled)
         // An export that changed what the store holds (an app edited or deleted a Health Connect
         // record since the last export) cannot be added to it: the store is rebuilt from it.
-        let rewritten = options.full ? nil : try InputRewrite.reason(source, publishedStore: folder.databasePath,
+        let rewritten = options.full ? nil : try InputRewrite.reason(source, stored: stored, publishedStore: folder.databasePath,
                                                                        input: options.export, out: options.out)
-        let full = options.full || rewritten != nil
+        let full = options.full || rewritten != nil || source.parts.count > 1
+        // An export of a platform the store lacks: one person's two phones, once its data or the
+        // person says so (after the load, `SamePerson.checkAcross`).
+        let addsPlatform = !stored.platforms.isEmpty && !stored.platforms.contains(source.platform)
 
         let workingCopy = (folder.stateFolder as NSString).appendingPathComponent("next-store-\(getpid()).sqlite")
         // The copy, its journal, and the super-journal (`-mj…`) SQLite leaves beside it when a
@@ -131,7 +146,13 @@ package struct ImportJob: Sendable {
             && !options.outputs.contains { $0.isMissing(in: folder.path) }
         let previous = full ? nil
             : try PublishedStore.openIfCompatible(folder.databasePath, settings: settings, workingCopy: workingCopy,
-                                                  trusted: storeTrusted, deferCopy: deferCopy)
+                                                  trusted: storeTrusted, deferCopy: deferCopy, addingPlatform: addsPlatform)
+        // A store of two platforms is only ever rebuilt from both: the other's export is read
+        // again from where it was imported (`--full` alone replaces the store with this export).
+        if previous == nil, !options.full, source.parts.count == 1 {
+            source = try PersonExports.withOthers(source, stored: stored, scratch: folder.stateFolder, trying: options.inputs,
+                                                  why: rewritten ?? "the store is rebuilt", out: options.out)
+        }
         let checkpoints = CheckpointFiles(folder: folder, incremental: previous != nil)
         let job = "\(previous.map { "incremental after run \($0.nextRunID - 1)" } ?? "full");\(settings.fingerprint)"
         let input = exportSeen.input
@@ -159,6 +180,23 @@ package struct ImportJob: Sendable {
             // A load that committed no checkpoint has nothing to resume: no staged store is left behind.
             if !FileManager.default.fileExists(atPath: checkpoints.copy) { checkpoints.discard() }
             throw error
+        }
+        // Another platform's export: is it this person's? (A store built from the person's exports
+        // of two platforms at once asks the same of the two.)
+        if addsPlatform || given.parts.count > 1, let delta = load.database {
+            do {
+                let platforms = source.parts.map(\.platform)
+                let (against, platform) = previous.map { (HealthStore(database: $0.database), given.platform) }
+                    ?? (HealthStore(database: delta), platforms.last!)
+                let before = previous == nil ? Array(platforms.dropLast()) : stored.platforms
+                notes.append(try SamePerson.checkAcross(stored: against, storedPlatforms: before, exported: HealthStore(database: delta),
+                                                        platform: platform, confirmed: options.samePerson,
+                                                        input: given.parts.last!.path, out: options.out))
+            } catch let refusal as HealthETLError {
+                load.database = nil
+                checkpoints.discard()
+                throw refusal
+            }
         }
         if let previous, !person.decided, let delta = load.database {
             do {
@@ -200,8 +238,10 @@ package struct ImportJob: Sendable {
             // Before the outputs, which name the zone: every run, so that a store built before the
             // name was kept gets it too.
             try StoreSettings.saveZoneName(settings.zoneName, in: database)
-            try StoreSettings.saveInputState(try source.contentState(), in: database)
-            try StoreSettings.savePlatform(source.platform.rawValue, in: database)
+            try PersonExports.record(source, replacing: full && (options.full || given.parts.count > 1) ? StoreExports() : stored,
+                                     in: database, at: started)
+            // The store's first platform: the one a source stored before version 12 came from.
+            if stored.platforms.count < 2 && !addsPlatform { try StoreSettings.savePlatform(source.platform.rawValue, in: database) }
             let outputSettings = OutputSettings(options.config)
             let settingsChanged = try RunOutcome.noteOutputSettings(outputSettings, in: database, changed: changed,
                                                                     files: files, summary: &summary)

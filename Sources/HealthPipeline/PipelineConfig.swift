@@ -1,6 +1,7 @@
 import CSV
 import Foundation
 import HealthCore
+import HealthDedupe
 import HealthEmit
 import HealthStore
 
@@ -13,6 +14,10 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
     public var weekStart: String?
     public var outputs: [String]?
     public var sourcePriority: [String]?
+    /// Per data category (`activity`, `sleep` …), the platform that counts first where one
+    /// person's iPhone and Android phone both recorded: `apple-health`, `health-connect` or
+    /// `newer-phone` (the default). docs/PEOPLE.md, "One person, two phones".
+    public var platformPriority: [String: String]?
     public var anchorOverlapSeconds: Double?
     /// Read for older pipeline files, and ignored: a night is dated by its wake-up day
     /// (docs/sleep-nights.md), not by a clock cutoff.
@@ -75,5 +80,22 @@ public struct PipelineConfig: Codable, Sendable, Equatable {
             throw HealthETLError.usage("unknown time zone '\(name)' (expected an IANA name such as Europe/Berlin)")
         }
         return TimeZoneChoice(zone: zone, reason: override != nil ? "the --timezone option" : "the timezone setting", name: name)
+    }
+}
+
+extension PipelineConfig {
+    /// `activity=apple-health,sleep=health-connect` (`people set --platform-priority`) as the
+    /// setting's map, checked: a category or platform that is not one is a usage error (64).
+    public static func platformPriority(parsing text: String) throws -> [String: String] {
+        var map: [String: String] = [:]
+        for part in text.split(separator: ",") {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2 else {
+                throw HealthETLError.usage("platform priority '\(part)' is not CATEGORY=PLATFORM (e.g. activity=apple-health)")
+            }
+            map[pair[0]] = pair[1]
+        }
+        _ = try PlatformPriority(map)
+        return map
     }
 }

@@ -36,7 +36,8 @@ struct PublishedStore {
     /// no upgrade, no anchor to repair), it is not made yet: the store is read in place, and
     /// `copied()` makes it once the run knows it has something to add (`NothingNew`).
     static func openIfCompatible(_ path: String, settings: AnalyticsSettings, workingCopy: String,
-                                 trusted: Bool = false, deferCopy: Bool = false) throws -> PublishedStore? {
+                                 trusted: Bool = false, deferCopy: Bool = false,
+                                 addingPlatform: Bool = false) throws -> PublishedStore? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         // Not through a link: a `health.sqlite` replaced by one is refused, naming it.
@@ -49,7 +50,7 @@ struct PublishedStore {
         if !trusted, let problem = StoreCheck.problem(in: published) { throw StoreCheck.damaged(path, problem) }
         guard case let version = try HealthStore(database: published).schemaVersion(),
               (StoreSchema.oldestUpgradable...StoreSchema.version).contains(version),
-              try settings.stored.match(published),
+              try settings.stored.match(published, addingPlatform: addingPlatform),
               let lastRun = try HealthStore(database: published).lastRunID() else { return nil }
         unlink(workingCopy)   // a killed run's leftover, whether this run copies or not
         let hasLog = FileManager.default.fileExists(atPath: path + "-wal")

@@ -29,8 +29,10 @@ package struct StoreStatus {
         }
         // The platform the store's data came from, as the store keeps it (`StoreSettings.platform`).
         let platform = try StoreSettings.platform(in: db)
-        var lines = ["Store: \(folder.databasePath) (platform: \(platform)\(platform == "health-connect" ? ", Android" : ""))",
-                     "Last runs:"]
+        let exports = try StoreExports.read(from: db)
+        let platforms = exports.platforms.count > 1 ? "platforms: " + exports.platforms.map(\.rawValue).joined(separator: " + ")
+            : "platform: \(platform)\(platform == "health-connect" ? ", Android" : "")"
+        var lines = ["Store: \(folder.databasePath) (\(platforms))"] + exports.lines.map { "  " + $0 } + ["Last runs:"]
         // Failed runs are in the run log only (the store records the runs it published).
         let failed = failedRuns(limit: 3)
         if !failed.isEmpty { lines.insert(contentsOf: ["Failed runs since (from \(runLogPath)):"] + failed, at: 1) }

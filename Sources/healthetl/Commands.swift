@@ -28,7 +28,7 @@ extension Command {
     static var usage: String { Help.usageLine(name, spec) }
 }
 
-/// `healthetl import EXPORT [--out DIR] [--person ID] [--pipeline FILE] [--timezone ZONE] [--local-days where-recorded|zone] [--full] [--quiet] [--json]`
+/// `healthetl import EXPORT [OTHER-EXPORT] [--out DIR] [--person ID] [--pipeline FILE] [--timezone ZONE] [--local-days where-recorded|zone] [--full] [--same-person] [--quiet] [--json]`
 enum ImportCommand: Command {
     static let name = "import"
     static let abstract = "import an Apple Health or Health Connect export: the first run builds the store, later ones add what is new"
@@ -36,12 +36,15 @@ enum ImportCommand: Command {
         Writes OUT/health.sqlite, OUT/csv/, OUT/parquet/, OUT/report/index.html and OUT/health.xlsx (the pipeline's
         "outputs" choose). A later import of a newer export adds only its new records; a changed setting (time zone,
         source priority, units, CSV dialect, goals) takes effect then, and the summary says what was rewritten and why.
-        A killed import resumes when run again. Exit codes: 0 ok, 64 usage, 65 not a usable export, 66 not found,
+        A killed import resumes when run again. One person's iPhone and Android exports go into one store (a person
+        who switched phones): import each, or both at once (always a full build); docs/PEOPLE.md. Exit codes: 0 ok, 64 usage, 65 not a usable export, 66 not found,
         73 cannot create output, 74 I/O error, 75 another run holds the folder.
         """
     static let spec = ArgumentSpec(
-        positionals: [Positional(name: "EXPORT", help: "export.zip, export.xml, the unzipped apple_health_export folder, or health_connect_export.zip (or its .db)")],
-        options: [.out, .person, .pipeline, .timezone, .localDays, .full, .quiet, .json])
+        positionals: [Positional(name: "EXPORT", help: "export.zip, export.xml, the unzipped apple_health_export folder, or health_connect_export.zip (or its .db)"),
+                      Positional(name: "OTHER-EXPORT", help: "the same person's export of the other platform, read with EXPORT into one store built from both",
+                                 optional: true, kind: .path)],
+        options: [.out, .person, .pipeline, .timezone, .localDays, .full, .samePerson, .quiet, .json])
 
     static func run(_ args: ParsedArguments) throws {
         var config = try loadPipeline(args.option("pipeline"))
@@ -54,13 +57,15 @@ enum ImportCommand: Command {
         if let person = try args.person {
             summary = try People(root: out).runImport(args.positionals[0], for: person, pipeline: config,
                                                       timezone: args.option("timezone"), full: args.flag("full"),
-                                                      progress: progress)
+                                                      progress: progress, moreExports: Array(args.positionals.dropFirst()),
+                                                      samePerson: args.flag("same-person"))
         } else {
             let zone = try config.configuredTimeZone(override: args.option("timezone"))
-            summary = try ImportJob(options: .init(export: args.positionals[0], out: out, timeZone: zone, config: config,
-                                                   outputs: try OutputRegistry.standard.outputs(for: config),
-                                                   layout: OutputRegistry.standard.layout, progress: progress,
-                                                   full: args.flag("full"))).run()
+            var options = ImportJob.Options(export: args.positionals[0], out: out, timeZone: zone, config: config,
+                                            outputs: try OutputRegistry.standard.outputs(for: config),
+                                            layout: OutputRegistry.standard.layout, progress: progress, full: args.flag("full"))
+            (options.moreExports, options.samePerson) = (Array(args.positionals.dropFirst()), args.flag("same-person"))
+            summary = try ImportJob(options: options).run()
         }
         if args.flag("json") {
             print(summary.json)

@@ -11,6 +11,8 @@ extension Option {
     static let localDays = Option("local-days", value: "where-recorded|zone",
                                   help: "where-recorded (days local to where you were: the default without a zone) or zone (every day in one zone)")
     static let full = Option("full", help: "rebuild the store from this export instead of adding to it")
+    static let samePerson = Option("same-person",
+                                   help: "an export of the platform this store lacks is the same person's (a switch of phones), where its data cannot tell")
     static let quiet = Option("quiet", help: "print nothing but errors (for cron)")
     static let json = Option("json", help: "print the result as JSON on stdout")
     static let now = Option("now", value: "DATE",

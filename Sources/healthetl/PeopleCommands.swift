@@ -12,9 +12,9 @@ enum PeopleCommand: Command {
         actions:
           list            everyone, with their days and last import (the default)
           show ID         one person's facts and every setting of person.json
-          set ID ...      set --name, --birthdate, --timezone, --units or --max-heart-rate (creates the person if new);
-                          units take effect on the next report and import, a zone or maximum heart rate on the next
-                          import (which rebuilds every day)
+          set ID ...      set --name, --birthdate, --timezone, --units, --max-heart-rate or --platform-priority
+                          (creates the person if new); units take effect on the next report and import, a zone,
+                          maximum heart rate or platform priority on the next import (which rebuilds every day)
           remove ID       erase the person, their files and dataset partitions (with --yes)
         """
     static let spec = ArgumentSpec(
@@ -27,6 +27,8 @@ enum PeopleCommand: Command {
                   Option("timezone", value: "ZONE", help: "set: the IANA zone of their local days"),
                   Option("units", value: "metric|imperial", help: "set: what their CSV, workbook and report show"),
                   Option("max-heart-rate", value: "BPM", help: "set: the maximum of their workouts' heart-rate zones"),
+                  Option("platform-priority", value: "CATEGORY=PLATFORM,...",
+                         help: "set: which phone counts first where their iPhone and Android phone overlap (activity=apple-health)"),
                   .yes])
 
     static func run(_ args: ParsedArguments) throws {
@@ -41,11 +43,11 @@ enum PeopleCommand: Command {
         case ("show", let id?):
             let facts = try people.facts(of: id)
             print(args.flag("json") ? try json(facts)
-                  : (zip(PersonFacts.header, facts.cells).map { "\($0): \($1)" } + facts.zoneLines + facts.settingLines)
+                  : (zip(PersonFacts.header, facts.cells).map { "\($0): \($1)" } + facts.exports + facts.zoneLines + facts.settingLines)
                     .joined(separator: "\n"))
         case ("set", let id?):
-            guard ["name", "birthdate", "timezone", "units", "max-heart-rate"].contains(where: { args.option($0) != nil }) else {
-                throw HealthETLError.usage("people set \(id): nothing to set (--name, --birthdate, --timezone, --units or --max-heart-rate)")
+            guard settable.contains(where: { args.option($0) != nil }) else {
+                throw HealthETLError.usage("people set \(id): nothing to set (--name, --birthdate, --timezone, --units, --max-heart-rate or --platform-priority)")
             }
             let created = !people.exists(id)
             let before = created ? PersonSettings() : try people.settings(of: id)
@@ -53,8 +55,10 @@ enum PeopleCommand: Command {
                 guard let bpm = Double(text) else { throw HealthETLError.usage("--max-heart-rate '\(text)' is not a number of bpm") }
                 return bpm
             }
+            let platforms = try args.option("platform-priority").map(PipelineConfig.platformPriority(parsing:))
             let after = try people.update(id, name: args.option("name"), birthDate: args.option("birthdate"),
-                                          timezone: args.option("timezone"), units: args.option("units"), maxHeartRate: maximum)
+                                          timezone: args.option("timezone"), units: args.option("units"), maxHeartRate: maximum,
+                                          platformPriority: platforms)
             print(args.flag("json") ? try json(try people.facts(of: id))
                   : PersonSettingsText.describe(id, created: created, before: before, after: after))
         case ("remove", let id?):
@@ -78,9 +82,12 @@ enum PeopleCommand: Command {
         }
     }
 
+    /// What `people set` sets.
+    private static let settable = ["name", "birthdate", "timezone", "units", "max-heart-rate", "platform-priority"]
+
     /// Options that only one action takes are refused elsewhere, rather than ignored.
     private static func refuseOptions(for action: String, _ args: ParsedArguments) throws {
-        if action != "set", let option = ["name", "birthdate", "timezone", "units", "max-heart-rate"].first(where: { args.option($0) != nil }) {
+        if action != "set", let option = settable.first(where: { args.option($0) != nil }) {
             throw HealthETLError.usage("people \(action): --\(option) is for people set")
         }
         if action != "remove", args.flag("yes") { throw HealthETLError.usage("people \(action): --yes is for people remove") }

@@ -8,6 +8,7 @@ enum PersonSettingsText {
             ("name", before.name, after.name), ("birth date", before.birthDate, after.birthDate),
             ("timezone", before.timezone, after.timezone), ("units", before.units, after.units),
             ("max heart rate", before.maxHeartRate.map { "\($0)" }, after.maxHeartRate.map { "\($0)" }),
+            ("platform priority", text(before.platformPriority), text(after.platformPriority)),
         ]
         let changed = fields.filter { $0.1 != $0.2 }
         if created {
@@ -23,9 +24,17 @@ enum PersonSettingsText {
         if changed.contains(where: { $0.0 == "max heart rate" }) {
             text += "\n  the next import rebuilds every day of \(id), its workouts' zones under the new maximum"
         }
+        if changed.contains(where: { $0.0 == "platform priority" }) {
+            text += "\n  the next import rebuilds \(id) from both phones' exports, each day under the new priority"
+        }
         if changed.contains(where: { $0.0 == "timezone" }) {
             text += "\n  the next import rebuilds every day of \(id) in the new zone"
         }
         return text
+    }
+
+    /// `activity=apple-health, sleep=health-connect` (nil: not set).
+    static func text(_ priority: [String: String]?) -> String? {
+        priority.map { $0.keys.sorted().map { "\($0)=\(priority![$0]!)" }.joined(separator: ", ") }
     }
 }

@@ -84,6 +84,16 @@ package enum InputPlatform: String, Sendable, Codable, CaseIterable {
     case appleHealth = "apple-health"
     /// Android's Health Connect export (`health_connect_export.zip`, its database).
     case healthConnect = "health-connect"
+
+    /// How messages name the platform's exports.
+    package var displayName: String {
+        switch self {
+        case .appleHealth: "Apple Health"
+        case .healthConnect: "Health Connect"
+        }
+    }
+
+    package var article: String { self == .appleHealth ? "an" : "a" }
 }
 
 /// One kind of input the pipeline can open: it recognises its own exports by their content

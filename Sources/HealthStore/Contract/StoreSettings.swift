@@ -94,7 +94,7 @@ package struct StoreSettings: Sendable, Equatable {
     }
 
     /// Sets one key of the `settings` table; nil removes it.
-    private static func set(_ key: String, _ value: String?, in database: Database) throws {
+    package static func set(_ key: String, _ value: String?, in database: Database) throws {
         if let value {
             try database.rows("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", [.text(key), .text(value)])
         } else {
@@ -173,7 +173,13 @@ package struct StoreSettings: Sendable, Equatable {
 
     /// Whether `database` was computed under exactly these settings (compared as stored, so a
     /// store of an older analytics version never matches).
-    package func match(_ database: Database) throws -> Bool {
-        try Self.storedLine(in: database) == line
+    /// `addingPlatform`: this run adds another platform's export to a store of one (issue
+    /// 60); the lists that export brings rank its own sources only, which the store has none
+    /// of yet, so a store kept without lists still matches.
+    package func match(_ database: Database, addingPlatform: Bool = false) throws -> Bool {
+        let stored = try Self.storedLine(in: database)
+        if stored == line { return true }
+        guard addingPlatform, let stored, let parsed = StoreSettings(line: stored), parsed.listedPriority == nil else { return false }
+        return stored == with(listedPriority: nil, platformPriority: platformPriority).line
     }
 }

@@ -105,6 +105,11 @@ extension StoreSchema {
     /// Version 12 (issue 60): `sources.platform` and `reconciliation_platforms`.
     static func addPlatforms(_ database: Database) throws {
         try addColumn(platformColumn, to: "sources", in: database)
+        // A store of before held one platform's sources: the one its settings name.
+        try database.execute("""
+            UPDATE sources SET platform = coalesce((SELECT value FROM settings WHERE key = 'platform'), 'apple-health')
+              WHERE platform IS NULL
+            """)
         try database.execute(platformShares)
     }
 }
