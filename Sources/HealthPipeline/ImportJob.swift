@@ -168,7 +168,7 @@ package struct ImportJob: Sendable {
             // Dated as the published store's rows are (its timeline); a full load: at home.
             let calendar = try previous.flatMap { try StoreSettings.calendar(in: $0.database) } ?? settings.calendar()
             load = try Loader(source: source, staged: checkpoints.staged, calendar: calendar,
-                              anchors: previous?.anchors ?? Anchors(), alreadyStored: previous?.stored ?? StoredIdentities(),
+                              anchors: try previous.map { try Self.anchors(of: $0, for: source.platform) } ?? Anchors(), alreadyStored: previous?.stored ?? StoredIdentities(),
                               overlapSeconds: options.config.anchorOverlapSeconds ?? 20,
                               runID: previous?.nextRunID ?? 1, progress: progress,
                               checkpoint: resumed ?? LoadCheckpoint(input: input, job: job),
@@ -290,6 +290,14 @@ package struct ImportJob: Sendable {
         exportSeen.record(folder, holding: summary)
         progress.done()
         return summary
+    }
+
+    /// The published store's anchors that are this platform's: in a store of one person's two
+    /// phones, those of source names only its sources bear (the others' records are then
+    /// dropped as exact copies at the load, or kept).
+    private static func anchors(of store: PublishedStore, for platform: InputPlatform) throws -> Anchors {
+        guard let names = try HealthStore(database: store.database).sourceNames(onlyOf: platform) else { return store.anchors }
+        return Anchors(store.anchors.newestCreation.filter { names.contains($0.key.source) })
     }
 
     /// The end of a run whose export brought nothing the store lacks (`NothingNew`): the store

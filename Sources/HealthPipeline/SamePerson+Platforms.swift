@@ -27,9 +27,10 @@ extension SamePerson {
     static let weightGap = 0.12
     static let heightGap = 0.04
 
-    static func evidence(stored: [HealthStore.Measurement], exported: [HealthStore.Measurement]) -> Evidence {
+    /// `copies`: the export's measurements the load dropped as exact copies of stored ones.
+    static func evidence(stored: [HealthStore.Measurement], exported: [HealthStore.Measurement], copies: Int = 0) -> Evidence {
         let storedByType = Dictionary(grouping: stored, by: \.type).mapValues { $0.sorted { $0.startMicroseconds < $1.startMicroseconds } }
-        var identical = 0, nearPairs = 0, apartPairs = 0, biggestGap = 0.0
+        var identical = copies, nearPairs = 0, apartPairs = 0, biggestGap = 0.0
         for m in exported {
             guard let candidates = storedByType[m.type] else { continue }
             if candidates.contains(where: { abs($0.startMicroseconds - m.startMicroseconds) <= sameMinute
@@ -44,8 +45,9 @@ extension SamePerson {
             let gap = abs(near.value - m.value) / max(near.value, m.value)
             if gap > weightGap { apartPairs += 1; biggestGap = max(biggestGap, gap) }
         }
-        if identical >= 2 {
-            return .same("\(identical) body measurements are in both exports, to the minute")
+        // One is enough: a weight of the same app, to the minute and the gram, is no coincidence.
+        if identical > 0 {
+            return .same("\(identical) body measurement\(identical == 1 ? "" : "s") in both exports, to the minute")
         }
         let heights = { (list: [HealthStore.Measurement]) in
             list.filter { $0.type == "HKQuantityTypeIdentifierHeight" }.map(\.value).sorted()
@@ -68,7 +70,8 @@ extension SamePerson {
                             confirmed: Bool, input: String, out: String) throws -> String {
         var storedMeasurements: [HealthStore.Measurement] = []
         for p in storedPlatforms { storedMeasurements += try stored.measurements(from: p) }
-        let found = evidence(stored: storedMeasurements, exported: try exported.measurements(from: platform))
+        let found = evidence(stored: storedMeasurements, exported: try exported.measurements(from: platform),
+                             copies: try exported.copiedMeasurements())
         let theirs = storedPlatforms.map(\.displayName).joined(separator: " and ")
         let keep = "To keep it apart, import it with --person ID (each person a folder of their own) or into another --out."
         switch (found, confirmed) {

@@ -245,7 +245,7 @@ enum StoreSchemaHistory {
         CREATE TABLE sources (
             id INTEGER PRIMARY KEY, name TEXT NOT NULL, version TEXT, device TEXT,
             device_model TEXT, device_hardware TEXT, platform TEXT,
-            UNIQUE (name, version, device));
+            UNIQUE (name, version, device, platform));
         CREATE TABLE reconciliation_platforms (
             date TEXT NOT NULL, metric TEXT NOT NULL, platform TEXT NOT NULL, counted REAL NOT NULL,
             all_sources_sum REAL NOT NULL, samples INTEGER NOT NULL,

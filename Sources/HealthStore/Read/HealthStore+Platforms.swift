@@ -32,6 +32,32 @@ extension HealthStore {
             }
     }
 
+    /// How many records of `identifyingTypes` this store's load dropped as exact copies (of
+    /// the same app's measurement, which a scale writes to both phones under one name).
+    package func copiedMeasurements() throws -> Int {
+        guard try database.hasTable("duplicate_copies") else { return 0 }
+        let types = Self.identifyingTypes.map { "'\($0)'" }.joined(separator: ",")
+        return Int(try database.scalar("""
+            SELECT ifnull(sum(c.copies), 0) FROM duplicate_copies c JOIN types t ON t.id = c.type_id
+              WHERE t.identifier IN (\(types))
+            """).int ?? 0)
+    }
+
+    /// The source names of the store that only `platform`'s sources bear, or nil when every
+    /// source is of that platform. An anchor (by type and source name) is this platform's only
+    /// for those: a scale's app on both phones has one name and two histories.
+    package func sourceNames(onlyOf platform: InputPlatform) throws -> Set<String>? {
+        guard try StoreSchema.columns(of: "sources", in: database).contains("platform") else { return nil }
+        let own = try StoreSettings.platform(in: database)
+        var names: [String: Bool] = [:], allOfIt = true
+        for row in try database.rows("SELECT name, ifnull(platform, ?) FROM sources", [.text(own)]) {
+            let mine = row[1].string == platform.rawValue
+            allOfIt = allOfIt && mine
+            if let name = row[0].string { names[name] = (names[name] ?? true) && mine }
+        }
+        return allOfIt ? nil : Set(names.filter(\.value).keys)
+    }
+
     /// The platforms of the store's sources (a store made before version 12: its own).
     package func sourcePlatforms() throws -> Set<InputPlatform> {
         let own = InputPlatform(rawValue: try StoreSettings.platform(in: database)) ?? .appleHealth

@@ -102,14 +102,21 @@ extension StoreSchema {
         try database.execute(clinicalResources)
     }
 
-    /// Version 12 (issue 60): `sources.platform` and `reconciliation_platforms`.
+    /// Version 12 (issue 60): `sources.platform`, part of a source's key, and
+    /// `reconciliation_platforms`. The table is made again (a key cannot be altered), its ids
+    /// kept; a store of before held one platform's sources: the one its settings name.
     static func addPlatforms(_ database: Database) throws {
-        try addColumn(platformColumn, to: "sources", in: database)
-        // A store of before held one platform's sources: the one its settings name.
-        try database.execute("""
-            UPDATE sources SET platform = coalesce((SELECT value FROM settings WHERE key = 'platform'), 'apple-health')
-              WHERE platform IS NULL
-            """)
+        if !(try columns(of: "sources", in: database).contains("platform")) {
+            try database.execute("""
+                CREATE TEMP TABLE sources_before AS SELECT id, name, version, device, device_model, device_hardware FROM sources;
+                DROP TABLE sources;
+                \(sourcesTable)
+                INSERT INTO sources (id, name, version, device, device_model, device_hardware, platform)
+                  SELECT id, name, version, device, device_model, device_hardware,
+                         coalesce((SELECT value FROM settings WHERE key = 'platform'), 'apple-health') FROM temp.sources_before;
+                DROP TABLE temp.sources_before;
+                """)
+        }
         try database.execute(platformShares)
     }
 }

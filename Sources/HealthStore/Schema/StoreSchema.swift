@@ -66,7 +66,6 @@ package enum StoreSchema {
     /// Version 12 (issue 60): the platform of each source (`apple-health`, `health-connect`;
     /// NULL in a store made before: the store's one platform, `StoreSettings.platform`), and
     /// each platform's share of a day's merged total in a store of a person's two phones.
-    package static let platformColumn = "platform TEXT"
     package static let platformShares = """
     CREATE TABLE IF NOT EXISTS reconciliation_platforms (
         date TEXT NOT NULL, metric TEXT NOT NULL, platform TEXT NOT NULL, counted REAL NOT NULL,
@@ -74,13 +73,19 @@ package enum StoreSchema {
         PRIMARY KEY (date, metric, platform)) WITHOUT ROWID;
     """
 
-    package static let tables = """
-    PRAGMA user_version = \(version);
-    CREATE TABLE types (id INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE);
+    /// A source is its name, version and device on one platform: an app of the same name on
+    /// both phones (a scale's) is two sources.
+    package static let sourcesTable = """
     CREATE TABLE sources (
         id INTEGER PRIMARY KEY, name TEXT NOT NULL, version TEXT, device TEXT,
         device_model TEXT, device_hardware TEXT, platform TEXT,
-        UNIQUE (name, version, device));
+        UNIQUE (name, version, device, platform));
+    """
+
+    package static let tables = """
+    PRAGMA user_version = \(version);
+    CREATE TABLE types (id INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE);
+    \(sourcesTable)
     CREATE TABLE sample_data (
         id INTEGER PRIMARY KEY, type_id INTEGER NOT NULL, source_id INTEGER NOT NULL,
         start_us INTEGER NOT NULL, end_us INTEGER NOT NULL, created_us INTEGER,

@@ -57,10 +57,21 @@ package final class SQLiteSink {
     package let database: Database
     private var counts = Counts()
     private var typeIDs: [String: Int64] = [:]
+    /// The sources of `platform` (a source is its name, version and device on one platform).
     private var sourceIDs: [SourceInfo: Int64] = [:]
-    /// The platform new sources are stored with (`sources.platform`): the run's input's, or
-    /// the one a batch of a `CombinedInput` names.
-    package var platform: InputPlatform = .appleHealth
+    /// The other platforms' sources, while a `CombinedInput` reads another's export.
+    private var otherPlatformsSourceIDs: [InputPlatform: [SourceInfo: Int64]] = [:]
+    /// The platform of the records written now (`sources.platform`): the run's input's, set
+    /// before the first batch, or the one a batch of a `CombinedInput` names.
+    package var platform: InputPlatform = .appleHealth {
+        didSet { if oldValue != platform { swapSources(from: oldValue) } }
+    }
+
+    private func swapSources(from old: InputPlatform) {
+        otherPlatformsSourceIDs[old] = sourceIDs
+        sourceIDs = otherPlatformsSourceIDs.removeValue(forKey: platform) ?? [:]
+        lastSource = (SourceInfo(name: ""), -1)
+    }
     /// The last type and source looked up (id -1: none yet). Not optionals: comparing an
     /// optional with a sample's field wraps (copies) the field, a retain and a release.
     private var lastType: (name: String, id: Int64) = ("", -1)
@@ -182,8 +193,11 @@ package final class SQLiteSink {
             if let id = row[0].int, let name = row[1].string { typeIDs[name] = id }
         }
         sleepTypeID = typeIDs[QualityStore.sleep] ?? -1
-        for row in try database.rows("SELECT id, name, version, device FROM sources") {
-            if let id = row[0].int { sourceIDs[SourceInfo(name: row[1].string ?? "", version: row[2].string, device: row[3].string)] = id }
+        for row in try database.rows("SELECT id, name, version, device, platform FROM sources") {
+            guard let id = row[0].int else { continue }
+            let source = SourceInfo(name: row[1].string ?? "", version: row[2].string, device: row[3].string)
+            let of = row[4].string.flatMap(InputPlatform.init(rawValue:)) ?? .appleHealth
+            if of == platform { sourceIDs[source] = id } else { otherPlatformsSourceIDs[of, default: [:]][source] = id }
         }
         let samples = try database.prepare("SELECT identity FROM sample_data")
         seenSamples = seenSamples.emptied(expecting: max(counts.samplesWritten, seenSamples.expected))

@@ -41,12 +41,14 @@ package struct StoreMerger {
             INSERT INTO main.sources (name, version, device, device_model, device_hardware, platform)
               SELECT d.name, d.version, d.device, d.device_model, d.device_hardware, d.platform FROM delta.sources d
               WHERE NOT EXISTS (SELECT 1 FROM main.sources m
-                                WHERE m.name = d.name AND m.version IS d.version AND m.device IS d.device);
+                                WHERE m.name = d.name AND m.version IS d.version AND m.device IS d.device
+                                  AND m.platform IS d.platform);
             CREATE TEMP TABLE type_map AS
               SELECT d.id AS old, m.id AS new FROM delta.types d JOIN main.types m ON m.identifier = d.identifier;
             CREATE TEMP TABLE source_map AS
               SELECT d.id AS old, min(m.id) AS new FROM delta.sources d JOIN main.sources m
-                ON m.name = d.name AND m.version IS d.version AND m.device IS d.device GROUP BY d.id;
+                ON m.name = d.name AND m.version IS d.version AND m.device IS d.device AND m.platform IS d.platform
+              GROUP BY d.id;
             CREATE TEMP TABLE new_workouts AS
               SELECT id FROM delta.workouts WHERE id NOT IN (SELECT id FROM main.workouts);
             """)
