@@ -49,6 +49,9 @@ struct Recompute {
         var vitals = VitalsBuilder(calendar: settings.calendar(), maxHeartRate: settings.maxHeartRate,
                                    sourcePriority: settings.priority)
         _ = try vitals.update(VitalsStore(database: database), days: days, heartRates: tallies?.workouts)
+        // Issue 60: the cycles, rebuilt whole (few records; a new start changes the cycle before it).
+        var cycles = CycleBuilder(calendar: settings.calendar())
+        try cycles.update(CycleStore(database: database))
         // Issue 48: every day's zone and travel mark, and the timeline (`ZoneUpdate`) kept for
         // the next run, the summary, `people show` and every reader of the store.
         try writer.markZones(calendar: settings.calendar())

@@ -28,6 +28,7 @@ extension StoreSchema {
         SchemaMigration(version: 9, step: addZoneTimeline),
         SchemaMigration(version: 10, step: addDayZones),
         SchemaMigration(version: 11, step: addClinicalResources),
+        SchemaMigration(version: 12, step: addCycleTables),
     ]
 
     /// Version 4 (issue 26): the electrocardiograms, `ecg_recordings` and `ecg_samples`.
@@ -99,5 +100,10 @@ extension StoreSchema {
     /// Version 11 (issue 49): the FHIR resources of `clinical-records/`, `clinical_resources`.
     static func addClinicalResources(_ database: Database) throws {
         try database.execute(clinicalResources)
+    }
+
+    /// Version 12 (issue 60, docs/cycles.md): menstrual cycles, `cycles` and `cycle_days`.
+    static func addCycleTables(_ database: Database) throws {
+        try database.execute(cycleTables)
     }
 }

@@ -8,7 +8,7 @@ package enum StoreSchema {
     /// The version of a store this program makes (`tables`, `PRAGMA user_version`). What each
     /// version added, and for which issue, is the list of steps that upgrade a store to it
     /// (`migrations`, StoreMigrations.swift).
-    package static let version = 11
+    package static let version = 12
     /// The last version that changed what the analytics are: a store's analytics (and so an
     /// incremental run on it) stay valid across later versions that only add tables.
     /// 5: sleep nights by wake-up day, so a store of an earlier version is re-analysed (which
@@ -143,6 +143,7 @@ package enum StoreSchema {
     \(duplicateTables)
     \(zoneTables)
     \(clinicalResources)
+    \(cycleTables)
     """
 
     /// The metric column names, in the documented order (docs/TABLES.md), for SELECT and INSERT lists.
