@@ -27,6 +27,9 @@ public enum MenstrualCycles {
         case periodRecord = "Health Connect period"
         /// A flow day after `flowFreeDaysBeforeStart` days without flow (no record said).
         case rule
+        /// Flow at the beginning of the data that no record marks as a start (Apple's key = 0):
+        /// a period already going on, whose start lies before the data.
+        case beforeData = "before the data"
     }
 
     /// Everything recorded on one local day.
@@ -121,6 +124,8 @@ public enum MenstrualCycles {
             }
             if gap > gapDaysInsidePeriod {
                 runHasStart = false
+                // The first flow of the data, said not to start a cycle: one began before it.
+                if evidence == nil, starts.isEmpty { evidence = .beforeData }
             }
             // A second start inside one run of flow (another app's record of the same period) is
             // not a new cycle: the first one holds.
@@ -138,7 +143,7 @@ public enum MenstrualCycles {
             // A start found by the rule needs the days before it: if they are not all in the
             // data, the period may have begun earlier.
             let seenBefore = start.daysSinceEpoch - firstKnown.daysSinceEpoch
-            let complete = evidence != .rule || seenBefore >= flowFreeDaysBeforeStart
+            let complete = evidence == .rule ? seenBefore >= flowFreeDaysBeforeStart : evidence != .beforeData
             var cycle = Cycle(start: start, nextStart: next, startFrom: evidence, complete: complete)
             // Days before the first cycle belong to none.
             while index < sorted.count, sorted[index].date < start {

@@ -68,6 +68,11 @@ final class CycleRulesTests: XCTestCase {
         XCTAssertEqual(keyed.cycles.map(\.complete), [true, true])
         XCTAssertEqual(keyed.cycles.map(\.length), [27, nil])
         XCTAssertEqual(keyed.cycles.map(\.startFrom), [.cycleStartKey, .cycleStartKey])
+        // Apple's key 0 on the first flow of the data: the period began before it (a partial cycle).
+        let before = build((0..<3).map { flow($0, key: false) } + period(27, 5, key: true), firstData: 0)
+        XCTAssertEqual(before.cycles.map(\.startFrom), [.beforeData, .cycleStartKey])
+        XCTAssertEqual(before.cycles.map(\.complete), [false, true])
+        XCTAssertEqual(before.cycles.map(\.length), [nil, nil])
     }
 
     /// A skipped month: periods on 0 and 58 make one cycle of 58 days, not a missing row.
