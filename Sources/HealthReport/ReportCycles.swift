@@ -46,9 +46,9 @@ struct ReportCyclesSection {
         if let shortest = lengths.first, let longest = lengths.last {
             let median = lengths.count % 2 == 1 ? Double(lengths[lengths.count / 2])
                 : Double(lengths[lengths.count / 2 - 1] + lengths[lengths.count / 2]) / 2
-            text += "; \(lengths.count) complete: \(shortest)–\(longest) days, median \(Format.number(median, places: median == median.rounded() ? 0 : 1))"
+            text += "; \(lengths.count) with a known length: \(shortest)–\(longest) days, median \(Format.number(median, places: median == median.rounded() ? 0 : 1))"
         }
-        text += ". The last cycle is open: its length is known when the next period is recorded."
+        text += ". The last cycle is still open: it has no length."
         if cycles.contains(where: { !$0.complete }) {
             text += " The first began before the data did: its start and length are not known."
         }
@@ -72,7 +72,7 @@ struct ReportCyclesSection {
             s += "</div></div>"
         }
         s += "</div>"
-        return s + #"<div class="legend"><span><i class="cp" style="background:#f3b8c4"></i>period, light or no level</span>"#
+        return s + #"<div class="legend"><span><i style="background:#f3b8c4"></i>period, light or no level</span>"#
             + #"<span><i style="background:#e67b93"></i>medium flow</span><span><i style="background:#b8324f"></i>heavy flow</span>"#
             + #"<span><i style="box-shadow:inset 0 -4px 0 #b8324f;background:var(--nd)"></i>spotting</span>"#
             + #"<span><i style="outline:2px solid #6a4fb3;outline-offset:-2px;background:var(--nd)"></i>positive ovulation test</span></div>"#

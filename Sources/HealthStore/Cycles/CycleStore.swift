@@ -93,6 +93,12 @@ package struct CycleStore {
         }
     }
 
+    /// Empties both tables (`reset --keep-profile`: the next import computes them again).
+    package func clear() throws {
+        guard try database.hasTable("cycles") else { return }
+        try database.execute("DELETE FROM cycles; DELETE FROM cycle_days")
+    }
+
     /// Replaces both tables, inside the caller's transaction.
     package func replace(cycles: [CycleRow], days: [DayRow]) throws {
         try database.execute("DELETE FROM cycles; DELETE FROM cycle_days")
