@@ -3,10 +3,10 @@ import HealthCore
 /// Menstrual cycles from the day-level cycle observations of either platform (docs/cycles.md):
 /// which days start a cycle, how long each period and cycle is, and what each day recorded.
 /// The observations are few (a handful a month), so the rule works on whole days in memory.
-public enum MenstrualCycles {
+package enum MenstrualCycles {
     /// A flow day's level; `unspecified` is flow recorded without a level (Apple's
     /// `Unspecified`, Health Connect's `FLOW_UNKNOWN`).
-    public enum Flow: String, Sendable, Comparable {
+    package enum Flow: String, Sendable, Comparable {
         case unspecified, light, medium, heavy
         var rank: Int {
             switch self {
@@ -16,11 +16,11 @@ public enum MenstrualCycles {
             case .heavy: 3
             }
         }
-        public static func < (a: Flow, b: Flow) -> Bool { a.rank < b.rank }
+        package static func < (a: Flow, b: Flow) -> Bool { a.rank < b.rank }
     }
 
     /// What started a cycle, as the `cycles.start_from` column says it.
-    public enum StartEvidence: String, Sendable {
+    package enum StartEvidence: String, Sendable {
         /// Apple: a flow record with `HKMenstrualCycleStart` = 1 on that day.
         case cycleStartKey = "HKMenstrualCycleStart"
         /// Health Connect: a `MenstruationPeriodRecord` starting that day.
@@ -33,75 +33,75 @@ public enum MenstrualCycles {
     }
 
     /// Everything recorded on one local day.
-    public struct Day: Sendable, Equatable {
-        public var date: CivilDate
+    package struct Day: Sendable, Equatable {
+        package var date: CivilDate
         /// The heaviest flow recorded that day; nil: none (an explicit "no flow" is nil too).
-        public var flow: Flow?
+        package var flow: Flow?
         /// A flow record that day carried `HKMenstrualCycleStart`: true for 1, false for 0.
-        public var cycleStartKey: Bool?
+        package var cycleStartKey: Bool?
         /// A Health Connect period record starts that day.
-        public var periodRecordStarts = false
+        package var periodRecordStarts = false
         /// A Health Connect period record covers that day.
-        public var inPeriodRecord = false
-        public var spotting = false
+        package var inPeriodRecord = false
+        package var spotting = false
         /// The day's ovulation test result: `positive` (an LH surge), `high` (estrogen surge),
         /// `negative`, `indeterminate`; the most telling one if several.
-        public var ovulationTest: String?
-        public var ovulationTests = 0
-        public var cervicalMucus: String?
-        public var basalTemperature: Double?
-        public var sexualActivity = 0
+        package var ovulationTest: String?
+        package var ovulationTests = 0
+        package var cervicalMucus: String?
+        package var basalTemperature: Double?
+        package var sexualActivity = 0
         /// Apple's cycle-deviation notices recorded that day (`IrregularMenstrualCycles` …).
-        public var notices: [String] = []
-        public var flowRecords = 0
-        public var spottingRecords = 0
+        package var notices: [String] = []
+        package var flowRecords = 0
+        package var spottingRecords = 0
         /// The sources of the day's flow and period records.
-        public var sources: [String] = []
-        public init(date: CivilDate) { self.date = date }
+        package var sources: [String] = []
+        package init(date: CivilDate) { self.date = date }
     }
 
     /// One cycle: from its start day to the day before the next cycle's start.
-    public struct Cycle: Sendable, Equatable {
-        public var start: CivilDate
+    package struct Cycle: Sendable, Equatable {
+        package var start: CivilDate
         /// The next cycle's start; nil for the last cycle, still open.
-        public var nextStart: CivilDate?
-        public var startFrom: StartEvidence
+        package var nextStart: CivilDate?
+        package var startFrom: StartEvidence
         /// False when the start may lie before the first day of data (a period across the
         /// export's first day): its period and cycle lengths are then not known.
-        public var complete: Bool
+        package var complete: Bool
         /// Start through the period's last day (gaps of up to `gapDaysInsidePeriod` days
         /// without flow inside); nil when not complete.
-        public var periodDays: Int?
+        package var periodDays: Int?
         /// Days to the next start; nil for the open cycle and an incomplete one.
-        public var length: Int? {
+        package var length: Int? {
             guard complete, let nextStart else { return nil }
             return nextStart.daysSinceEpoch - start.daysSinceEpoch
         }
-        public var flowDays: [Flow: Int] = [:]
-        public var spottingDays = 0
-        public var firstPositiveOvulationTest: CivilDate?
-        public var ovulationTests = 0
-        public var flowRecords = 0
-        public var notices: [String] = []
+        package var flowDays: [Flow: Int] = [:]
+        package var spottingDays = 0
+        package var firstPositiveOvulationTest: CivilDate?
+        package var ovulationTests = 0
+        package var flowRecords = 0
+        package var notices: [String] = []
     }
 
     /// A day in a cycle: its number (1 on the start day; nil in an incomplete cycle, whose
     /// true first day is unknown) and whether it is a period day.
-    public struct DayInCycle: Sendable, Equatable {
-        public var day: Day
-        public var cycleStart: CivilDate?
-        public var cycleDay: Int?
-        public var inPeriod: Bool
+    package struct DayInCycle: Sendable, Equatable {
+        package var day: Day
+        package var cycleStart: CivilDate?
+        package var cycleDay: Int?
+        package var inPeriod: Bool
     }
 
     /// A new period needs this many days without flow before its first flow day (docs/cycles.md).
-    public static let flowFreeDaysBeforeStart = 10
+    package static let flowFreeDaysBeforeStart = 10
     /// Up to this many days without flow inside a period do not end it (a day not logged).
-    public static let gapDaysInsidePeriod = 2
+    package static let gapDaysInsidePeriod = 2
 
     /// The cycles of `days` (any order, one entry per date); `firstDataDay`: the first local day
     /// of any data in the store, before which nothing is known.
-    public static func build(_ days: [Day], firstDataDay: CivilDate?) -> (cycles: [Cycle], days: [DayInCycle]) {
+    package static func build(_ days: [Day], firstDataDay: CivilDate?) -> (cycles: [Cycle], days: [DayInCycle]) {
         let sorted = days.sorted { $0.date < $1.date }
         guard !sorted.isEmpty else { return ([], []) }
         let firstKnown = min(firstDataDay ?? sorted[0].date, sorted[0].date)
