@@ -115,6 +115,10 @@ final class CycleTrackingTests: XCTestCase {
                        ["rule", "rule", "Health Connect period", "rule", "rule"])
         try assertCSV(out, equal: expected)
         try check(out, path, mcp: true)
+        // Every CSV and Parquet file, the cycle tables' among them, equal to the store (pyarrow, DuckDB).
+        let files = try runProcess(try TestTools.python(importing: ["pyarrow", "duckdb"]),
+                                   [TestPaths.script("check_outputs.py"), out], timeout: 120)
+        XCTAssertEqual(files.status, 0, files.stdout + files.stderr)
     }
 
     /// No cycle data: empty tables, no section, no sheet; and `reset` removes the cycles of a
