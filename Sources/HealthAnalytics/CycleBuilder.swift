@@ -14,6 +14,11 @@ package struct CycleBuilder {
     @discardableResult
     package mutating func update(_ store: CycleStore) throws -> Int {
         let records = try store.records()
+        guard !records.isEmpty else {
+            // No cycle data (most stores): nothing more to read.
+            try store.replace(cycles: [], days: [])
+            return 0
+        }
         let days = self.days(of: records)
         let built = MenstrualCycles.build(Array(days.values), firstDataDay: try store.firstDataDay())
         try store.replace(cycles: built.cycles.map { Self.row($0, sources: days) }, days: built.days.map(Self.row))

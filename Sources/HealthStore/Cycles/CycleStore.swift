@@ -50,10 +50,11 @@ package struct CycleStore {
         return records
     }
 
-    /// The first local day of any sample: before it the store knows nothing.
+    /// The first local day with data (the analytics' first day, computed before the cycles):
+    /// before it the store knows nothing. Read from `daily_analytics`' unique index, not by
+    /// scanning every sample.
     package func firstDataDay() throws -> CivilDate? {
-        let day = try database.scalar("SELECT min(local_day) FROM sample_data")
-        return day.int.map { CivilDate(daysSinceEpoch: Int($0)) }
+        try database.scalar("SELECT min(date) FROM daily_analytics").string.flatMap { CivilDate(iso: $0) }
     }
 
     /// One `cycles` row.
