@@ -13,6 +13,14 @@ import TestSupport
 final class CycleTrackingTests: XCTestCase {
     static let start = "2025-01-06"
     static let scenarios = TestPaths.packageRoot.appendingPathComponent("tools/cycle_scenarios.py").path
+    /// Days from 1970 to a `YYYY-MM-DD`.
+    enum CivilDay {
+        static func epochDays(_ text: String) -> Int {
+            let f = DateFormatter(); f.locale = Locale(identifier: "en_US_POSIX"); f.timeZone = TimeZone(identifier: "UTC")
+            f.dateFormat = "yyyy-MM-dd"
+            return Int(f.date(from: text)!.timeIntervalSince1970 / 86_400)
+        }
+    }
     static let healthConnectGenerator = TestPaths.packageRoot.appendingPathComponent("tools/health_connect/generate.py").path
 
     /// The rows the scenario's own listed days give (never the Swift code's), as JSON objects.
@@ -96,6 +104,10 @@ final class CycleTrackingTests: XCTestCase {
         XCTAssertEqual(cycles.map { component($0, "3144-3").map(Int.init) }, expected.map { $0["period_days"] as? Int })
         XCTAssertEqual(cycles.map { component($0, "HKMenstrualCycle.length").map(Int.init) },
                        expected.map { $0["cycle_length_days"] as? Int })
+        // Every line (the cycles' among them) parses as an R4B resource; codes, systems, references.
+        let valid = try runProcess(try TestTools.python(importing: ["fhir.resources.R4B.observation"]),
+                                   [TestPaths.script("check_fhir.py"), out], timeout: 300)
+        XCTAssertEqual(valid.status, 0, valid.stdout + valid.stderr)
 
         try checkReportAtPhoneWidth(out + "/report/index.html", in: dir)
     }
@@ -119,6 +131,38 @@ final class CycleTrackingTests: XCTestCase {
         let files = try runProcess(try TestTools.python(importing: ["pyarrow", "duckdb"]),
                                    [TestPaths.script("check_outputs.py"), out], timeout: 120)
         XCTAssertEqual(files.status, 0, files.stdout + files.stderr)
+    }
+
+    /// A nightly run that adds the later records (the last period among them) gives the cycle
+    /// tables of a full import: the cycle before the new one gets its length.
+    func testANightlyRunGivesTheCyclesOfAFullImport() throws {
+        let dir = try temporaryFolder(self)
+        let scenario = dir.appendingPathComponent("empty.json")
+        try #"{"apps": [], "records": []}"#.write(to: scenario, atomically: true, encoding: .utf8)
+        let full = dir.appendingPathComponent("full.db").path, part = dir.appendingPathComponent("part.db").path
+        let gen = try runProcess(try TestTools.python(), [Self.healthConnectGenerator, scenario.path, full,
+                                                          "--cycles", "mixed", "--start", Self.start])
+        XCTAssertEqual(gen.status, 0, gen.stderr)
+        // The first export: everything before day 100 (the last period starts on day 139).
+        let cut = try runProcess(try TestTools.python(), ["-c", """
+            import shutil, sqlite3, sys
+            shutil.copy(sys.argv[1], sys.argv[2]); db = sqlite3.connect(sys.argv[2]); cut = int(sys.argv[3])
+            for t in ["menstruation_flow_record_table", "intermenstrual_bleeding_record_table", "ovulation_test_record_table",
+                      "cervical_mucus_record_table", "basal_body_temperature_record_table", "sexual_activity_record_table"]:
+                db.execute(f"DELETE FROM {t} WHERE time > ?", (cut,))
+            db.execute("DELETE FROM menstruation_period_record_table WHERE start_time > ?", (cut,)); db.commit()
+            """, full, part, String((CivilDay.epochDays(Self.start) + 100) * 86_400_000)])
+        XCTAssertEqual(cut.status, 0, cut.stderr)
+        let nightly = dir.appendingPathComponent("nightly").path, fresh = dir.appendingPathComponent("fresh").path
+        for (export, out) in [(part, nightly), (full, nightly), (full, fresh)] {
+            let r = try healthetl(["import", export, "--out", out, "--quiet", "--timezone", "Europe/Berlin"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        XCTAssertEqual(try csvRows(nightly, "cycles").count, 5)
+        for table in ["cycles", "cycle_days"] {
+            XCTAssertEqual(try String(contentsOfFile: "\(nightly)/csv/\(table).csv", encoding: .utf8),
+                           try String(contentsOfFile: "\(fresh)/csv/\(table).csv", encoding: .utf8), table)
+        }
     }
 
     /// No cycle data: empty tables, no section, no sheet; and `reset` removes the cycles of a
