@@ -6,7 +6,8 @@ import SQLite
 
 /// Recomputes the analytics of some days (or all) in a store, inside the caller's
 /// transaction, in this order: the days themselves, data quality, then every week, month and
-/// year holding one of them (re-summed from the stored days), vitals, the cycles (whole), each day's zone.
+/// year holding one of them (re-summed from the stored days), vitals, the cycles (whole), each
+/// day's zone.
 struct Recompute {
     let database: Database
     let settings: AnalyticsSettings
