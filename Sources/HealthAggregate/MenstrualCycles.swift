@@ -54,7 +54,6 @@ package enum MenstrualCycles {
         /// Apple's cycle-deviation notices recorded that day (`IrregularMenstrualCycles` …).
         package var notices: [String] = []
         package var flowRecords = 0
-        package var spottingRecords = 0
         /// The sources of the day's flow and period records.
         package var sources: [String] = []
         package init(date: CivilDate) { self.date = date }

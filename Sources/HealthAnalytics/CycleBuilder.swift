@@ -70,7 +70,6 @@ package struct CycleBuilder {
             if !day.sources.contains(r.source) { day.sources.append(r.source) }
         case "IntermenstrualBleeding":
             day.spotting = true
-            day.spottingRecords += 1
         case "OvulationTestResult":
             day.ovulationTests += 1
             let result = Self.ovulationResult(value ?? "")
