@@ -6,7 +6,8 @@ import SQLite
 
 /// Recomputes the analytics of some days (or all) in a store, inside the caller's
 /// transaction, in this order: the days themselves, data quality, then every week, month and
-/// year holding one of them (re-summed from the stored days), vitals, each day's zone.
+/// year holding one of them (re-summed from the stored days), vitals, the cycles (whole), each
+/// day's zone.
 struct Recompute {
     let database: Database
     let settings: AnalyticsSettings
@@ -49,6 +50,9 @@ struct Recompute {
         var vitals = VitalsBuilder(calendar: settings.calendar(), maxHeartRate: settings.maxHeartRate,
                                    sourcePriority: settings.priority)
         _ = try vitals.update(VitalsStore(database: database), days: days, heartRates: tallies?.workouts)
+        // Issue 60: the cycles, rebuilt whole (few records; a new start changes the cycle before it).
+        var cycles = CycleBuilder(calendar: settings.calendar())
+        try cycles.update(CycleStore(database: database))
         // Issue 48: every day's zone and travel mark, and the timeline (`ZoneUpdate`) kept for
         // the next run, the summary, `people show` and every reader of the store.
         try writer.markZones(calendar: settings.calendar())

@@ -13,7 +13,8 @@ struct FHIRCode: Sendable {
     var factor = 1.0
     var category: Category
 
-    enum Category: String, Sendable { case vitalSigns = "vital-signs", activity }
+    /// `socialHistory`: the cycles (LOINC files 8665-2 and 3144-3 as history, class H&P.HX).
+    enum Category: String, Sendable { case vitalSigns = "vital-signs", activity, socialHistory = "social-history" }
 
     static let loincSystem = "http://loinc.org"
     static let healthKitSystem = "http://developer.apple.com/documentation/healthkit"

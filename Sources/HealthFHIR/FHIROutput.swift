@@ -61,6 +61,7 @@ package enum FHIRWriter {
             }
             for b in try store.fhirBloodPressure() { try out.append(resources.bloodPressure(b)) }
             for w in try store.fhirWorkouts() { try out.append(resources.workout(w)) }
+            for c in try store.allCycles() { try out.append(resources.cycle(c)) }
         }
         let clinical = try FHIRClinicalBundles(personID: resources.personID, timestamp: profile?.exportDate, folder: folder)
             .write(from: store)

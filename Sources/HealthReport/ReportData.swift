@@ -190,6 +190,9 @@ package struct ReportData: Sendable {
     package var vitals = ReportVitals()
     /// The Data quality section's figures (ReportDataQuality.swift).
     package var quality = ReportQuality()
+    /// The cycles and their days (ReportCycles.swift); empty without cycle data.
+    package var cycles: [StoredCycle] = []
+    package var cycleDays: [StoredCycleDay] = []
 
     package init(days: [ReportDay], nights: [ReportNight] = [], workouts: [ReportWorkout] = [],
                 restingHeartRate: [(CivilDate, Double)] = [], hrv: [(CivilDate, Double)] = [], ecg: [ReportECG] = [],
@@ -298,6 +301,8 @@ package struct ReportData: Sendable {
         data.changes = try store.latestChanges()
         data.vitals = try ReportVitals.load(from: database)
         data.quality = try ReportQuality.load(HealthStore(database: database))
+        data.cycles = try store.allCycles()
+        data.cycleDays = try store.allCycleDays()
         return data
     }
 }

@@ -30,7 +30,7 @@ package struct ReportPage: Sendable {
             return s + #"<main><p class="empty">No days with data yet.</p></main></body></html>"#
         }
         s += "<main>" + ReportChanges.section(data.changes) + dashboard(latest) + trends(latest) + sleep + workouts + heart
-            + ReportVitalsSection(vitals: data.vitals, units: units).html + insights + dataQuality + "</main>"
+            + ReportVitalsSection(vitals: data.vitals, units: units).html + cycles.html + insights + dataQuality + "</main>"
         s += #"<div id="tip" role="tooltip" hidden></div><script>"# + ReportStyle.script + "</script></body></html>"
         return s
     }
@@ -39,8 +39,11 @@ package struct ReportPage: Sendable {
         let span = data.days.first.map { "\(Format.day($0.date)) – \(Format.day(data.days.last!.date))" } ?? "no data yet"
         return #"<header><h1>Health report</h1><p>\#(span) · local days in \#(Format.html(data.timeZone))</p>"#
             + ##"<nav><a href="#dashboard">Today</a><a href="#trends">Trends</a><a href="#sleep">Sleep</a>"##
-            + ##"<a href="#workouts">Workouts</a><a href="#heart">Heart</a><a href="#vitals">Vitals</a><a href="#insights">Insights</a><a href="#quality">Data quality</a></nav></header>"##
+            + ##"<a href="#workouts">Workouts</a><a href="#heart">Heart</a><a href="#vitals">Vitals</a>"##
+            + (cycles.isEmpty ? "" : ##"<a href="#cycles">Cycles</a>"##) + ##"<a href="#insights">Insights</a><a href="#quality">Data quality</a></nav></header>"##
     }
+
+    private var cycles: ReportCyclesSection { ReportCyclesSection(cycles: data.cycles, days: data.cycleDays) }
 
     private var byDate: [CivilDate: ReportDay] { Dictionary(data.days.map { ($0.date, $0) }, uniquingKeysWith: { a, _ in a }) }
 

@@ -7,7 +7,8 @@ import SQLite
 import Spreadsheet
 
 /// `health.xlsx`: one sheet each for Daily, Weekly, Monthly, Yearly, Sleep, Workouts, Activity
-/// rings, ECG recordings (one row a recording) and Data quality (DataQualitySheet.swift), from the store's output tables, in the
+/// rings, ECG recordings (one row a recording), Data quality (DataQualitySheet.swift) and the cycles
+/// (docs/cycles.md; left out without cycle data), from the store's output tables, in the
 /// person's units. Headers name their
 /// unit ("Walking distance (km)"), dates are date cells, numbers have a fixed format per column.
 /// Samples and ECG voltages stay in Parquet: a sheet holds at most 1,048,576 rows.
@@ -16,7 +17,7 @@ package enum HealthWorkbook {
         ("Daily", .daily), ("Weekly", .weekly), ("Monthly", .monthly), ("Yearly", .yearly), ("Sleep", .sleep),
         workoutsSheet, ("Activity rings", .activitySummaries), ("ECG recordings", .ecgRecordings),
         vitalsSheet, bloodPressureSheet,
-    ] + [dataQualitySheet]
+    ] + [dataQualitySheet] + [("Cycles", .cycles), ("Cycle days", .cycleDays)]
 
     /// Writes the workbook of `database` to `path` (published on success only). Every sheet
     /// prints landscape at full size, split across pages with its header row and key columns

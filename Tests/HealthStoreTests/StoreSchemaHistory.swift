@@ -250,6 +250,16 @@ enum StoreSchemaHistory {
             date TEXT NOT NULL, metric TEXT NOT NULL, platform TEXT NOT NULL, counted REAL NOT NULL,
             all_sources_sum REAL NOT NULL, samples INTEGER NOT NULL,
             PRIMARY KEY (date, metric, platform)) WITHOUT ROWID;
+        CREATE TABLE cycles (
+            start_date TEXT PRIMARY KEY, next_start_date TEXT, complete INTEGER NOT NULL, period_days INTEGER,
+            cycle_length_days INTEGER, start_from TEXT NOT NULL, flow_light_days INTEGER NOT NULL,
+            flow_medium_days INTEGER NOT NULL, flow_heavy_days INTEGER NOT NULL, flow_unspecified_days INTEGER NOT NULL,
+            spotting_days INTEGER NOT NULL, ovulation_positive_date TEXT, ovulation_tests INTEGER NOT NULL,
+            flow_records INTEGER NOT NULL, sources TEXT, notices TEXT) WITHOUT ROWID;
+        CREATE TABLE cycle_days (
+            date TEXT PRIMARY KEY, cycle_start TEXT, cycle_day INTEGER, in_period INTEGER NOT NULL, flow TEXT,
+            spotting INTEGER NOT NULL, ovulation_test TEXT, cervical_mucus TEXT, basal_temperature_degc REAL,
+            sexual_activity INTEGER NOT NULL, notices TEXT) WITHOUT ROWID;
         """),
     ]
 }

@@ -35,6 +35,7 @@ def main(argv=None):
     ap.add_argument("--export-time", default="09:41:17",
                     help="local clock time of the ExportDate, HH:MM[:SS] (records are not cut there: with an "
                          "--export-date inside the days, the export day carries a whole day of records)")
+    ap.add_argument("--cycles", help="add a cycle-tracking scenario of tools/cycle_scenarios.py (e.g. mixed)")
     ap.add_argument("--validate", action="store_true", help="re-read the artifact and check it against the truth")
     args = ap.parse_args(argv)
     if args.days < 1 or args.scale <= 0:

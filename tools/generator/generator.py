@@ -12,6 +12,7 @@ import random
 from zoneinfo import ZoneInfo
 
 from .activity import ActivityMixin
+from .cycles import CyclesMixin
 from .discrete import DiscreteMixin
 from .healthkit import LEVEL_MANUAL, LEVEL_OTHER, LEVEL_PHONE, LEVEL_WATCH, TO_STD, g
 from .heart import HeartMixin
@@ -25,7 +26,7 @@ from .xmlwriter import XMLWriterMixin
 
 
 class Generator(PlanMixin, ActivityMixin, SleepMixin, HeartMixin, DiscreteMixin, WorkoutsMixin, SummariesMixin,
-                TruthMixin, XMLWriterMixin):
+                TruthMixin, XMLWriterMixin, CyclesMixin):
     def __init__(self, args):
         self.args = args
         self.rng = random.Random(args.seed)
@@ -157,3 +158,5 @@ class Generator(PlanMixin, ActivityMixin, SleepMixin, HeartMixin, DiscreteMixin,
         self.gen_discrete()
         self.build_workouts()
         self.gen_summaries_misc()
+        if getattr(self.args, "cycles", None):
+            self.gen_cycles()

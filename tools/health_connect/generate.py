@@ -12,6 +12,7 @@ Usage
 -----
     generate.py SCENARIO.json OUT
     generate.py --synthetic --days N [--seed S] [--start 2024-01-01] OUT
+    either of them with --cycles NAME: a cycle scenario of tools/cycle_scenarios.py from --start
 
 OUT ending in ".zip" writes what Settings > Health Connect > Export writes: a zip holding one
 entry, health_connect_export.db. Any other OUT is the bare SQLite file.
@@ -347,6 +348,45 @@ def build_scenario(db, scenario):
                       children, uuid, seq=n)
 
 
+# -- cycle tracking (--cycles NAME) -----------------------------------------------------------
+CYCLES = "com.example.cycles"
+
+
+def add_cycles(db, name, start):
+    """A scenario of tools/cycle_scenarios.py as a cycle-tracking app writes it to Health
+    Connect: a flow record at noon of each logged day, a MenstruationPeriodRecord (local midnight
+    to the midnight after its last day) for the periods marked hc_period, spotting, tests, mucus,
+    basal temperature and sexual activity. Apple's deviation notices have no Health Connect type."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from cycle_scenarios import HC_FLOW, HC_MUCUS, HC_OVULATION, SCENARIOS, flow_days
+    sc = SCENARIOS[name]
+    db.add_app(CYCLES, "Cycles")
+    db.set_priority("CYCLE_TRACKING", [CYCLES])
+
+    def at(k, minutes):
+        day = start + dt.timedelta(days=k)
+        off = home_offset(day)
+        midnight = dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc)
+        return int(midnight.timestamp() * 1000) - off * 1000 + int(minutes * 60_000), off
+
+    for k, level, _ in flow_days(sc):
+        db.add_record("menstruation_flow_record_table", CYCLES, None, {"time": at(k, 12 * 60), "flow": HC_FLOW[level]})
+    for p in sc["periods"]:
+        if p.get("hc_period"):
+            db.add_record("menstruation_period_record_table", CYCLES, None,
+                          {"start": at(p["first"], 0), "end": at(p["first"] + len(p["flow"]), 0)})
+    for k in sc.get("spotting", []):
+        db.add_record("intermenstrual_bleeding_record_table", CYCLES, None, {"time": at(k, 12 * 60)})
+    for k, result in sc.get("ovulation", {}).items():
+        db.add_record("ovulation_test_record_table", CYCLES, None, {"time": at(k, 8 * 60), "result": HC_OVULATION[result]})
+    for k, quality in sc.get("mucus", {}).items():
+        db.add_record("cervical_mucus_record_table", CYCLES, None, {"time": at(k, 8 * 60 + 5), "appearance": HC_MUCUS[quality]})
+    for k, degc in sc.get("basal", {}).items():
+        db.add_record("basal_body_temperature_record_table", CYCLES, None, {"time": at(k, 6 * 60 + 30), "temperature": degc})
+    for k in sc.get("sexual", []):
+        db.add_record("sexual_activity_record_table", CYCLES, None, {"time": at(k, 22 * 60)})
+
+
 # -- synthetic mode ---------------------------------------------------------------------------
 PHONE, WATCH, SCALE = "com.google.android.apps.fitness", "com.example.watchcompanion", "com.example.scale"
 
@@ -516,6 +556,7 @@ def main(argv=None):
     p.add_argument("--days", type=int, default=365)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--start", default="2024-01-01")
+    p.add_argument("--cycles", help="add a cycle-tracking scenario of tools/cycle_scenarios.py from --start (e.g. mixed)")
     a = p.parse_args(argv)
     if a.synthetic == (a.scenario is not None):
         p.error("give either SCENARIO.json or --synthetic")
@@ -534,6 +575,8 @@ def main(argv=None):
     else:
         with open(a.scenario, encoding="utf-8") as f:
             build_scenario(db, json.load(f))
+    if a.cycles:
+        add_cycles(db, a.cycles, dt.date.fromisoformat(a.start))
     counts = dict(db.counts)
     db.finish()
 

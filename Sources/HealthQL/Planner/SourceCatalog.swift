@@ -15,6 +15,8 @@ enum TableSource: String, CaseIterable {
     case vitals, bloodPressure = "blood_pressure", hrvMeasurements = "hrv_measurements"
     /// The data-quality tables (docs/data-quality.md); `sources` is the store's `source_inventory`.
     case reconciliation, dataQuality = "data_quality", sources
+    /// The menstrual cycles (docs/cycles.md): one row a cycle, and the days with cycle records.
+    case cycles, cycleDays = "cycle_days"
 }
 
 /// How rows of a HealthKit type are read.
@@ -223,6 +225,33 @@ enum SourceCatalog {
                          Field("last_seen", .date, "t.last_seen"), Field("priority", .number, "t.priority"),
                          Field("value", .number, "t.records", natural: false)],
                         "source_inventory t", day: "t.first_seen", "every source and device (source_inventory)")
+        case .cycles:
+            return make([Field("date", .date, "t.start_date"), Field("start", .date, "t.start_date", natural: false),
+                         Field("next_start", .date, "t.next_start_date", natural: false),
+                         Field("period_days", .number, "t.period_days"), Field("cycle_length", .number, "t.cycle_length_days"),
+                         Field("complete", .number, "t.complete"), Field("start_from", .text, "t.start_from"),
+                         Field("light_days", .number, "t.flow_light_days", natural: false),
+                         Field("medium_days", .number, "t.flow_medium_days", natural: false),
+                         Field("heavy_days", .number, "t.flow_heavy_days", natural: false),
+                         Field("unspecified_days", .number, "t.flow_unspecified_days", natural: false),
+                         Field("spotting_days", .number, "t.spotting_days"),
+                         Field("ovulation_positive", .date, "t.ovulation_positive_date"),
+                         Field("ovulation_tests", .number, "t.ovulation_tests", natural: false),
+                         Field("flow_records", .number, "t.flow_records", natural: false),
+                         Field("source", .text, "t.sources", natural: false), Field("notices", .text, "t.notices", natural: false),
+                         Field("value", .number, "t.cycle_length_days", natural: false)],
+                        "cycles t", day: "t.start_date",
+                        "the menstrual cycles, each from its start day (cycle_length empty for the open one and a partial one)")
+        case .cycleDays:
+            return make([Field("date", .date, "t.date"), Field("cycle_start", .date, "t.cycle_start", natural: false),
+                         Field("cycle_day", .number, "t.cycle_day"), Field("in_period", .number, "t.in_period"),
+                         Field("flow", .text, "t.flow"), Field("spotting", .number, "t.spotting"),
+                         Field("ovulation_test", .text, "t.ovulation_test"), Field("mucus", .text, "t.cervical_mucus"),
+                         Field("basal_temperature", .number, "t.basal_temperature_degc"),
+                         Field("sexual_activity", .number, "t.sexual_activity", natural: false),
+                         Field("notices", .text, "t.notices", natural: false),
+                         Field("value", .number, "t.cycle_day", natural: false)],
+                        "cycle_days t", day: "t.date", "each day with a cycle record or inside a period (cycle_days)")
         case .daily:
             // `partial_day` (1: the first day of data, the export's own day): an assistant reading a
             // day's figures must know a part-day from a whole one (issue 45).

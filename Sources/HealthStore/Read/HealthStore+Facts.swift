@@ -109,6 +109,7 @@ extension HealthStore {
     package func clearAnalyticsAndAnchors() throws {
         try database.transaction {
             try AnalyticsWriter(database: database).clear()
+            try CycleStore(database: database).clear()
             try database.execute("DELETE FROM anchors")
         }
     }

@@ -41,6 +41,7 @@ extension OutputTable {
     /// Every output table (docs/TABLES.md), in the order they are written.
     package static let all: [OutputTable] = [samples, daily, weekly, monthly, yearly, workouts, sleep, activitySummaries,
                                             ecgRecordings, ecgSamples] + vitalsTables + quality
+                                            + cycleTables
 
     static func metricColumns() -> [Column] {
         DailyMetric.allCases.map { m in

@@ -28,7 +28,7 @@ extension StoreSchema {
         SchemaMigration(version: 9, step: addZoneTimeline),
         SchemaMigration(version: 10, step: addDayZones),
         SchemaMigration(version: 11, step: addClinicalResources),
-        SchemaMigration(version: 12, step: addPlatforms),
+        SchemaMigration(version: 12, step: addPlatformsAndCycles),
     ]
 
     /// Version 4 (issue 26): the electrocardiograms, `ecg_recordings` and `ecg_samples`.
@@ -102,10 +102,10 @@ extension StoreSchema {
         try database.execute(clinicalResources)
     }
 
-    /// Version 12 (issue 60): `sources.platform`, part of a source's key, and
-    /// `reconciliation_platforms`. The table is made again (a key cannot be altered), its ids
+    /// Version 12 (issue 60): `sources.platform`, part of a source's key,
+    /// `reconciliation_platforms`, and the menstrual cycles (docs/cycles.md), `cycles` and `cycle_days`. The table is made again (a key cannot be altered), its ids
     /// kept; a store of before held one platform's sources: the one its settings name.
-    static func addPlatforms(_ database: Database) throws {
+    static func addPlatformsAndCycles(_ database: Database) throws {
         if !(try columns(of: "sources", in: database).contains("platform")) {
             try database.execute("""
                 CREATE TEMP TABLE sources_before AS SELECT id, name, version, device, device_model, device_hardware FROM sources;
@@ -118,5 +118,6 @@ extension StoreSchema {
                 """)
         }
         try database.execute(platformShares)
+        try database.execute(cycleTables)
     }
 }

@@ -160,6 +160,7 @@ package enum StoreSchema {
     \(zoneTables)
     \(clinicalResources)
     \(platformShares)
+    \(cycleTables)
     """
 
     /// The metric column names, in the documented order (docs/TABLES.md), for SELECT and INSERT lists.

@@ -54,7 +54,8 @@ PARQUET_TYPES = {DATE: ("INT32", "Date"), TS: ("INT64", "Timestamp"), INT: ("INT
                  REAL: ("DOUBLE", "None"), STR: ("BYTE_ARRAY", "String")}
 DUCKDB_TYPES = {DATE: "DATE", TS: "TIMESTAMP WITH TIME ZONE", INT: "BIGINT", REAL: "DOUBLE", STR: "VARCHAR"}
 
-DATE_NAMES = {"date", "week_start", "week_end", "start_date", "end_date", "night_date", "local_date", "first_seen", "last_seen"}
+DATE_NAMES = {"date", "week_start", "week_end", "start_date", "end_date", "night_date", "local_date", "first_seen", "last_seen",
+              "next_start_date", "ovulation_positive_date", "cycle_start"}
 
 WORKOUT_COLUMNS = ["id", "activity_type", "source_name", "device_model", "start_utc", "end_utc", "local_date",
                    "duration_min", "distance_m", "energy_kcal", "avg_heart_rate", "min_heart_rate",
@@ -98,6 +99,9 @@ SPECS = [
     Spec("reconciliation_sources", "reconciliation_sources", key=("date", "metric", "source_name", "device_model")),
     Spec("data_quality", "data_quality", key=("date",)),
     Spec("sources", "source_inventory", key=("source_name", "device_model", "type")),
+    # Issue 60 (docs/cycles.md).
+    Spec("cycles", "cycles", key=("start_date",)),
+    Spec("cycle_days", "cycle_days", key=("date",)),
 ]
 
 
