@@ -239,7 +239,7 @@ package struct ImportJob: Sendable {
             // name was kept gets it too.
             try StoreSettings.saveZoneName(settings.zoneName, in: database)
             try PersonExports.record(source, replacing: full && (options.full || given.parts.count > 1) ? StoreExports() : stored,
-                                     in: database, at: started)
+                                     in: database)
             // The store's first platform: the one a source stored before version 12 came from.
             if stored.platforms.count < 2 && !addsPlatform { try StoreSettings.savePlatform(source.platform.rawValue, in: database) }
             let outputSettings = OutputSettings(options.config)

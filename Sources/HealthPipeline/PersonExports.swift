@@ -60,13 +60,12 @@ enum PersonExports {
     }
 
     /// Keeps each of `source`'s exports in the store, beside those of `kept` (the store's others).
-    static func record(_ source: any HealthInput, replacing kept: StoreExports, in database: Database, at time: Date) throws {
+    static func record(_ source: any HealthInput, replacing kept: StoreExports, in database: Database) throws {
         var exports = kept
-        let when = Timestamp(secondsSince1970: time.timeIntervalSince1970).iso8601
         for part in source.parts {
             let lists = part.sourcePriority
             exports = exports.setting(.init(platform: part.platform, path: absolute(part.path), kind: part.kindName,
-                                            importedUTC: when, state: try part.contentState(),
+                                            state: try part.contentState(),
                                             lists: lists.isEmpty ? nil : lists))
         }
         try exports.save(in: database)

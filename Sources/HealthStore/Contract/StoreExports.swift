@@ -4,7 +4,8 @@ import SQLite
 
 /// The exports a store holds, one per platform (issue 60: a person who switched phones has an
 /// iPhone's export and an Android phone's in one store), kept in `settings.exports`: where
-/// each was last imported from, when, what its input said about itself (`HealthInput.
+/// each was last imported from (nothing of when: two runs of the same exports make the same
+/// store; the run log has the times), what its input said about itself (`HealthInput.
 /// contentState`, for the next run's question whether it only adds), and the priority lists
 /// it brought. A rebuild of a store of two platforms reads both again from here; `status` and
 /// `people show` list them.
@@ -14,18 +15,13 @@ package struct StoreExports: Sendable, Equatable, Codable {
         /// The path as the person gave it, made absolute.
         package var path: String
         package var kind: String
-        package var importedUTC: String
         package var state: String?
         /// The export's own per-type source lists (`HealthInput.sourcePriority`), if any.
         package var lists: [String: [String]]?
 
-        package init(platform: InputPlatform, path: String, kind: String, importedUTC: String, state: String?,
-                     lists: [String: [String]]?) {
-            self.platform = platform; self.path = path; self.kind = kind; self.importedUTC = importedUTC
-            self.state = state; self.lists = lists
+        package init(platform: InputPlatform, path: String, kind: String, state: String?, lists: [String: [String]]?) {
+            self.platform = platform; self.path = path; self.kind = kind; self.state = state; self.lists = lists
         }
-
-        enum CodingKeys: String, CodingKey { case platform, path, kind, importedUTC = "imported_utc", state, lists }
     }
 
     package private(set) var entries: [Entry] = []
@@ -56,16 +52,13 @@ package struct StoreExports: Sendable, Equatable, Codable {
         }
         guard try database.hasTable("runs"), try HealthStore(database: database).lastRunID() != nil,
               let platform = InputPlatform(rawValue: try StoreSettings.platform(in: database)) else { return StoreExports() }
-        return StoreExports(entries: [Entry(platform: platform, path: "", kind: "", importedUTC: "",
+        return StoreExports(entries: [Entry(platform: platform, path: "", kind: "",
                                             state: try StoreSettings.inputState(in: database), lists: nil)])
     }
 
-    /// `status`'s and `people show`'s lines: each export, where from and when.
+    /// `status`'s and `people show`'s lines: each export, where it was last imported from.
     package var lines: [String] {
-        entries.map { e in
-            "\(e.platform.displayName) export: " + (e.path.isEmpty ? "(imported before paths were kept)" : e.path)
-                + (e.importedUTC.isEmpty ? "" : ", last imported \(e.importedUTC)")
-        }
+        entries.map { e in "\(e.platform.displayName) export: " + (e.path.isEmpty ? "(imported before paths were kept)" : e.path) }
     }
 
     package func save(in database: Database) throws {
