@@ -44,7 +44,7 @@ final class ManPageAndCompletionsTests: XCTestCase {
         let rendered = try runProcess(man, ["--warnings", "-l", file], environment: ["MANWIDTH": "100", "MANPAGER": "cat"])
         XCTAssertEqual(rendered.status, 0, rendered.stderr)
         XCTAssertEqual(rendered.stderr, "", "groff's warnings")
-        XCTAssertTrue(rendered.stdout.contains("healthetl import EXPORT [--out DIR]"), String(rendered.stdout.prefix(2000)))
+        XCTAssertTrue(rendered.stdout.contains("healthetl import EXPORT [OTHER-EXPORT] [--out DIR]"), String(rendered.stdout.prefix(2000)))
         XCTAssertTrue(rendered.stdout.contains("EXIT STATUS"))
     }
 

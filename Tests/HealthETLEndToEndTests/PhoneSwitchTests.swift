@@ -87,6 +87,13 @@ final class PhoneSwitchTests: XCTestCase {
         XCTAssertEqual(try query(full + "/health.sqlite", tenth),
                        ["apple-health|600.0|1200.0|1", "health-connect|2000.0|2000.0|1"])
 
+        // The same in HealthQL and in the files.
+        let ql = try healthetl(["query", "--out", full, "--format", "csv",
+                                "SELECT platform, counted FROM reconciliation_platforms WHERE date = '2025-03-10' AND metric = 'steps'"])
+        XCTAssertEqual(ql.stdout.split(whereSeparator: \.isNewline).dropFirst().map(String.init), ["apple-health,600", "health-connect,2000"], ql.stderr)
+        let csv = try String(contentsOfFile: full + "/csv/reconciliation_platforms.csv", encoding: .utf8)
+        XCTAssertTrue(csv.contains("2025-03-10,steps,apple-health,600"), csv)
+
         var notes: [String] = []
         for (out, order) in [(appleFirst, ["apple-15.xml", "hc-20.zip", "apple-24.xml", "hc-31.zip"]),
                              (androidFirst, ["hc-20.zip", "apple-15.xml", "hc-31.zip", "apple-24.xml"])] {

@@ -15,6 +15,8 @@ enum TableSource: String, CaseIterable {
     case vitals, bloodPressure = "blood_pressure", hrvMeasurements = "hrv_measurements"
     /// The data-quality tables (docs/data-quality.md); `sources` is the store's `source_inventory`.
     case reconciliation, dataQuality = "data_quality", sources
+    /// A store of one person's two phones: each platform's part of each day's total (issue 60).
+    case reconciliationPlatforms = "reconciliation_platforms"
     /// The menstrual cycles (docs/cycles.md): one row a cycle, and the days with cycle records.
     case cycles, cycleDays = "cycle_days"
 }
@@ -210,6 +212,13 @@ enum SourceCatalog {
                          Field("duplicates_dropped", .number, "t.duplicates_dropped"),
                          Field("value", .number, "t.overlap_removed", natural: false)],
                         "reconciliation t", day: "t.date", "our daily totals against every source's sum and the rings")
+        case .reconciliationPlatforms:
+            return make([Field("date", .date, "t.date"),
+                         Field("metric", .label, "t.metric", storedValuesSQL: "SELECT DISTINCT metric FROM reconciliation_platforms"),
+                         Field("platform", .text, "t.platform"),
+                         Field("counted", .number, "t.counted"), Field("all_sources_sum", .number, "t.all_sources_sum"),
+                         Field("samples", .number, "t.samples"), Field("value", .number, "t.counted", natural: false)],
+                        "reconciliation_platforms t", day: "t.date", "each platform's part of a day's total (two phones)")
         case .dataQuality:
             return make([Field("date", .date, "t.date"), Field("watch_hours", .number, "t.watch_hours"),
                          Field("phone_hours", .number, "t.phone_hours"), Field("source_count", .number, "t.source_count"),

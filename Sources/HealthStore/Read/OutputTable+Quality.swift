@@ -3,7 +3,8 @@ import HealthCore
 /// The data-quality tables (docs/data-quality.md) as files: `reconciliation`,
 /// `reconciliation_sources`, `data_quality` and `sources` (the store's `source_inventory`).
 extension OutputTable {
-    package static let quality: [OutputTable] = [reconciliation, reconciliationSources, dataQuality, sourceInventory]
+    package static let quality: [OutputTable] = [reconciliation, reconciliationSources, reconciliationPlatforms, dataQuality,
+                                                 sourceInventory]
 
     package static let reconciliation = OutputTable(
         name: "reconciliation",
@@ -28,6 +29,18 @@ extension OutputTable {
         sql: """
             SELECT date, metric, source_name, device_model, total, samples, priority FROM reconciliation_sources
             ORDER BY date, metric, source_name, device_model
+            """)
+
+    /// A store of one person's two phones: each platform's part of each day's total (issue 60).
+    package static let reconciliationPlatforms = OutputTable(
+        name: "reconciliation_platforms",
+        columns: [Column("date", .date, optional: false), Column("metric", .text(dictionary: true), optional: false),
+                  Column("platform", .text(dictionary: true), optional: false),
+                  Column("counted", .real(places: 2), optional: false), Column("all_sources_sum", .real(places: 2), optional: false),
+                  Column("samples", .integer, optional: false)],
+        sql: """
+            SELECT date, metric, platform, counted, all_sources_sum, samples FROM reconciliation_platforms
+            ORDER BY date, metric, platform
             """)
 
     package static let dataQuality = OutputTable(

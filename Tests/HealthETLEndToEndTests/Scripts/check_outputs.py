@@ -97,6 +97,7 @@ SPECS = [
     Spec("workout_details", "workout_details", key=None),
     Spec("reconciliation", "reconciliation", key=("date", "metric")),
     Spec("reconciliation_sources", "reconciliation_sources", key=("date", "metric", "source_name", "device_model")),
+    Spec("reconciliation_platforms", "reconciliation_platforms", key=("date", "metric", "platform")),
     Spec("data_quality", "data_quality", key=("date",)),
     Spec("sources", "source_inventory", key=("source_name", "device_model", "type")),
     # Issue 60 (docs/cycles.md).
