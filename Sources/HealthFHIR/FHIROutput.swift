@@ -36,7 +36,8 @@ package enum FHIRWriter {
         let profile = try store.profile()
         var resources = FHIRResources(personID: FHIRResources.personID(profile, earliestIdentity: try store.earliestSampleIdentity()),
                                       calendar: try StoreSettings.calendar(in: database) ?? LocalCalendar(identifier: "UTC")!)
-        resources.platform = try StoreSettings.platform(in: database)
+        resources.healthConnectSources = try store.fhirSources(of: .healthConnect)
+        resources.onlyHealthConnect = try store.sourcePlatforms() == [.healthConnect]
         var written: [(type: String, count: Int)] = []
         func file(_ type: String, _ body: (NDJSONFile) throws -> Void) throws {
             let out = try NDJSONFile(path: (folder as NSString).appendingPathComponent(type + ".ndjson"))

@@ -11,9 +11,11 @@ struct FHIRResources {
     let personID: String
     /// Local times and days: the store's calendar (its zone, or a traveller's timeline).
     var calendar: LocalCalendar
-    /// Where the data came from (`StoreSettings.platform`): a Health Connect person's devices
-    /// say so, each named by its app.
-    var platform = "apple-health"
+    /// The sources that came through Android's Health Connect (a person who switched phones
+    /// has both kinds): their devices say so, each named by its app.
+    var healthConnectSources: Set<HealthStore.FHIRSource> = []
+    /// Every source is one (a workout's app too, which may have written no sample).
+    var onlyHealthConnect = false
 
     var patientReference: [String: Any] { ["reference": "Patient/\(personID)"] }
 
@@ -58,7 +60,7 @@ struct FHIRResources {
                                 "deviceName": [["name": s.name, "type": "user-friendly-name"]]]
         if let model = s.model, !model.isEmpty { d["modelNumber"] = model }
         if let version = s.version, !version.isEmpty { d["version"] = [["value": version]] }
-        if platform == "health-connect" {
+        if onlyHealthConnect || healthConnectSources.contains(s) {
             d["note"] = [["text": "Recorded by the app \(s.name) and exported by Android Health Connect"]]
         }
         return d

@@ -94,6 +94,12 @@ final class PhoneSwitchTests: XCTestCase {
         let csv = try String(contentsOfFile: full + "/csv/reconciliation_platforms.csv", encoding: .utf8)
         XCTAssertTrue(csv.contains("2025-03-10,steps,apple-health,600"), csv)
 
+        // FHIR: the Pixel's app says it came through Health Connect, the iPhone does not.
+        XCTAssertEqual(try healthetl(["export-fhir", "--out", full]).status, 0)
+        let devices = try String(contentsOfFile: full + "/fhir/Device.ndjson", encoding: .utf8).split(whereSeparator: \.isNewline)
+        XCTAssertTrue(devices.contains { $0.contains(#""name":"Fit""#) && $0.contains("Android Health Connect") }, "\(devices)")
+        XCTAssertTrue(devices.contains { $0.contains("Alex’s iPhone") && !$0.contains("Health Connect") }, "\(devices)")
+
         var notes: [String] = []
         for (out, order) in [(appleFirst, ["apple-15.xml", "hc-20.zip", "apple-24.xml", "hc-31.zip"]),
                              (androidFirst, ["hc-20.zip", "apple-15.xml", "hc-31.zip", "apple-24.xml"])] {

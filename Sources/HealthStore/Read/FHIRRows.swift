@@ -80,6 +80,14 @@ extension HealthStore {
             """).map { FHIRSource(name: $0[0].string ?? "", version: $0[1].string, model: $0[2].string) }
     }
 
+    /// The sources of `platform` (a store made before version 12: its own platform's, all).
+    package func fhirSources(of platform: InputPlatform) throws -> Set<FHIRSource> {
+        let own = try StoreSettings.platform(in: database)
+        return Set(try database.rows("SELECT DISTINCT name, version, device_model FROM sources WHERE ifnull(platform, ?) = ?",
+                                     [.text(own), .text(platform.rawValue)])
+            .map { FHIRSource(name: $0[0].string ?? "", version: $0[1].string, model: $0[2].string) })
+    }
+
     /// The samples of `types` (identifiers) with a value, in (start, identity) order, `body` called
     /// for each: one row in memory at a time.
     package func forEachFHIRSample(types: [String], _ body: (FHIRSample) throws -> Void) throws {
