@@ -168,7 +168,8 @@ package struct ImportJob: Sendable {
             // Dated as the published store's rows are (its timeline); a full load: at home.
             let calendar = try previous.flatMap { try StoreSettings.calendar(in: $0.database) } ?? settings.calendar()
             load = try Loader(source: source, staged: checkpoints.staged, calendar: calendar,
-                              anchors: try previous.map { try Self.anchors(of: $0, for: source.platform) } ?? Anchors(), alreadyStored: previous?.stored ?? StoredIdentities(),
+                              anchors: try previous.map { try Self.anchors(of: $0, for: source.platform) } ?? Anchors(),
+                              alreadyStored: previous?.stored ?? StoredIdentities(),
                               overlapSeconds: options.config.anchorOverlapSeconds ?? 20,
                               runID: previous?.nextRunID ?? 1, progress: progress,
                               checkpoint: resumed ?? LoadCheckpoint(input: input, job: job),

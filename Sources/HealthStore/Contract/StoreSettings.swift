@@ -102,12 +102,8 @@ package struct StoreSettings: Sendable, Equatable {
         }
     }
 
-    /// What the export the store was built from says about itself (`HealthInput.contentState`),
-    /// for the next run's question whether its export only adds to this one.
-    package static func saveInputState(_ state: String?, in database: Database) throws {
-        try set("input_state", state, in: database)
-    }
-
+    /// What the export a store of before issue 60 was built from said about itself
+    /// (`HealthInput.contentState`); a store now keeps it per platform (`StoreExports`).
     package static func inputState(in database: Database) throws -> String? {
         guard try database.hasTable("settings") else { return nil }
         return try value(of: "input_state", in: database)
