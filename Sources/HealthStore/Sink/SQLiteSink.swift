@@ -268,7 +268,15 @@ package final class SQLiteSink {
                     try dropped(&samples[i], identity: identities[i])
                     continue
                 }
-                pending.append((i, try typeID(samples[i].record.type), try sourceID(samples[i].record.source)))
+                // The type and source are compared with the last ones in place: handed to
+                // `typeID` and `sourceID` as arguments, they were copied out of the buffer
+                // first, their texts retained and released (issue 62).
+                let sample = samples.baseAddress! + i
+                let type = lastType.id >= 0 && lastType.name == sample.pointee.record.type
+                    ? lastType.id : try typeID(sample.pointee.record.type)
+                let source = lastSource.id >= 0 && lastSource.source == sample.pointee.record.source
+                    ? lastSource.id : try sourceID(sample.pointee.record.source)
+                pending.append((i, type, source))
                 if pending.count == Self.rowsPerInsert { try insertPending(samples, identities) }
             }
             try insertPending(samples, identities)
