@@ -20,6 +20,9 @@ package struct SeriesReader: SeriesSource {
         package var name: String
         package var version: String?
         package var deviceModel: String?
+        package init(id: Int64, name: String, version: String?, deviceModel: String?) {
+            self.id = id; self.name = name; self.version = version; self.deviceModel = deviceModel
+        }
     }
 
     /// A stored sample of one type: what the merge and aggregate stages need, and the rest
