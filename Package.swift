@@ -16,10 +16,10 @@ func stamp(_ name: String) -> CSetting? {
     return .define(name, to: value)
 }
 
-// Release builds: cross-module optimization specializes the stages' generic types
-// (PriorityMerger<Tag>, DaySplitter<Tag>) where the pipeline uses them, instead of looking up
-// their metadata at run time per call (the load's per-sample calls into HealthDedupe's identity
-// set are `@inlinable` and `@_spi(Load) public` too, so they inline without relying on it);
+// Release builds: cross-module optimization specializes generic code where other modules use
+// it, but not a `package` declaration: the per-sample calls into HealthDedupe's identity set and
+// the analytics' PriorityMerger<Tag> are `@inlinable` and `@_spi(Load)` / `@_spi(Analytics)
+// public` for that (unspecialized, the merger's metadata lookups were 3% of an import; issue 62);
 // exclusivity is checked at compile time only (debug builds, which the tests use, keep the
 // run-time checks: the per-access bookkeeping cost the parser a few percent).
 let strict: [SwiftSetting] = [

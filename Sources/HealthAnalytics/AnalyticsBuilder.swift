@@ -1,7 +1,7 @@
 import Foundation
 import HealthAggregate
 import HealthCore
-import HealthDedupe
+@_spi(Analytics) import HealthDedupe   // PriorityMerger, specialized into `build`
 import HealthStore
 
 /// Wires the second half of the job: each stored series, read back in time order, goes

@@ -1,6 +1,6 @@
 import HealthAggregate
 import HealthCore
-import HealthDedupe
+@_spi(Analytics) import HealthDedupe
 import HealthStore
 
 /// A store of one person's two phones (issue 60): each source's platform, which platform counts

@@ -70,18 +70,21 @@ package struct Normalizer: StageHandler {
         guard let start = record.startDate else { return Self.reject(record, quarantine: &quarantine, "missing startDate") }
         let end = record.endDate ?? start
         if end < start { return Self.reject(record, quarantine: &quarantine, "endDate before startDate") }
-        let facts = facts(of: record.type)
+        // The facts are read in place from `lastType`: a copy of them (`let facts = …`)
+        // retained and released the strings of the type's registry entry once a record (issue 62).
+        refreshFacts(for: record.type)
+        let maximumSpan = lastType.maximumSpan
         // A record's span is spread over its days and hours: a hostile one from year 0001 to
         // 9999 would take memory and time per day of it.
-        if end.microseconds - start.microseconds > facts.maximumSpan {
+        if end.microseconds - start.microseconds > maximumSpan {
             let days = (end.microseconds - start.microseconds) / 86_400_000_000
             return Self.reject(record, quarantine: &quarantine,
-                               "spans \(days) days, more than the \(facts.maximumSpan / 86_400_000_000) days one \(facts.alias) record may")
+                               "spans \(days) days, more than the \(maximumSpan / 86_400_000_000) days one \(lastType.alias) record may")
         }
         var value: Double?
         var unit = record.unit
         var category: String?
-        if facts.isCategory {
+        if lastType.isCategory {
             category = CategoryValues.canonical(record.value, type: record.type)
         } else if let text = record.value ?? Self.aggregatedValue(record) {
             guard let number = DecimalText.double(text) else {
@@ -97,10 +100,10 @@ package struct Normalizer: StageHandler {
                     return Self.reject(record, quarantine: &quarantine, reason.description)
                 }
             }
-        } else if facts.isQuantity {
+        } else if lastType.isQuantity {
             return Self.reject(record, quarantine: &quarantine, "missing value")
         }
-        if let value, let problem = facts.bounds.problem(with: value) {
+        if let value, let problem = lastType.bounds.problem(with: value) {
             return Self.reject(record, quarantine: &quarantine, problem)
         }
         let userEntered = Self.wasUserEntered(record)
@@ -148,13 +151,14 @@ package struct Normalizer: StageHandler {
             isQuantity = identifier.hasPrefix("HKQuantityTypeIdentifier")
         }
     }
-    private var lastType: TypeFacts?
+    /// Not optional, so that the checks borrow it in place (an unwrapped optional's `bounds`
+    /// was copied for every value checked). No record has the empty type of the first facts:
+    /// it is refused before its facts are needed.
+    private var lastType = TypeFacts("")
 
-    private mutating func facts(of identifier: String) -> TypeFacts {
-        if let last = lastType, last.identifier == identifier { return last }
-        let made = TypeFacts(identifier)
-        lastType = made
-        return made
+    /// Makes `lastType` the facts of `identifier`.
+    private mutating func refreshFacts(for identifier: String) {
+        if lastType.identifier != identifier { lastType = TypeFacts(identifier) }
     }
 
     private struct TypeUnit: Hashable { var type: String; var unit: String }

@@ -1,7 +1,7 @@
 import XCTest
 @testable import HealthAggregate
 @testable import HealthCore
-@testable import HealthDedupe
+@_spi(Analytics) @testable import HealthDedupe
 
 /// The Health app's day arithmetic, with answers computed by hand (docs/FORMAT.md, "How a
 /// day is counted"). Times are Europe/Berlin wall clocks.

@@ -1,7 +1,7 @@
 import XCTest
 @testable import HealthAggregate
 @testable import HealthCore
-@testable import HealthDedupe
+@_spi(Analytics) @testable import HealthDedupe
 
 /// The sleep-night rule (docs/sleep-nights.md), one test per rule, on nights built here:
 /// sessions by gaps, dated by the wake-up day, naps, in bed as the union of both tracks.

@@ -1,6 +1,6 @@
 import XCTest
 import HealthCore
-@testable import HealthDedupe
+@_spi(Analytics) @testable import HealthDedupe
 
 /// The merge's slices themselves (which source won each, and its pro-rata share), below the
 /// day totals HealthAggregateTests checks: time is cut at every sample boundary, the best rank

@@ -15,23 +15,31 @@ import HealthCore
 /// Two overlapping samples of the *same* source count once in their common slice (the
 /// higher rate wins): such overlaps are re-synced rewrites (seen from Garmin Connect), and
 /// adding them would count the same steps twice.
-package struct PriorityMerger<Tag: Sendable>: StageHandler {
-    package typealias InboundIn = [MergeSample<Tag>]
-    package typealias InboundOut = [MergedPiece<Tag>]
+///
+/// `@_spi(Analytics) public` and `@inlinable` throughout, not `package` (issue 62): the analytics
+/// call it once a batch for every sample of a series, from another module, and Swift neither
+/// inlines nor specializes a `package` generic there, cross-module optimization or not (6.3).
+/// Unspecialized, every call looked up the metadata of `[Active]`, `MergedPiece<Tag>` and
+/// their tuples at run time: 3% of a full import's CPU. As HealthDedupe's identity set (the
+/// `Load` SPI), it stays out of sight unless a file asks (`@_spi(Analytics) import HealthDedupe`).
+@_spi(Analytics) public struct PriorityMerger<Tag: Sendable>: StageHandler {
+    public typealias InboundIn = [MergeSample<Tag>]
+    public typealias InboundOut = [MergedPiece<Tag>]
 
-    private struct Active {
-        var sample: MergeSample<Tag>
-        var rate: Double   // value per µs
+    @usableFromInline struct Active {
+        @usableFromInline var sample: MergeSample<Tag>
+        @usableFromInline var rate: Double   // value per µs
+        @inlinable init(sample: MergeSample<Tag>, rate: Double) { self.sample = sample; self.rate = rate }
     }
 
-    private var active: [Active] = []
-    private var cursor = Int64.min
-    private var lastStart = Int64.min
-    private var pieces: [MergedPiece<Tag>] = []
+    @usableFromInline var active: [Active] = []
+    @usableFromInline var cursor = Int64.min
+    @usableFromInline var lastStart = Int64.min
+    @usableFromInline var pieces: [MergedPiece<Tag>] = []
 
-    package init() {}
+    @inlinable public init() {}
 
-    package mutating func handle(_ input: [MergeSample<Tag>], emit: (consuming [MergedPiece<Tag>]) throws -> Void) throws {
+    @inlinable public mutating func handle(_ input: [MergeSample<Tag>], emit: (consuming [MergedPiece<Tag>]) throws -> Void) throws {
         for sample in input {
             guard sample.start >= lastStart else {
                 throw HealthETLError.internal("priority merge: samples out of order at \(sample.start)")
@@ -50,12 +58,12 @@ package struct PriorityMerger<Tag: Sendable>: StageHandler {
         try flush(emit)
     }
 
-    package mutating func finish(emit: (consuming [MergedPiece<Tag>]) throws -> Void) throws {
+    @inlinable public mutating func finish(emit: (consuming [MergedPiece<Tag>]) throws -> Void) throws {
         advance(to: Int64.max)
         try flush(emit)
     }
 
-    private mutating func flush(_ emit: (consuming [MergedPiece<Tag>]) throws -> Void) throws {
+    @inlinable mutating func flush(_ emit: (consuming [MergedPiece<Tag>]) throws -> Void) throws {
         guard !pieces.isEmpty else { return }
         try emit(pieces)
         pieces.removeAll(keepingCapacity: true)
@@ -64,7 +72,7 @@ package struct PriorityMerger<Tag: Sendable>: StageHandler {
     /// Emits the slices between the cursor and `limit`, retiring samples that end on the way.
     /// Hand-written loops: the standard library's `removeAll(where:)` and `dropFirst` looked
     /// up the generic metadata of `[Active]` on every call, a tenth of the analytics' time.
-    private mutating func advance(to limit: Int64) {
+    @inlinable mutating func advance(to limit: Int64) {
         while cursor < limit, !active.isEmpty {
             var nextEnd = Int64.max
             for i in active.indices where active[i].sample.end < nextEnd { nextEnd = active[i].sample.end }
@@ -77,7 +85,7 @@ package struct PriorityMerger<Tag: Sendable>: StageHandler {
     }
 
     /// Drops the samples that end at or before the cursor, keeping the others' order.
-    private mutating func retireEnded() {
+    @inlinable mutating func retireEnded() {
         var kept = 0
         for i in active.indices where active[i].sample.end > cursor {
             if kept != i { active[kept] = active[i] }
@@ -86,7 +94,7 @@ package struct PriorityMerger<Tag: Sendable>: StageHandler {
         while active.count > kept { active.removeLast() }
     }
 
-    private mutating func emitSlice(_ from: Int64, _ to: Int64) {
+    @inlinable mutating func emitSlice(_ from: Int64, _ to: Int64) {
         var best = 0
         for i in active.indices.dropFirst() {
             let (a, b) = (active[i], active[best])

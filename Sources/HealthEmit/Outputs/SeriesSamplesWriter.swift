@@ -12,7 +12,8 @@ import SQLite
 package final class SeriesSamplesWriter {
     private let writer: ParquetWriter
     private let sources: [Int64: SeriesReader.Source]
-    private var lastSource: SeriesReader.Source?
+    /// The source of the rows being written (id -1 before the first: no source has it).
+    private var current = SeriesReader.Source(id: -1, name: "", version: nil, deviceModel: nil)
     package private(set) var rows = 0
 
     package init(path: String, sources: [SeriesReader.Source], compression: ParquetCompression = .gzip,
@@ -56,28 +57,32 @@ package final class SeriesSamplesWriter {
     /// row's (the same type, the same source id, the same unit String) is appended as a
     /// repeat, without looking at its bytes.
     package func append(type: String, _ batch: [SeriesReader.Row]) throws {
+        // Rows and their source are read in place (`row.pointee`, `current`): copies of them
+        // (`let row = rows[k]`, a source returned by value) retained and released their texts
+        // for every row (issue 62).
         try batch.withUnsafeBufferPointer { rows in
+            guard let first = rows.baseAddress else { return }
             for k in rows.indices {
-                let source = try source(rows[k].sourceID)
+                let row = first + k
                 let repeats = k > 0
-                let sameSource = repeats && rows[k - 1].sourceID == rows[k].sourceID
+                let sameSource = repeats && row[-1].sourceID == row.pointee.sourceID
+                if !sameSource && row.pointee.sourceID != current.id { try select(row.pointee.sourceID) }
                 try writer.appendRow { r in
-                    let row = rows[k]
                     repeats ? r.repeatedString(0, type) : r.string(0, type)
-                    sameSource ? r.repeatedString(1, source.name) : r.string(1, source.name)
-                    if let version = source.version { sameSource ? r.repeatedString(2, version) : r.string(2, version) }
-                    if let model = source.deviceModel { sameSource ? r.repeatedString(3, model) : r.string(3, model) }
-                    r.int64(4, row.start)
-                    r.int64(5, row.end)
-                    if let created = row.created { r.int64(6, created) }
-                    r.int32(7, Int32(truncatingIfNeeded: row.localDay))
-                    if let value = row.value { r.double(8, value) }
-                    if let unit = row.unit { repeats && rows[k - 1].unit == unit ? r.repeatedString(9, unit) : r.string(9, unit) }
-                    if let raw = row.rawValue { r.string(10, raw) }
-                    if let rawUnit = row.rawUnit {
-                        repeats && rows[k - 1].rawUnit == rawUnit ? r.repeatedString(11, rawUnit) : r.string(11, rawUnit)
+                    sameSource ? r.repeatedString(1, current.name) : r.string(1, current.name)
+                    if let version = current.version { sameSource ? r.repeatedString(2, version) : r.string(2, version) }
+                    if let model = current.deviceModel { sameSource ? r.repeatedString(3, model) : r.string(3, model) }
+                    r.int64(4, row.pointee.start)
+                    r.int64(5, row.pointee.end)
+                    if let created = row.pointee.created { r.int64(6, created) }
+                    r.int32(7, Int32(truncatingIfNeeded: row.pointee.localDay))
+                    if let value = row.pointee.value { r.double(8, value) }
+                    if let unit = row.pointee.unit { repeats && row[-1].unit == unit ? r.repeatedString(9, unit) : r.string(9, unit) }
+                    if let raw = row.pointee.rawValue { r.string(10, raw) }
+                    if let rawUnit = row.pointee.rawUnit {
+                        repeats && row[-1].rawUnit == rawUnit ? r.repeatedString(11, rawUnit) : r.string(11, rawUnit)
                     }
-                    if let category = row.categoryValue { r.string(12, category) }
+                    if let category = row.pointee.categoryValue { r.string(12, category) }
                 }
             }
         }
@@ -90,11 +95,10 @@ package final class SeriesSamplesWriter {
     /// Removes the unfinished file.
     package func abort() { writer.abort() }
 
-    /// Rows come in long runs of one source: the last one is checked before hashing.
-    private func source(_ id: Int64) throws -> SeriesReader.Source {
-        if let lastSource, lastSource.id == id { return lastSource }
+    /// Makes `current` the source `id`. Rows come in long runs of one source: `append` checks
+    /// the current one before this hashes.
+    private func select(_ id: Int64) throws {
         guard let found = sources[id] else { throw HealthETLError.internal("samples: no source \(id)") }
-        lastSource = found
-        return found
+        current = found
     }
 }

@@ -24,6 +24,9 @@ final class ExportSAXHandler: SAXHandler {
     private(set) var sawRoot = false
     /// Set with a prefilter: recognises records already imported.
     private var known: KnownRecordCheck?
+    /// `known != nil`, asked once a record: the comparison itself copied the optional through
+    /// the generic witnesses of `Optional` (it is no `Equatable`; issue 62).
+    private let checksKnown: Bool
     private var skippedByPrefilter = 0
     /// Route points and heartbeats in the batch, counted as items: a workout or an HRV record
     /// is one item but may hold hundreds of them, and a batch of a four-year export's 872
@@ -52,6 +55,7 @@ final class ExportSAXHandler: SAXHandler {
         self.batchSize = batchSize
         batch = Self.emptyBatch(batchSize)
         known = prefilter.map(KnownRecordCheck.init)
+        checksKnown = prefilter != nil
         self.position = position
         self.emit = emit
         elementsEnded = resume?.elementOrdinal ?? 0
@@ -191,7 +195,7 @@ final class ExportSAXHandler: SAXHandler {
     // MARK: Children of HealthData
 
     private func startTopLevel(_ name: ByteSpan, _ attributes: SAXAttributes) -> Context {
-        if name.equals("Record"), known != nil, isKnown(attributes) {
+        if checksKnown, name.equals("Record"), isKnown(attributes) {
             skippedByPrefilter += 1
             return .skipped   // its children are skipped unread too
         }

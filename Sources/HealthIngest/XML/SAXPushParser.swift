@@ -187,6 +187,12 @@ final class SAXPushParser {
         }
         let n = sanitizer.filter(bytes, into: scratch)
         try refuseGiantTag(upcoming: UnsafeBufferPointer(start: scratch, count: n))
+        // libxml2 2.9 drops what it has parsed from its buffer at the start of each parse
+        // call, by moving what follows to the front: after the chunk was appended, that is the
+        // whole new chunk (a megabyte moved per chunk, as many bytes as it copies in; issue
+        // 62). An empty push first makes it drop the parsed bytes while only the unparsed
+        // tail of the last chunk follows them, so the new chunk is appended where it stays.
+        try push(nil, 0, terminate: false)
         try push(scratch, n, terminate: false)
     }
 

@@ -22,6 +22,9 @@ package struct SeriesReader: SeriesSource {
         package var deviceModel: String?
         /// nil: the store's own platform (a source stored before version 12).
         package var platform: InputPlatform? = nil
+        package init(id: Int64, name: String, version: String?, deviceModel: String?, platform: InputPlatform? = nil) {
+            self.id = id; self.name = name; self.version = version; self.deviceModel = deviceModel; self.platform = platform
+        }
     }
 
     /// A stored sample of one type: what the merge and aggregate stages need, and the rest
