@@ -16,13 +16,22 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # The later export: the sample's generator with its defaults and 10 more days.
 python3 "$root/tools/generate_export.py" --out "$work/later.xml" --days 40 >/dev/null 2>&1
-dump() {  # every table but runs, rows in order of all columns, run timestamps (recorded_at, updated_at) blanked
+dump() {  # every table but runs, rows in order of all columns, run timestamps (recorded_at, updated_at) blanked,
+          # and the folder of each export the store keeps (settings.exports: where the run was given it)
   python3 - "$1" <<'PY'
-import sqlite3, sys
+import json, os, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
+def exports_by_name(text):
+    kept = json.loads(text)
+    for entry in kept.get("entries", []):
+        entry["path"] = os.path.basename(entry.get("path", ""))
+    return json.dumps(kept, sort_keys=True)
+db.create_function("exports_by_name", 1, exports_by_name)
 for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table' AND name NOT IN ('runs') ORDER BY name"):
     cols = [r[1] for r in db.execute(f"PRAGMA table_info('{name}')")]
     sel = ", ".join("NULL" if c in ("recorded_at", "updated_at") else f'"{c}"' for c in cols)
+    if name == "settings":
+        sel = "key, CASE WHEN key = 'exports' THEN exports_by_name(value) ELSE value END"
     print("##", name, cols)
     order = ", ".join(str(i + 1) for i in range(len(cols)))
     for row in db.execute(f'SELECT {sel} FROM "{name}" ORDER BY {order}'):
