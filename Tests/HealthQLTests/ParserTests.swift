@@ -186,4 +186,16 @@ final class ParserTests: XCTestCase {
         XCTAssertNil(Suggestion.closest(to: "zzzzzz", in: ["steps", "sleep"]))
         XCTAssertEqual(Suggestion.distance(Array("kitten"), Array("sitting")), 3)
     }
+
+    /// `BETWEEN` and `IN period` write their left side twice: a query whose printed form is over
+    /// the operator limit is refused as written (found by the healthql fuzz target), and one just
+    /// inside it prints as a query that parses to itself.
+    func testAnExpansionOverTheOperatorLimitIsRefusedAsWritten() throws {
+        func product(_ n: Int) -> String { Array(repeating: "value", count: n + 1).joined(separator: "*") }
+        for tail in ["IN THIS WEEK", "IN LAST 4 WEEKS", "BETWEEN 1 AND 2"] {
+            XCTAssertThrowsError(try Parser.parse("SELECT * FROM daily WHERE \(product(60)) \(tail)"), tail)
+            let inside = try Parser.parse("SELECT * FROM daily WHERE \(product(40)) \(tail)")
+            XCTAssertEqual(try Parser.parse(inside.description), inside, tail)
+        }
+    }
 }

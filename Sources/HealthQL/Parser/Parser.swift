@@ -206,7 +206,12 @@ package struct Parser {
     ]
 
     private mutating func comparison() throws(HealthQLError) -> Expr {
+        let before = operators
         let left = try additive()
+        // `BETWEEN` and `IN period` write `left` twice, with a few operators of their own: the
+        // statement as printed (and parsed again) must stay within the limit too (found by the
+        // healthql fuzz target: a 60-operator `left IN THIS WEEK` printed as 128 operators).
+        let expansion = operators - before + 8
         let at = Anchor(current.position)
         if case .symbol(let s) = current.kind, let op = Self.comparisons[s] {
             advance()
@@ -228,6 +233,7 @@ package struct Parser {
         }
         if accept(.between) {
             // `x BETWEEN a AND b` is `x >= a AND x <= b` (both ends included, as in SQL).
+            for _ in 0..<expansion { try chain() }
             let low = try additive()
             try expect(.and, after: "BETWEEN \(low.text)")
             let high = try additive()
@@ -240,6 +246,7 @@ package struct Parser {
         }
         if accept(.in) {
             if let period = try relativePeriod() {
+                for _ in 0..<expansion { try chain() }
                 let range = Expr.binary(.and, .binary(.greaterEqual, left, period.from, at: at),
                                         .binary(.lessEqual, left, period.through, at: at), at: at)
                 return negated ? .unary(.not, range, at: at) : range
