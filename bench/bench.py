@@ -104,17 +104,25 @@ def generator_hash() -> str:
     return hashlib.sha256("".join(f"{f.name}:{sha256_file(f)}\n" for f in files).encode()).hexdigest()
 
 
+def cached_input(cache: Path, stem: str, key: str, suffix: str) -> tuple[Path, Path, dict | None]:
+    """The cache's file `stem-key.suffix` and its metadata file, and the metadata when both are
+    there; otherwise None, after the stem's files of other keys (stale generators) are removed."""
+    data, meta_path = cache / f"{stem}-{key}{suffix}", cache / f"{stem}-{key}.json"
+    if data.exists() and meta_path.exists():
+        return data, meta_path, json.loads(meta_path.read_text())
+    cache.mkdir(parents=True, exist_ok=True)
+    for stale in cache.glob(f"{stem}-*"):
+        stale.unlink()
+    return data, meta_path, None
+
+
 def export_for(size: str, cache: Path) -> tuple[Path, dict]:
     """The cached export for one size (generated if missing) and its metadata."""
     label, gen_args = SIZES[size][:2]
     key = hashlib.sha256(json.dumps({"args": gen_args, "generator": generator_hash()}).encode()).hexdigest()[:16]
-    xml = cache / f"export-{size}-{key}.xml"
-    meta_path = cache / f"export-{size}-{key}.json"
-    if xml.exists() and meta_path.exists():
-        return xml, json.loads(meta_path.read_text())
-    cache.mkdir(parents=True, exist_ok=True)
-    for stale in cache.glob(f"export-{size}-*"):
-        stale.unlink()
+    xml, meta_path, meta = cached_input(cache, f"export-{size}", key, ".xml")
+    if meta is not None:
+        return xml, meta
     tmp = cache / f".tmp-{size}-{key}.xml"
     log(f"generating {label} export: tools/generate_export.py {' '.join(gen_args)}")
     t0 = time.monotonic()
@@ -448,13 +456,9 @@ def hc_export_for(size: str, cache: Path) -> tuple[Path, dict]:
     label, gen_args = HC_SIZES[size][:2]
     tools = "".join(f"{f.name}:{sha256_file(f)}\n" for f in (HC_GENERATOR, HC_SCHEMA))
     key = hashlib.sha256(json.dumps({"args": gen_args, "tools": tools}).encode()).hexdigest()[:16]
-    db = cache / f"hc-{size}-{key}.db"
-    meta_path = cache / f"hc-{size}-{key}.json"
-    if db.exists() and meta_path.exists():
-        return db, json.loads(meta_path.read_text())
-    cache.mkdir(parents=True, exist_ok=True)
-    for stale in cache.glob(f"hc-{size}-*"):
-        stale.unlink()
+    db, meta_path, meta = cached_input(cache, f"hc-{size}", key, ".db")
+    if meta is not None:
+        return db, meta
     tmp = cache / f".tmp-hc-{size}-{key}.db"
     tmp.unlink(missing_ok=True)
     log(f"generating Health Connect {label}: tools/health_connect/generate.py --synthetic {' '.join(gen_args)}")
