@@ -15,6 +15,8 @@ package struct AnalyticsBuilder: Sendable {
     /// Gets every batch of rows read, with its type's identifier (the full build's
     /// `samples` output rides along this way).
     package var tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)?
+    /// Where each platform's samples begin (`AnalyticsSettings.platformStarts`); nil: read here.
+    package var platformStarts: [InputPlatform: Int64]?
 
     package init(calendar: LocalCalendar, priority: SourcePriority, heartbeatMaxGapMinutes: Double,
                 tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) {
@@ -35,7 +37,8 @@ package struct AnalyticsBuilder: Sendable {
     /// from the store: each run of consecutive days is computed from the samples around it,
     /// and only those days are kept.
     package func build(days: Set<CivilDate>? = nil, from reader: SeriesReader) throws -> AnalyticsWriter.Content {
-        let store = try StoreContext(reader: reader, sources: reader.sources(), priority: priority, types: reader.types())
+        let store = try StoreContext(reader: reader, sources: reader.sources(), priority: priority, types: reader.types(),
+                                     platformStarts: platformStarts)
         guard let days else { return try build(window: nil, store, series: reader) }
         var content = AnalyticsWriter.Content()
         for run in Self.consecutiveRuns(days) {
@@ -83,10 +86,11 @@ package struct AnalyticsBuilder: Sendable {
 
         /// `sources`: the store's (`SeriesReader.sources`), which the caller may need too.
         package init(reader: SeriesReader, sources: [SeriesReader.Source], priority: SourcePriority,
-             types: [(id: Int64, identifier: String)]) throws {
+             types: [(id: Int64, identifier: String)], platformStarts: [InputPlatform: Int64]? = nil) throws {
             ranks = RankTable(sources, priority: priority)
             names = Dictionary(sources.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-            let platforms = PlatformRanks(sources: sources, starts: try reader.platformStarts(sources), priority: priority.platforms)
+            let platforms = PlatformRanks(sources: sources, starts: try platformStarts ?? reader.platformStarts(sources),
+                                          priority: priority.platforms)
             // The lists are a Health Connect export's: with two platforms they rank its own apps only.
             let listing = platforms == nil ? sources : sources.filter { $0.platform == .healthConnect }
             listed = priority.listed.mapValues { list in

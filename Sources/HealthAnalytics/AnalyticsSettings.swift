@@ -25,6 +25,10 @@ package struct AnalyticsSettings: Sendable, Equatable {
     /// The person's zone timeline for this run, once known (`ZoneUpdate`): the days follow it
     /// when `localDays` says so. Not a setting: it comes from the data, and is kept in the store.
     package var timeline: ZoneTimeline?
+    /// Where each platform's samples begin in a store of one person's two phones, once read
+    /// (`StoreAnalytics`, one pass over the samples a run): nil, the analytics read it. Not a
+    /// setting either.
+    package var platformStarts: [InputPlatform: Int64]?
 
     package init(timeZone: TimeZone, zoneName: String, priority: SourcePriority, heartbeatMaxGapMinutes: Double,
                  weekStart: Int, maxHeartRate: Double?, quality: QualityBuilder.Settings, localDays: LocalDays) {
@@ -84,8 +88,10 @@ package struct AnalyticsSettings: Sendable, Equatable {
 
     /// The analytics stage under these settings.
     package func builder(tap: (@Sendable (String, [SeriesReader.Row]) throws -> Void)? = nil) -> AnalyticsBuilder {
-        AnalyticsBuilder(calendar: calendar(), priority: priority,
-                         heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, tap: tap)
+        var builder = AnalyticsBuilder(calendar: calendar(), priority: priority,
+                                       heartbeatMaxGapMinutes: heartbeatMaxGapMinutes, tap: tap)
+        builder.platformStarts = platformStarts
+        return builder
     }
 
     package func save(in database: Database) throws { try stored.save(in: database) }

@@ -38,10 +38,12 @@ struct PlatformRanks: Sendable {
             .joined(separator: ",")
     }
 
-    /// The order line of a store (nil: a store of one platform).
-    static func orderLine(of reader: SeriesReader, priority: PlatformPriority) throws -> String? {
+    /// Where each platform's samples begin in a store, read once (empty: one platform), and the
+    /// order line it gives (nil: one platform).
+    static func read(_ reader: SeriesReader, priority: PlatformPriority) throws -> (starts: [InputPlatform: Int64], order: String?) {
         let sources = try reader.sources()
-        return PlatformRanks(sources: sources, starts: try reader.platformStarts(sources), priority: priority)?.orderLine
+        let starts = try reader.platformStarts(sources)
+        return (starts, PlatformRanks(sources: sources, starts: starts, priority: priority)?.orderLine)
     }
 }
 

@@ -35,10 +35,13 @@ package enum StoreAnalytics {
         // The zone timeline, built beside the index or now; the rows it moves are dated again.
         let zones = try beside?.zones ?? ZoneUpdate(database, settings: settings)
         try zones.redate(database)
-        let result = try Recompute(database: database, settings: zones.settings)
+        var settings = zones.settings
+        let platforms = try PlatformRanks.read(SeriesReader(database: database), priority: settings.priority.platforms)
+        settings.platformStarts = platforms.starts
+        let result = try Recompute(database: database, settings: settings)
             .run(days: nil, recordedAt: recordedAt, progress: progress, computed: beside, tap: beside == nil ? tap : nil)
-        try zones.settings.save(in: database)
-        try StoreSettings.savePlatformOrder(try platformOrder(database, settings), in: database)
+        try settings.save(in: database)
+        try StoreSettings.savePlatformOrder(platforms.order, in: database)
         return result
     }
 
@@ -54,17 +57,18 @@ package enum StoreAnalytics {
         let zones = try ZoneUpdate(database, settings: settings,
                                    previous: try ZoneStore(database: database).storedTimeline(home: settings.zoneName))
         try zones.redate(database)
-        let settings = zones.settings
+        var settings = zones.settings
         // After `reset` the analytics are empty: every day is to be computed.
         let empty = try store.dayCount() == 0 || zones.moved == nil
         var days = empty ? nil : try touchedDays(database, since: merged.firstNewSampleID, workouts: merged.newWorkoutSpans,
                                                  calendar: settings.calendar()).union(zones.moved?.days ?? [])
         // The platforms' order of a person's two phones (`PlatformRanks`) decides every day both
         // recorded: a store that gains its second platform, or whose order changed, is recomputed whole.
-        let order = try platformOrder(database, settings)
-        if order != (try StoreSettings.platformOrder(in: database)) {
+        let platforms = try PlatformRanks.read(SeriesReader(database: database), priority: settings.priority.platforms)
+        settings.platformStarts = platforms.starts
+        if platforms.order != (try StoreSettings.platformOrder(in: database)) {
             days = nil
-            try StoreSettings.savePlatformOrder(order, in: database)
+            try StoreSettings.savePlatformOrder(platforms.order, in: database)
         }
         // A later export completes the days that were partial (docs/days-and-averages.md):
         // they are recomputed, and every day's `partial_day` set again, even without new samples.
@@ -88,11 +92,6 @@ package enum StoreAnalytics {
         let result = try Recompute(database: database, settings: settings)
             .run(days: days, recordedAt: recordedAt, progress: progress)
         return Update(touchedDays: days?.count, result: result)
-    }
-
-    /// Which platform counts first in each category, in a store of two platforms (nil: one).
-    private static func platformOrder(_ database: Database, _ settings: AnalyticsSettings) throws -> String? {
-        try PlatformRanks.orderLine(of: SeriesReader(database: database), priority: settings.priority.platforms)
     }
 
     /// Local days whose analytics new samples or workouts can change: each one's days, and a
