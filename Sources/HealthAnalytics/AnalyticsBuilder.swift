@@ -185,8 +185,8 @@ package struct AnalyticsBuilder: Sendable {
         }
         var content = AnalyticsWriter.Content()
         content.days = book.dailyRows
-        content.typeDays = book.typeRows
-        content.typeHours = book.hourRows
+        content.typeDays = book.takeTypeRows()
+        content.typeHours = book.takeHourRows()
         content.nights = nights
         content.platformShares = platformShares
         return content
