@@ -22,24 +22,58 @@ final class CommandFaultTests: XCTestCase {
         var single: String
     }
 
+    /// The folders of `folders()`, made once for the class by its first test that shares them
+    /// (read only: every run starts from a copy of `household` or `single`).
+    private static let fixture: String = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("healthetl-command-faults-\(getpid())").path
+        try? FileManager.default.removeItem(atPath: dir)
+        return dir
+    }()
+
+    override class func tearDown() {
+        try? FileManager.default.removeItem(atPath: fixture)
+        super.tearDown()
+    }
+
+    /// The class's shared folders, with a fresh `dir` of the test's own for its runs. (Not for
+    /// `import-all`, which writes new exports into `exports`: it makes its own, `folders()`.)
+    private func sharedFolders() throws -> Folders {
+        let done = Self.fixture + "/.complete"
+        if !FileManager.default.fileExists(atPath: done) {
+            try? FileManager.default.removeItem(atPath: Self.fixture)   // a fixture a failed test left half made
+            try FileManager.default.createDirectory(atPath: Self.fixture, withIntermediateDirectories: true)
+            let made = try folders(in: Self.fixture)
+            // Kept for the next test only when whole: else that test makes it again (and fails the same way).
+            if made.ok { _ = FileManager.default.createFile(atPath: done, contents: Data()) }   // none: the next test makes it again
+        }
+        var f = try folders(in: Self.fixture, making: false).folders
+        f.dir = try temporaryFolder(self).path
+        return f
+    }
+
     private func folders() throws -> Folders {
-        let dir = try temporaryFolder(self).path
-        let exports = dir + "/exports"
+        try folders(in: try temporaryFolder(self).path).folders
+    }
+
+    private func folders(in dir: String, making: Bool = true) throws -> (folders: Folders, ok: Bool) {
+        let exports = dir + "/exports", household = dir + "/household", single = dir + "/single"
+        guard making else { return (Folders(dir: dir, household: household, exports: exports, single: single), true) }
+        var ok = true
         try FileManager.default.createDirectory(atPath: exports, withIntermediateDirectories: true)
         try generateExport(["--out", exports + "/ann.xml", "--days", "3", "--start", "2024-10-10", "--seed", "5"])
         try generateExport(["--out", exports + "/bob.xml", "--days", "3", "--start", "2024-10-11", "--seed", "6"])
-        let household = dir + "/household", single = dir + "/single"
         for person in ["ann", "bob"] {
             let r = try healthetl(["import", exports + "/\(person).xml", "--out", household, "--person", person, "--quiet"] + Self.zone)
             XCTAssertEqual(r.status, 0, r.stderr)
+            ok = ok && r.status == 0
         }
         let r = try healthetl(["import", exports + "/ann.xml", "--out", single, "--quiet"] + Self.zone)
         XCTAssertEqual(r.status, 0, r.stderr)
-        return Folders(dir: dir, household: household, exports: exports, single: single)
+        return (Folders(dir: dir, household: household, exports: exports, single: single), ok && r.status == 0)
     }
 
     func testPeopleSetAndRemoveFailCleanly() throws {
-        let f = try folders()
+        let f = try sharedFolders()
         for kind in ["write", "fsync", "rename"] {
             try loop(kind, "ENOSPC", f, from: f.household) { ["people", "set", "ann", "--out", $0, "--name", "Ann B.", "--units", "imperial"] }
             try loop(kind, "EIO", f, from: f.household) { ["people", "set", "cleo", "--out", $0, "--name", "Cleo"] }
@@ -48,14 +82,14 @@ final class CommandFaultTests: XCTestCase {
     }
 
     func testResetFailsCleanly() throws {
-        let f = try folders()
+        let f = try sharedFolders()
         try loop("rename", "EIO", f, from: f.single) { ["reset", "--out", $0, "--yes"] }
         try loop("rename", "EIO", f, from: f.household) { ["reset", "--out", $0, "--person", "bob", "--yes"] }
         try loop("sqlite-io", "ENOSPC", f, from: f.single) { ["reset", "--out", $0, "--keep-profile", "--yes"] }
     }
 
     func testReportFailsCleanly() throws {
-        let f = try folders()
+        let f = try sharedFolders()
         for kind in ["write", "fsync", "rename"] {   // the report reads the store: no SQLite write
             try loop(kind, "ENOSPC", f, from: f.single) { ["report", "--out", $0] }
         }
