@@ -137,9 +137,10 @@ BENCH_FLAGS ?=
 bench:
 	python3 bench/bench.py --swift "$(SWIFT)" $(BENCH_FLAGS)
 
-# Fuzzing (issue 26): libFuzzer with AddressSanitizer on each parser of untrusted bytes, one
-# target at a time. `make fuzz` runs every target for FUZZ_SECONDS (CI); `make fuzz TARGET=xml
-# SECONDS=60` one. Fails if a target found a crash, hang, leak or disagreement; the input is
+# Fuzzing (issue 26): libFuzzer with AddressSanitizer on each parser of untrusted bytes, the
+# targets built one after another and then run FUZZ_JOBS at a time (default: one per core; each
+# fuzzer is one process on one core). `make fuzz` runs every target for FUZZ_SECONDS (CI);
+# `make fuzz TARGET=xml SECONDS=60` one. Fails if a target found a crash, hang, leak or disagreement; the input is
 # left in .build-fuzz/findings/TARGET/ (replay: .build/debug/fuzz-TARGET FILE). See fuzz/run.sh.
 FUZZ_TARGETS = dates-numbers healthql mcp line-editor ecg clinical health-connect gpx zip xml
 FUZZ_SECONDS ?= 30

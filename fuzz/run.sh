@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Builds and runs fuzz targets one after another (one libFuzzer process, one job at a time):
+# Builds the fuzz targets one after another, then runs them FUZZ_JOBS at a time (default: one
+# per core; a libFuzzer process uses one), each for SECONDS of its own:
 #   fuzz/run.sh SECONDS TARGET...
+# (On CI's two cores: two fuzzers at once, 5 x 30 s instead of 10 x 30 s, each target still
+# getting its 30 s on a core of its own, as when the other core sat idle.) Each target's status
+# lines reach the terminal prefixed with its name; its whole log is logs/<target>.log.
 # Everything lives under .build-fuzz/: the instrumented build, seeds/<target> (fuzz/seeds.py,
 # remade when the script changes), corpus/<target> (what the fuzzer found interesting; kept
 # between runs), findings/<target> (crash-*, timeout-*, oom-*, leak-* inputs), logs/<target>.log
@@ -45,7 +49,14 @@ if [ -n "${FUZZ_SEED:-}" ]; then
   fi
 fi
 
-failed=()
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+results=$out/results
+rm -rf "$results"
+mkdir -p "$results"
+
+# Every target's build first, one at a time (a build uses every core).
+ready=()
 for target in "$@"; do
   product=fuzz-$target
   echo "== fuzz $target: building $product (-sanitize=fuzzer,address)"
@@ -58,10 +69,20 @@ for target in "$@"; do
   built=${PIPESTATUS[0]}
   binary=$out/release/$product
   # A failed build must not fuzz the binary an earlier build left.
-  [ "$built" -eq 0 ] && [ -x "$binary" ] || { echo "fuzz $target: build failed"; failed+=("$target"); continue; }
+  if [ "$built" -eq 0 ] && [ -x "$binary" ]; then
+    ready+=("$target")
+  else
+    echo "fuzz $target: build failed"
+    echo "fuzz $target: build failed" > "$results/$target"
+  fi
+done
 
-  seeds=$out/seeds/$target corpus=$out/corpus/$target findings=$out/findings/$target
-  reproducible=() deterministic=()
+# One target's run: seeds, corpus, libFuzzer; "found" in results/<target> when it found something.
+fuzz_one() {
+  local target=$1
+  local binary=$out/release/fuzz-$target
+  local seeds=$out/seeds/$target corpus=$out/corpus/$target findings=$out/findings/$target
+  local reproducible=() deterministic=()
   if [ -n "${FUZZ_SEED:-}" ]; then
     corpus=$out/corpus-seed$FUZZ_SEED/$target
     rm -rf "$corpus"
@@ -73,29 +94,54 @@ for target in "$@"; do
     python3 fuzz/seeds.py "$out/seeds" "$target"
   fi
   mkdir -p "$corpus" "$findings"
-  log=$out/logs/$target.log
+  local log=$out/logs/$target.log
   echo "== fuzz $target: $seconds s, max_len $(max_len "$target"), log $log, findings in $findings/"
   # Leaks are checked (a parser that leaks per input is a finding); -timeout: an input that
   # takes 10 s is a hang. Only the periodic status lines and anything that is not a new-input
-  # line reach the terminal; the log has everything.
+  # line reach the terminal, each prefixed with the target; the log has everything.
   # Swift's own backtracer is off: libFuzzer reports the trap (with ASan's stack trace), and the
   # backtracer's reads of the crashed process's memory would trip ASan with a report of its own.
   env "${deterministic[@]}" SWIFT_BACKTRACE=enable=no "${fixed_addresses[@]}" "$binary" "$corpus" "$seeds" \
       -dict="fuzz/$target.dict" -max_len="$(max_len "$target")" -max_total_time="$seconds" \
       -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 "${reproducible[@]}" \
-      -artifact_prefix="$findings/" 2>&1 | tee "$log" | grep -vE "^#[0-9]+[[:space:]]+(NEW|REDUCE)|# Uses: "
-  status=${PIPESTATUS[0]}
+      -artifact_prefix="$findings/" 2>&1 | tee "$log" | grep --line-buffered -vE "^#[0-9]+[[:space:]]+(NEW|REDUCE)|# Uses: " \
+      | sed -u "s/^/[$target] /"
+  local status=${PIPESTATUS[0]}
 
+  local runs speed cov
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   cov=$(grep -oE "cov: [0-9]+ ft: [0-9]+" "$log" | tail -1)
-  line="fuzz $target: ${runs:-?} executions, ${speed:-?} exec/s, ${cov:-cov ?}, exit $status"
+  local line="fuzz $target: ${runs:-?} executions, ${speed:-?} exec/s, ${cov:-cov ?}, exit $status"
   echo "$line" | tee -a "$out/summary.txt"
   if [ "$status" -ne 0 ]; then
-    echo "fuzz $target: FOUND something: $(ls -t "$findings" | head -1) in $findings/ (replay: $binary FILE)"
-    # What it was, again at the end (a CI log may show only its last lines).
-    grep -m1 -A2 -E "fuzz oracle:|ERROR: |Fatal error" "$log" | cut -c1-400 | sed "s/^/fuzz $target: /"
+    {
+      echo "fuzz $target: FOUND something: $(ls -t "$findings" | head -1) in $findings/ (replay: $binary FILE)"
+      # What it was, again at the end (a CI log may show only its last lines).
+      grep -m1 -A2 -E "fuzz oracle:|ERROR: |Fatal error" "$log" | cut -c1-400 | sed "s/^/fuzz $target: /"
+    } > "$results/$target"
+    cat "$results/$target"
+  fi
+}
+
+# The runs, `jobs` at a time: a new one starts as soon as one ends.
+running=0
+for target in "${ready[@]}"; do
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+  fuzz_one "$target" &
+  running=$((running + 1))
+done
+wait
+
+failed=()
+for target in "$@"; do
+  if [ -s "$results/$target" ]; then
     failed+=("$target")
+    # Every finding again, together at the very end.
+    cat "$results/$target"
   fi
 done
 
