@@ -24,11 +24,7 @@ final class CommandFaultTests: XCTestCase {
 
     /// The folders of `folders()`, made once for the class by its first test that shares them
     /// (read only: every run starts from a copy of `household` or `single`).
-    private static let fixture: String = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("healthetl-command-faults-\(getpid())").path
-        try? FileManager.default.removeItem(atPath: dir)
-        return dir
-    }()
+    private static let fixture = classFixturePath("command-faults")
 
     override class func tearDown() {
         try? FileManager.default.removeItem(atPath: fixture)

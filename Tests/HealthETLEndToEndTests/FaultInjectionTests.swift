@@ -134,11 +134,7 @@ final class FaultInjectionTests: XCTestCase {
 
     /// Where `tinyExports` keeps what it makes, once for the class (the five fault tests used to
     /// generate, split and import the same export each): read only, every run starts from a copy.
-    private static let fixture: String = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("healthetl-faults-\(getpid())").path
-        try? FileManager.default.removeItem(atPath: dir)
-        return dir
-    }()
+    private static let fixture = classFixturePath("faults")
 
     override class func tearDown() {
         try? FileManager.default.removeItem(atPath: fixture)

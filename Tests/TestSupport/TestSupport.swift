@@ -52,6 +52,15 @@ package func temporaryFolder(_ test: XCTestCase) throws -> URL {
     return url
 }
 
+/// Where a test class keeps a fixture its tests share (made by the first that needs it, read
+/// only after): a path of its own under the temporary folder, empty at first. The class removes
+/// it in its `tearDown`.
+package func classFixturePath(_ name: String) -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("healthetl-\(name)-\(getpid())").path
+    try? FileManager.default.removeItem(atPath: dir)
+    return dir
+}
+
 /// The relative path of every file and folder under `folder`, sorted (none when it is missing):
 /// what a run left in a folder, or that a decoy beside it is untouched.
 package func relativePaths(under folder: String) -> [String] {
