@@ -1,6 +1,5 @@
 #if canImport(Glibc)
 import Glibc
-
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -14,7 +13,7 @@ extension ExportZoneHints {
 
     /// The hints of `source`: its head, and the first `HKTimeZone` anywhere in it. Exports
     /// list quantity types before the category types (sleep) whose records carry it, so the
-    /// scan may read the whole XML (a `memmem` over each chunk in place); it stops at the first
+    /// scan may read the whole XML (`memchr` over each chunk in place); it stops at the first
     /// one. Runs only for a first import with no zone set.
     package static func read(_ source: ExportSource) throws -> ExportZoneHints {
         var hints = find(in: try source.head(maxBytes: headBytes))
