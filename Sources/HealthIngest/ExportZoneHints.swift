@@ -21,26 +21,17 @@ extension ExportZoneHints {
         return hints
     }
 
-    /// The first `HKTimeZone` value that names a zone, reading `chunkSize` bytes at a time into
-    /// one buffer (a zip is inflated). Through the page cache, unlike the parse: the scan runs
-    /// before the import starts, alone, and a year's export read past the cache (0.21 s from
-    /// this machine's disk) kept the import waiting longer than copying it out of the cache
-    /// costs (0.07 s of CPU time), where a freshly unzipped export is.
+    /// The first `HKTimeZone` value that names a zone, reading `chunkSize` bytes at a time
+    /// (`readXML`: a plain file through the page cache into one buffer, a zip inflated). Not past
+    /// the cache, as the parse reads: the scan runs alone before the import starts, and a year's
+    /// export read past it (0.21 s from this machine's disk) kept the import waiting longer than
+    /// copying it out of the cache costs (0.07 s of CPU time), where a freshly unzipped export is.
     static func firstTimeZone(in source: ExportSource, chunkSize: Int = 1 << 20) throws -> String? {
         struct Found: Error {}
         var scan = ZoneScan()
         do {
-            let look: (UnsafeRawBufferPointer) throws -> Void = { chunk in
+            try source.readXML(from: 0, chunkSize: chunkSize, progress: { _ in }) { chunk in
                 if scan.look(at: chunk) { throw Found() }
-            }
-            if let file = try source.xmlFile(from: 0, direct: false) {
-                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, chunkSize), alignment: 16)
-                defer { buffer.deallocate() }
-                while case let n = try file.read(into: buffer), n > 0 {
-                    try look(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-                }
-            } else {
-                try source.readXML(from: 0, chunkSize: chunkSize, progress: { _ in }, look)
             }
         } catch is Found {}
         return scan.found

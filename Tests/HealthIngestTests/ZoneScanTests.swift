@@ -5,7 +5,7 @@ import TestSupport
 
 /// The scan for an export's first `HKTimeZone` (a first import with no zone set) finds the
 /// same zone whatever the chunks are: a match cut by a chunk boundary, a value that names no
-/// zone before one that does, none at all; read past the page cache or inflated from a zip.
+/// zone before one that does, none at all.
 final class ZoneScanTests: XCTestCase {
     private func export(_ zones: [String], padding: Int = 5000) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n"
@@ -32,7 +32,7 @@ final class ZoneScanTests: XCTestCase {
         for chunk in [7, 40, 100, 4096, 4096 * 3 + 5, 1 << 20] {
             XCTAssertEqual(try ExportZoneHints.firstTimeZone(in: source, chunkSize: chunk), expected, "chunks of \(chunk)", line: line)
         }
-        // Chunk sizes placing a boundary at each byte of the first match (the raw reader, not the file's blocks).
+        // The scan itself fed two pieces, the cut at each byte around the first match.
         if let at = xml.utf8.firstIndex(of: UInt8(ascii: "Z")).map({ xml.utf8.distance(from: xml.utf8.startIndex, to: $0) }) {
             var scan = ExportZoneHints.ZoneScan()
             let bytes = Array(xml.utf8)
