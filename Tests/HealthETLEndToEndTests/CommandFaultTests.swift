@@ -34,26 +34,26 @@ final class CommandFaultTests: XCTestCase {
     /// The class's shared folders, with a fresh `dir` of the test's own for its runs. (Not for
     /// `import-all`, which writes new exports into `exports`: it makes its own, `folders()`.)
     private func sharedFolders() throws -> Folders {
-        let done = Self.fixture + "/.complete"
-        if !FileManager.default.fileExists(atPath: done) {
-            try? FileManager.default.removeItem(atPath: Self.fixture)   // a fixture a failed test left half made
-            try FileManager.default.createDirectory(atPath: Self.fixture, withIntermediateDirectories: true)
-            let made = try folders(in: Self.fixture)
-            // Kept for the next test only when whole: else that test makes it again (and fails the same way).
-            if made.ok { _ = FileManager.default.createFile(atPath: done, contents: Data()) }   // none: the next test makes it again
-        }
-        var f = try folders(in: Self.fixture, making: false).folders
+        try makeClassFixture(at: Self.fixture) { try makeFolders(in: $0) }
+        var f = Self.layout(in: Self.fixture)
         f.dir = try temporaryFolder(self).path
         return f
     }
 
     private func folders() throws -> Folders {
-        try folders(in: try temporaryFolder(self).path).folders
+        let dir = try temporaryFolder(self).path
+        _ = try makeFolders(in: dir)
+        return Self.layout(in: dir)
     }
 
-    private func folders(in dir: String, making: Bool = true) throws -> (folders: Folders, ok: Bool) {
-        let exports = dir + "/exports", household = dir + "/household", single = dir + "/single"
-        guard making else { return (Folders(dir: dir, household: household, exports: exports, single: single), true) }
+    private static func layout(in dir: String) -> Folders {
+        Folders(dir: dir, household: dir + "/household", exports: dir + "/exports", single: dir + "/single")
+    }
+
+    /// Makes the folders of `layout(in: dir)`; whether every import succeeded.
+    private func makeFolders(in dir: String) throws -> Bool {
+        let f = Self.layout(in: dir)
+        let (exports, household, single) = (f.exports, f.household, f.single)
         var ok = true
         try FileManager.default.createDirectory(atPath: exports, withIntermediateDirectories: true)
         try generateExport(["--out", exports + "/ann.xml", "--days", "3", "--start", "2024-10-10", "--seed", "5"])
@@ -65,7 +65,7 @@ final class CommandFaultTests: XCTestCase {
         }
         let r = try healthetl(["import", exports + "/ann.xml", "--out", single, "--quiet"] + Self.zone)
         XCTAssertEqual(r.status, 0, r.stderr)
-        return (Folders(dir: dir, household: household, exports: exports, single: single), ok && r.status == 0)
+        return ok && r.status == 0
     }
 
     func testPeopleSetAndRemoveFailCleanly() throws {

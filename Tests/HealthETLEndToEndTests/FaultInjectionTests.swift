@@ -147,10 +147,8 @@ final class FaultInjectionTests: XCTestCase {
     func tinyExports() throws -> Exports {
         let shared = Self.fixture
         let older = shared + "/older.xml", later = shared + "/later.xml"
-        let published = shared + "/published", people = shared + "/people", done = shared + "/.complete"
-        if !FileManager.default.fileExists(atPath: done) {
-            try? FileManager.default.removeItem(atPath: shared)   // a fixture a failed test left half made
-            try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let published = shared + "/published", people = shared + "/people"
+        try makeClassFixture(at: shared) { shared in
             let full = shared + "/full.xml"
             try generateExport(["--out", full, "--days", "4", "--start", "2024-10-10", "--seed", "5"])
             _ = try splitExport(full, at: "2024-10-13 00:00:00 +0200", in: URL(fileURLWithPath: shared),
@@ -164,10 +162,7 @@ final class FaultInjectionTests: XCTestCase {
                 XCTAssertEqual(imported.status, 0, imported.stderr)
                 statuses.append(imported.status)
             }
-            // Kept for the next test only when whole: else that test makes it again (and fails the same way).
-            if statuses.allSatisfy({ $0 == 0 }) && FileManager.default.fileExists(atPath: later) {
-                _ = FileManager.default.createFile(atPath: done, contents: Data())   // none: the next test makes it again
-            }
+            return statuses.allSatisfy { $0 == 0 } && FileManager.default.fileExists(atPath: later)
         }
         let dir = try temporaryFolder(self).path
         return Exports(dir: dir, older: older, later: later, published: published, people: people)

@@ -61,6 +61,17 @@ package func classFixturePath(_ name: String) -> String {
     return dir
 }
 
+/// Makes a class's shared fixture in the empty folder `path` with `make` (which says whether it
+/// came out whole), unless a whole one is there already. Only a whole one is marked as made:
+/// one that a failed step left half made is made again by the next test that asks.
+package func makeClassFixture(at path: String, _ make: (String) throws -> Bool) throws {
+    let done = path + "/.complete"
+    guard !FileManager.default.fileExists(atPath: done) else { return }
+    try? FileManager.default.removeItem(atPath: path)
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    if try make(path) { _ = FileManager.default.createFile(atPath: done, contents: Data()) }
+}
+
 /// The relative path of every file and folder under `folder`, sorted (none when it is missing):
 /// what a run left in a folder, or that a decoy beside it is untouched.
 package func relativePaths(under folder: String) -> [String] {
