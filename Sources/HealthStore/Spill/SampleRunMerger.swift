@@ -80,40 +80,55 @@ package final class SampleRunMerger: SeriesSource {
     }
 }
 
-/// Reads one run row by row through a buffer, with the current row's key at hand.
+/// Reads one run row by row through a buffer, with the current row (decoded into the fixed
+/// layout) and its key at hand.
 private final class RunCursor {
     private let run: SampleRun
     private var buffer: UnsafeMutableRawBufferPointer
-    /// The current row starts at `position` in the buffer; the buffer holds bytes up to `filled`.
+    /// The current row's encoded bytes start at `position` in the buffer and take `encodedLength`;
+    /// the buffer holds bytes up to `filled`.
     private var position = 0
+    private var encodedLength = 0
     private var filled = 0
     /// File offset of the buffer's first byte.
     private var bufferOffset = 0
+    private var decoder = CompactRowDecoder()
     private(set) var key: SpilledRow.Key?
 
     init(_ run: SampleRun, bufferBytes: Int) throws {
         self.run = run
-        buffer = .allocate(byteCount: max(bufferBytes, SpilledRow.headerSize), alignment: 8)
+        buffer = .allocate(byteCount: max(bufferBytes, 16), alignment: 8)
         try load()
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        buffer.deallocate()
+        decoder.deallocate()
+    }
 
-    func withRow<T>(_ body: (UnsafeRawPointer) -> T) -> T { body(UnsafeRawPointer(buffer.baseAddress! + position)) }
+    func withRow<T>(_ body: (UnsafeRawPointer) -> T) -> T { body(UnsafeRawPointer(decoder.row.baseAddress!)) }
 
     func next() throws {
-        position += SpilledRow.length(buffer.baseAddress! + position)
+        position += encodedLength
         try load()
     }
 
-    /// Makes the whole current row readable in the buffer (refilling or growing it), and reads its key.
+    /// Reads and decodes the next row (refilling or growing the buffer), and its key.
     private func load() throws {
         key = nil
-        guard bufferOffset + position < run.bytes else { return }
-        try ensure(SpilledRow.headerSize)
-        try ensure(SpilledRow.length(buffer.baseAddress! + position))
-        key = SpilledRow.Key(buffer.baseAddress! + position)
+        encodedLength = 0
+        let left = run.bytes - (bufferOffset + position)
+        guard left > 0 else { return }
+        try ensure(min(10, left))
+        guard let length = CompactRowDecoder.length(at: buffer.baseAddress! + position, available: min(10, left)),
+              length.prefix + length.body <= left else { throw damaged }
+        try ensure(length.prefix + length.body)
+        guard decoder.decode(buffer.baseAddress! + position + length.prefix, count: length.body) else { throw damaged }
+        encodedLength = length.prefix + length.body
+        key = SpilledRow.Key(decoder.row.baseAddress!)
     }
+
+    private var damaged: HealthETLError { .internal("\(run.file.path): a sample run holds a damaged row") }
 
     /// Ensures `count` bytes from `position` are in the buffer.
     private func ensure(_ count: Int) throws {

@@ -14,7 +14,8 @@ import Darwin
 /// index order while SQLite builds that index, instead of after it, through it.
 ///
 /// Run files are unlinked as soon as they are created: whatever happens to the process, they
-/// leave nothing behind. Rows are encoded field by field (`SpilledRow`), text as UTF-8.
+/// leave nothing behind. Rows are held field by field (`SpilledRow`), text as UTF-8, and
+/// written each as its difference from the row before it (`CompactRow`).
 package final class SampleRunWriter {
     /// Where a row held in memory is, and its sort key.
     private struct Entry {
@@ -30,6 +31,7 @@ package final class SampleRunWriter {
     private var runs: [SampleRun] = []
     private var types: Set<Int64> = []
     private var lastType: Int64 = -1
+    private var encoder = CompactRowEncoder()
 
     /// Runs go to files in `folder`; `runBytes` of encoded rows are sorted in memory at a time.
     /// 8 MiB: with 16 the rows and their entries (40 bytes a row) held 27 MB of the load's peak
@@ -39,6 +41,8 @@ package final class SampleRunWriter {
         self.runBytes = max(runBytes, SpilledRow.headerSize)
         bytes.reserveCapacity(self.runBytes + (64 << 10))
     }
+
+    deinit { encoder.deallocate() }
 
     /// Appends one stored row (the columns `SeriesReader` reads, plus its type and row id).
     package func append(type: Int64, rowID: Int64, source: Int64, start: Int64, end: Int64, created: Int64?,
@@ -72,9 +76,10 @@ package final class SampleRunWriter {
         var out: [UInt8] = []
         out.reserveCapacity(1 << 20)
         var written = 0
-        try bytes.withUnsafeBufferPointer { all in
+        encoder.reset()
+        try bytes.withUnsafeBytes { all in
             for entry in entries {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: all[entry.offset..<entry.offset + entry.length]))
+                encoder.append(all.baseAddress! + entry.offset, to: &out)
                 if out.count >= 1 << 20 {
                     try file.append(out)
                     written += out.count
@@ -98,9 +103,10 @@ package struct SampleRuns: @unchecked Sendable {
     package var rows: Int { runs.reduce(0) { $0 + $1.rows } }
 }
 
-/// One run: an unlinked file of rows sorted by (type, start, row id).
+/// One run: an unlinked file of rows sorted by (type, start, row id), in the compact form.
 struct SampleRun {
     let file: SpillFile
+    /// The file's length.
     let bytes: Int
     let rows: Int
 }

@@ -59,6 +59,27 @@ enum SpilledRow {
         bytes.withUnsafeMutableBytes { $0.storeBytes(of: length, toByteOffset: offset, as: UInt32.self) }
     }
 
+    /// The texts of the row at `row` (nil where it has none), in their slots' order.
+    struct Texts {
+        var categoryValue, unit, rawValue, rawUnit: UnsafeRawBufferPointer?
+        let totalCount: Int
+
+        init(_ row: UnsafeRawPointer) {
+            let flags = Flags(rawValue: row.loadUnaligned(fromByteOffset: 52, as: UInt32.self))
+            var cursor = headerSize
+            func text(_ slot: Int, _ flag: Flags) -> UnsafeRawBufferPointer? {
+                let length = Int(row.loadUnaligned(fromByteOffset: 56 + 4 * slot, as: UInt32.self))
+                defer { cursor += length }
+                return flags.contains(flag) ? UnsafeRawBufferPointer(start: row + cursor, count: length) : nil
+            }
+            categoryValue = text(0, .categoryValue)
+            unit = text(1, .unit)
+            rawValue = text(2, .raw)
+            rawUnit = text(3, .rawUnit)
+            totalCount = cursor - headerSize
+        }
+    }
+
     /// A row's sort key, read from its header.
     struct Key: Comparable {
         var type: Int32
