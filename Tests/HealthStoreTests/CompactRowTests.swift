@@ -70,7 +70,7 @@ final class CompactRowTests: XCTestCase {
                 localDay: 19_676, value: -0.0, unit: "count/mi", rawValue: "-0", rawUnit: "count/mi", categoryValue: nil,
                 userEntered: false),
             Row(type: 3, rowID: 12, source: 5, start: 1_700_000_180_000_000, end: 1_700_000_180_000_001, created: nil,
-                localDay: 19_676, value: 9_007_199_254_740_993, unit: "count/mi", rawValue: nil, rawUnit: nil,
+                localDay: 19_676, value: 9_007_199_254_740_992, unit: "count/mi", rawValue: nil, rawUnit: nil,
                 categoryValue: nil, userEntered: false),
             // A new type: a category series, no value, an empty unit, then a row with no texts at all.
             Row(type: 9, rowID: 2, source: 1, start: 1_600_000_000_000_000, end: 1_600_000_900_000_000, created: nil,

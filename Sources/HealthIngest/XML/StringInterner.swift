@@ -8,7 +8,8 @@ import HealthCore
 /// Maps repeated byte strings (type names, sources, units, metadata keys) to one shared
 /// `String`, so a million `HKQuantityTypeIdentifierHeartRate` attributes cost one
 /// allocation, not a million. Lookup hashes and compares bytes; a String is only made the
-/// first time a value is seen.
+/// first time a value is seen, and is one whose copies are not reference counted
+/// (`ImmortalText`).
 ///
 /// Bounded: values that are not repetitive (a unique text per record) would make the table
 /// grow with the input, so past `capacity` distinct entries new values are returned as
@@ -45,8 +46,10 @@ struct StringInterner {
             }
         }
         if let found { return found }
-        let string = span.string
-        guard entries.count < capacity else { return string }
+        let made = span.string
+        guard entries.count < capacity else { return made }
+        // Copies of a table's String are never reference counted where the platform allows.
+        let string = ImmortalText.string(made) ?? made
         slots[i] = Int32(entries.count)
         entries.append((hash, Array(UnsafeBufferPointer(start: span.start, count: span.count)), string))
         if entries.count * 2 > slots.count { grow() }

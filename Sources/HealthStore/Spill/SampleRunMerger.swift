@@ -6,8 +6,10 @@ import SQLite
 /// same rows and values. Types must be asked for in ascending order, each once.
 package final class SampleRunMerger: SeriesSource {
     private var cursors: [RunCursor]
-    /// Indexes into `cursors` of the runs not yet read to their end, as a min-heap by key.
-    private var heap: [Int] = []
+    /// The runs not yet read to their end (indexes into `cursors`) with their current rows'
+    /// keys, as a min-heap by key. The keys are kept here: read through `cursors` at each
+    /// comparison, every one retained and released a cursor (issue 62).
+    private var heap: [(key: SpilledRow.Key, run: Int)] = []
     private var texts = RepeatedRowTexts()
     private var lastTypeAsked = Int64.min
     package let typeIDs: [Int64]
@@ -17,7 +19,7 @@ package final class SampleRunMerger: SeriesSource {
     package init(_ runs: SampleRuns, bufferBytes: Int = 64 << 10) throws {
         typeIDs = runs.typeIDs
         cursors = try runs.runs.map { try RunCursor($0, bufferBytes: bufferBytes) }
-        for i in cursors.indices where cursors[i].key != nil { push(i) }
+        for i in cursors.indices { if let key = cursors[i].key { push(key, i) } }
     }
 
     package func forEachBatch(typeID: Int64, starting range: Range<Int64>? = nil, batchSize: Int = 8192,
@@ -28,12 +30,13 @@ package final class SampleRunMerger: SeriesSource {
         lastTypeAsked = typeID
         var batch: [SeriesReader.Row] = []
         batch.reserveCapacity(batchSize)
-        while let top = heap.first, let key = cursors[top].key, Int64(key.type) <= typeID {
+        while let (key, top) = heap.first, Int64(key.type) <= typeID {
             guard Int64(key.type) == typeID else {
                 throw HealthETLError.internal("sample runs: the rows of type \(key.type) were skipped")
             }
-            let row = cursors[top].withRow { SpilledRow.decode($0, texts: &texts) }
-            try advance(top)
+            let cursor = cursors[top]
+            let row = cursor.withRow { SpilledRow.decode($0, texts: &texts) }
+            try advance(cursor)
             if let range, !range.contains(row.start) { continue }
             batch.append(row)
             if batch.count == batchSize {
@@ -44,10 +47,12 @@ package final class SampleRunMerger: SeriesSource {
         if !batch.isEmpty { try body(batch) }
     }
 
-    /// Moves the run at the heap's top to its next row and restores the heap.
-    private func advance(_ index: Int) throws {
-        try cursors[index].next()
-        if cursors[index].key == nil {
+    /// Moves the run at the heap's top (`cursor`) to its next row and restores the heap.
+    private func advance(_ cursor: RunCursor) throws {
+        try cursor.next()
+        if let key = cursor.key {
+            heap[0].key = key
+        } else {
             let last = heap.removeLast()
             guard !heap.isEmpty else { return }
             heap[0] = last
@@ -55,10 +60,10 @@ package final class SampleRunMerger: SeriesSource {
         siftDown(0)
     }
 
-    private func less(_ a: Int, _ b: Int) -> Bool { cursors[heap[a]].key! < cursors[heap[b]].key! }
+    private func less(_ a: Int, _ b: Int) -> Bool { heap[a].key < heap[b].key }
 
-    private func push(_ index: Int) {
-        heap.append(index)
+    private func push(_ key: SpilledRow.Key, _ index: Int) {
+        heap.append((key, index))
         var i = heap.count - 1
         while i > 0, less(i, (i - 1) / 2) {
             heap.swapAt(i, (i - 1) / 2)
