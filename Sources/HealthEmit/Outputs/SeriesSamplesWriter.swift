@@ -57,36 +57,49 @@ package final class SeriesSamplesWriter {
     /// row's (the same type, the same source id, the same unit String) is appended as a
     /// repeat, without looking at its bytes.
     package func append(type: String, _ batch: [SeriesReader.Row]) throws {
-        // Rows and their source are read in place (`row.pointee`, `current`): copies of them
-        // (`let row = rows[k]`, a source returned by value) retained and released their texts
-        // for every row (issue 62).
+        // Rows are read in place (`row.pointee`) and the source is copied once per stretch
+        // of rows that share it: copies per row (`let row = rows[k]`, `current` read inside
+        // the row's closure) retained and released their texts for every row (issue 62).
         try batch.withUnsafeBufferPointer { rows in
             guard let first = rows.baseAddress else { return }
-            for k in rows.indices {
-                let row = first + k
-                let repeats = k > 0
-                let sameSource = repeats && row[-1].sourceID == row.pointee.sourceID
-                if !sameSource && row.pointee.sourceID != current.id { try select(row.pointee.sourceID) }
-                try writer.appendRow { r in
-                    repeats ? r.repeatedString(0, type) : r.string(0, type)
-                    sameSource ? r.repeatedString(1, current.name) : r.string(1, current.name)
-                    if let version = current.version { sameSource ? r.repeatedString(2, version) : r.string(2, version) }
-                    if let model = current.deviceModel { sameSource ? r.repeatedString(3, model) : r.string(3, model) }
-                    r.int64(4, row.pointee.start)
-                    r.int64(5, row.pointee.end)
-                    if let created = row.pointee.created { r.int64(6, created) }
-                    r.int32(7, Int32(truncatingIfNeeded: row.pointee.localDay))
-                    if let value = row.pointee.value { r.double(8, value) }
-                    if let unit = row.pointee.unit { repeats && row[-1].unit == unit ? r.repeatedString(9, unit) : r.string(9, unit) }
-                    if let raw = row.pointee.rawValue { r.string(10, raw) }
-                    if let rawUnit = row.pointee.rawUnit {
-                        repeats && row[-1].rawUnit == rawUnit ? r.repeatedString(11, rawUnit) : r.string(11, rawUnit)
+            var k = 0
+            while k < rows.count {
+                let id = first[k].sourceID
+                if id != current.id { try select(id) }
+                let source = current
+                var end = k + 1
+                while end < rows.count && first[end].sourceID == id { end += 1 }
+                for i in k..<end {
+                    try writer.appendRow { r in
+                        Self.fill(&r, first + i, type: type, repeats: i > 0, source: source, sameSource: i > k)
                     }
-                    if let category = row.pointee.categoryValue { r.string(12, category) }
                 }
+                k = end
             }
         }
         rows += batch.count
+    }
+
+    /// One row's cells. `repeats`: a previous row of this batch (same type) exists at
+    /// `row[-1]`; `sameSource`: that row has `source` too.
+    @inline(__always)
+    private static func fill(_ r: inout ParquetRow, _ row: UnsafePointer<SeriesReader.Row>, type: String, repeats: Bool,
+                             source: borrowing SeriesReader.Source, sameSource: Bool) {
+        repeats ? r.repeatedString(0, type) : r.string(0, type)
+        sameSource ? r.repeatedString(1, source.name) : r.string(1, source.name)
+        if let version = source.version { sameSource ? r.repeatedString(2, version) : r.string(2, version) }
+        if let model = source.deviceModel { sameSource ? r.repeatedString(3, model) : r.string(3, model) }
+        r.int64(4, row.pointee.start)
+        r.int64(5, row.pointee.end)
+        if let created = row.pointee.created { r.int64(6, created) }
+        r.int32(7, Int32(truncatingIfNeeded: row.pointee.localDay))
+        if let value = row.pointee.value { r.double(8, value) }
+        if let unit = row.pointee.unit { repeats && row[-1].unit == unit ? r.repeatedString(9, unit) : r.string(9, unit) }
+        if let raw = row.pointee.rawValue { r.string(10, raw) }
+        if let rawUnit = row.pointee.rawUnit {
+            repeats && row[-1].rawUnit == rawUnit ? r.repeatedString(11, rawUnit) : r.string(11, rawUnit)
+        }
+        if let category = row.pointee.categoryValue { r.string(12, category) }
     }
 
     /// Completes the file (it appears at its path only now).
