@@ -7,6 +7,8 @@ same file: the parse floor (healthetl-xmlfloor: SAX2, counts elements), `healthe
 with every output, the same import from the export zipped as the iPhone does it, the nightly
 re-run on the unchanged export, and healthkit-to-sqlite (PyPI, in .build/bench/venv). Wall time, CPU seconds (user + system) and peak RSS come from /usr/bin/time -v (or wait4's rusage if it is
 missing); per phase of an import, the same three from its --json summary (getrusage inside the process).
+The binaries timed are linked statically, as the release ships them (scripts/link-static.sh over
+swift build's objects); --shared times swift build's own, linked to the shared libraries.
 Health Connect (issue 58): synthetic databases of one and four years (tools/health_connect/generate.py
 --synthetic, cached the same way, keyed on its arguments and the hashes of generate.py and schema.sql),
 each against its floor, sqlite3's own scan of every column HealthConnectReader reads (HC_READ), then
@@ -249,6 +251,19 @@ def build(swift: str, scratch: str) -> Path:
     bin_path = subprocess.run([swift, "build", "-c", "release", "--scratch-path", scratch, "--show-bin-path"],
                               cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
     return Path(bin_path)
+
+
+def link_static(built: Path, bench_dir: Path) -> Path:
+    """The binaries the release ships: `built`'s objects linked again as scripts/dist.sh links them
+    (scripts/link-static.sh: the Swift runtime, Foundation, libxml2, SQLite and zlib from their
+    static archives). Their resident pages of code are fewer than with the shared libraries
+    `swift build` links, which is part of the peak RSS (issue 62)."""
+    out = bench_dir / "static"
+    for product, module in (("healthetl", "healthetl"), ("healthetl-xmlfloor", "xmlfloor")):
+        log(f"linking {product} statically (scripts/link-static.sh)")
+        subprocess.run([str(ROOT / "scripts" / "link-static.sh"), str(built), product, module, str(out / product)],
+                       cwd=ROOT, check=True)
+    return out
 
 
 def peer_venv(bench_dir: Path) -> Path:
@@ -660,7 +675,7 @@ def markdown(results: dict) -> str:
              f"Machine: {m['cores']} cores ({m['cpu']}), kernel {m['kernel']}, libxml2 {m['libxml2']}, {m['swift']}; "
              f"load average at start {m['load_average_at_start']}. Shared machine: timings vary (±30%). "
              f"Every stage: the best of its rounds (below; peak RSS: the highest), each run after one read "
-             f"of the export. Peak RSS from {results['rss_source']}.", ""]
+             f"of the export. Peak RSS from {results['rss_source']}. Binaries linked: {results.get('linking', '?')}.", ""]
     for r in results["sizes"]:
         lines += [f"## {r['label']}: {r['bytes'] / 1e6:.0f} MB, {r['records']:,} records "
                   f"(`tools/generate_export.py {' '.join(r['generator_args'])}`)", "",
@@ -706,6 +721,9 @@ def main() -> int:
                     help="rounds of floor/import/nightly (default: 5 at 1y, 3 at 4y); the best time counts")
     ap.add_argument("--no-peer", action="store_true", help=f"skip {PEER_PACKAGE}")
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--shared", action="store_true",
+                    help="time swift build's binaries, linked to the shared libraries (default: linked "
+                         "statically, as the release ships them)")
     ap.add_argument("--no-cohort", action="store_true", help="skip the Spark cohort line")
     ap.add_argument("--hc-sizes", default="1y,4y",
                     help="Health Connect exports, comma-separated: " + ",".join(HC_SIZES) + " ('' for none)")
@@ -725,10 +743,13 @@ def main() -> int:
     for s in hc_sizes:
         hc_export_for(s, bench_dir / "exports")
     bins = Path(args.scratch_path) / "release" if args.no_build else build(args.swift, args.scratch_path)
+    linking = "shared libraries (swift build)" if args.shared else "static, as released (scripts/link-static.sh)"
+    if not args.shared:
+        bins = link_static(bins, bench_dir)
     peer = None if args.no_peer else peer_venv(bench_dir)
     commit = output(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT) or "?"
     results = {"date": dt.date.today().isoformat(), "commit": commit, "machine": machine_info(args.swift), "runs": args.runs,
-               "rss_source": "/usr/bin/time -v" if GNU_TIME.exists() else "wait4 rusage",
+               "linking": linking, "rss_source": "/usr/bin/time -v" if GNU_TIME.exists() else "wait4 rusage",
                "peer": f"{PEER_PACKAGE} {peer_version(peer)}" if peer else None, "sizes": []}
     for s in sizes:
         results["sizes"].append(run_size(s, args, bins, peer, bench_dir))
