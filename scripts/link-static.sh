@@ -6,6 +6,8 @@
 # libxml2.a, libsqlite3.a, libz.a, liblzma.a and libicu*.a. Only the C library's own parts stay
 # shared (libc, libm, the loader); the script fails if anything else is left to load.
 #   scripts/link-static.sh BUILD_DIR PRODUCT MODULE OUTPUT   (MODULE: the product's executable target)
+# The output is stripped (strip removes the symbols too); with KEEP_SYMBOLS=1 it keeps them, for
+# a profiler (bench/perf_split.py): the code is the same.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$1 product=$2 module=$3 out=$4
@@ -34,7 +36,7 @@ done
   -Xlinker --gc-sections -Xlinker -z -Xlinker now -Xlinker --defsym -Xlinker "main=${module}_main" "@$objects" \
   -L "$libs" -Xlinker --start-group "${group[@]}" -Xlinker --end-group -Xclang-linker -static-libgcc \
   2> >(grep -v "the use of \`mktemp' is dangerous" >&2)
-strip --remove-section=.comment "$out"
+[ -n "${KEEP_SYMBOLS:-}" ] || strip --remove-section=.comment "$out"
 
 if ldd "$out" | grep -vE '^\s*(linux-vdso|linux-gate)\.so|^\s*(libc|libm|libpthread|libdl|librt)\.so|ld-linux'; then
   echo "link-static: $out still needs the shared libraries above" >&2

@@ -105,7 +105,7 @@ func parse(_ fd: Int32, path: String, from: Int64, to: Int64, prefix: String = "
     var sax = xmlSAXHandler()
     sax.initialized = UInt32(XML_SAX2_MAGIC)
     sax.startElementNs = { ctx, _, _, _, _, _, _, _, _ in
-        Unmanaged<Counter>.fromOpaque(ctx!).takeUnretainedValue().elements += 1
+        Unmanaged<Counter>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { $0.elements += 1 }
     }
     sax.serror = { _, _ in }
     let user = Unmanaged.passUnretained(counter).toOpaque()
