@@ -8,18 +8,23 @@ A binary linked to the shared libraries (`swift build`) is split by the file eac
 lies in. A statically linked one (scripts/link-static.sh, as released) is one file: its samples
 are split by the archive that defines their symbol (libswiftCore.a, Foundation's archives,
 libsqlite3.a, libxml2.a, libz.a …; nm over each), so that the two read alike. Code the compiler
-specialized into HealthETL's own modules counts as HealthETL's in both.
+specialized into HealthETL's own modules has names of its own and counts as HealthETL's in both.
+The Swift archives are looked up beside the `swift` on PATH (--swift-static DIR: elsewhere).
 """
 from __future__ import annotations
 
 import argparse
 import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 
-SWIFT_STATIC = Path("/opt/swift/usr/lib/swift_static/linux")
+def default_swift_static() -> Path:
+    """The toolchain's static Swift libraries: usr/lib/swift_static/linux beside usr/bin/swift."""
+    swift = shutil.which("swift")
+    return Path(swift).resolve().parent.parent / "lib" / "swift_static" / "linux" if swift else Path("/nonexistent")
 
 # Group name → the shared libraries (file name prefixes) and static archives that make it up.
 GROUPS = [
@@ -39,20 +44,20 @@ GROUPS = [
 ]
 
 
-def archive_path(name: str) -> Path | None:
-    p = SWIFT_STATIC / name
+def archive_path(name: str, swift_static: Path) -> Path | None:
+    p = swift_static / name
     if p.exists():
         return p
     found = subprocess.run(["gcc", f"-print-file-name={name}"], capture_output=True, text=True).stdout.strip()
     return Path(found) if found and Path(found).is_file() else None
 
 
-def archive_symbols() -> dict[str, str]:
+def archive_symbols(swift_static: Path) -> dict[str, str]:
     """Symbol → group, for every symbol the static archives define (the first group wins)."""
     owner: dict[str, str] = {}
     for group, _, archives in GROUPS:
         for name in archives:
-            path = archive_path(name)
+            path = archive_path(name, swift_static)
             if path is None:
                 continue
             out = subprocess.run(["nm", "--defined-only", str(path)], capture_output=True, text=True).stdout
@@ -95,6 +100,7 @@ def main() -> int:
     ap.add_argument("data", help="perf.data of one import")
     ap.add_argument("--binary", default="healthetl", help="the executable's file name (default healthetl)")
     ap.add_argument("--symbols", type=int, default=0, help="also list the N busiest symbols of libswiftCore")
+    ap.add_argument("--swift-static", type=Path, default=None, help="the folder of the toolchain's static Swift libraries")
     args = ap.parse_args()
     counts = samples(args.data)
     total = sum(counts.values())
@@ -103,7 +109,7 @@ def main() -> int:
         return 1
     # Linked statically when no sample lies in a shared Swift runtime.
     static = not any(dso.startswith("libswiftCore") for dso, _ in counts)
-    owner = archive_symbols() if static else None
+    owner = archive_symbols(args.swift_static or default_swift_static()) if static else None
     groups = split(counts, args.binary, owner)
     print(f"| where ({'static binary: by defining archive' if static else 'shared libraries: by file'}) "
           f"| share of {total:,} samples |\n|---|---:|")

@@ -16,7 +16,7 @@ signal(SIGXFSZ, SIG_IGN)
 // A fixed mmap threshold also fixes the trim threshold at its default, 128 KiB: an arena gave
 // back its top whenever that much was free, and the next batch faulted the pages in again,
 // zeroed: 41,000 page faults in a year's import, and 7% of its CPU samples in them and in giving
-// the pages back. 8 MiB halves the faults, at 1–5 MB of peak (issue 62).
+// the pages back. 8 MiB halves the faults, at 1–3 MiB of peak (issue 62).
 // (<malloc.h> is not in Swift's Glibc module: its constants are taken from there.)
 @_silgen_name("mallopt") func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
 let arenaMax: Int32 = -8, mmapThreshold: Int32 = -3, trimThreshold: Int32 = -1   // M_ARENA_MAX, M_MMAP_THRESHOLD, M_TRIM_THRESHOLD
