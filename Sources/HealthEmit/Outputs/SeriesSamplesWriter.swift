@@ -12,8 +12,6 @@ import SQLite
 package final class SeriesSamplesWriter {
     private let writer: ParquetWriter
     private let sources: [Int64: SeriesReader.Source]
-    /// The source of the rows being written (id -1 before the first: no source has it).
-    private var current = SeriesReader.Source(id: -1, name: "", version: nil, deviceModel: nil)
     package private(set) var rows = 0
 
     package init(path: String, sources: [SeriesReader.Source], compression: ParquetCompression = .gzip,
@@ -57,16 +55,16 @@ package final class SeriesSamplesWriter {
     /// row's (the same type, the same source id, the same unit String) is appended as a
     /// repeat, without looking at its bytes.
     package func append(type: String, _ batch: [SeriesReader.Row]) throws {
-        // Rows are read in place (`row.pointee`) and the source is copied once per stretch
-        // of rows that share it: copies per row (`let row = rows[k]`, `current` read inside
-        // the row's closure) retained and released their texts for every row (issue 62).
+        // Rows are read in place (`row.pointee`) and the source is looked up once per stretch
+        // of rows that share it (rows come in long runs of one source): copies per row
+        // (`let row = rows[k]`, a source read inside the row's closure) retained and released
+        // their texts for every row (issue 62).
         try batch.withUnsafeBufferPointer { rows in
             guard let first = rows.baseAddress else { return }
             var k = 0
             while k < rows.count {
                 let id = first[k].sourceID
-                if id != current.id { try select(id) }
-                let source = current
+                guard let source = sources[id] else { throw HealthETLError.internal("samples: no source \(id)") }
                 var end = k + 1
                 while end < rows.count && first[end].sourceID == id { end += 1 }
                 for i in k..<end {
@@ -107,11 +105,4 @@ package final class SeriesSamplesWriter {
 
     /// Removes the unfinished file.
     package func abort() { writer.abort() }
-
-    /// Makes `current` the source `id`. Rows come in long runs of one source: `append` checks
-    /// the current one before this hashes.
-    private func select(_ id: Int64) throws {
-        guard let found = sources[id] else { throw HealthETLError.internal("samples: no source \(id)") }
-        current = found
-    }
 }
