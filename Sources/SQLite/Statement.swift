@@ -52,15 +52,19 @@ public final class Statement {
     /// Text for the next `run()` only: copied into the statement's own buffer and bound by
     /// pointer (SQLITE_STATIC), which costs a fraction of SQLite's own copy (SQLITE_TRANSIENT:
     /// an allocation per bind, for a bulk load's several short texts per row). `run()` unbinds
-    /// it again before the buffer is reused. Not for `step()`.
+    /// it again before the buffer is reused (unless `rebindsEveryRun`). Not for `step()`.
     @inlinable public func bind(_ index: Int32, staged value: String?) {
-        guard var value else { sqlite3_bind_null(handle, index); return }
-        value.withUTF8 { bind(index, stagedUTF8: UnsafeRawBufferPointer($0)) }
+        guard let value else { sqlite3_bind_null(handle, index); return }
+        // Read in place: `withUTF8` is mutating, and its copy of the string cost a retain, a
+        // release and a uniqueness check per text (issue 62). Every native string is contiguous.
+        if value.utf8.withContiguousStorageIfAvailable({ bind(index, stagedUTF8: UnsafeRawBufferPointer($0)) }) != nil { return }
+        var copy = value
+        copy.withUTF8 { bind(index, stagedUTF8: UnsafeRawBufferPointer($0)) }
     }
 
     /// UTF-8 bytes for the next `run()` only, as `bind(_:staged:)`.
     @inlinable public func bind(_ index: Int32, stagedUTF8 bytes: UnsafeRawBufferPointer) {
-        stagedIndexes.append(index)
+        if !rebindsEveryRun { stagedIndexes.append(index) }
         guard let source = bytes.baseAddress, bytes.count <= Statement.stageCapacity - stageUsed else {
             return bind(index, utf8: bytes)   // empty, or no room left: SQLite copies it
         }
@@ -69,6 +73,13 @@ public final class Statement {
         stageUsed += bytes.count
         _ = sqlite3_bind_text(handle, index, target.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
     }
+
+    /// Whether every run of this statement binds every parameter again first, as a bulk insert
+    /// does row by row: `run()` then leaves staged texts bound instead of unbinding each one
+    /// (a third of an import's binds, 0.4% of its instructions; issue 62). A parameter left as
+    /// it was would read the stage's new bytes: never memory that is gone, since the stage
+    /// lives as long as the statement, but the wrong text.
+    public var rebindsEveryRun = false
 
     public func bind(_ values: [SQLValue]) throws {
         for (i, value) in values.enumerated() {
@@ -86,10 +97,10 @@ public final class Statement {
     public func run() throws {
         let rc = sqlite3_step(handle)
         sqlite3_reset(handle)
+        stageUsed = 0
         if !stagedIndexes.isEmpty {
             for index in stagedIndexes { sqlite3_bind_null(handle, index) }
             stagedIndexes.removeAll(keepingCapacity: true)
-            stageUsed = 0
         }
         guard rc == SQLITE_DONE || rc == SQLITE_ROW else {
             throw database.error(rc, database.lastMessage, sql: sqlite3_sql(handle).map { String(cString: $0) })

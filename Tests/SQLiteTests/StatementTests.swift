@@ -36,6 +36,43 @@ final class StatementTests: XCTestCase {
         }
     }
 
+    /// A statement that binds every parameter on every run (`rebindsEveryRun`, the bulk insert's)
+    /// keeps its staged texts bound between runs; each run stores its own texts, the stage is
+    /// used again from its start (thousands of runs hold far more than its 32 KiB), and a text
+    /// too long for it, a nil and an empty one come out as given.
+    func testStatementThatRebindsEveryRunStoresEachRunsTexts() throws {
+        let db = try Database(path: try temporaryFolder(self).appendingPathComponent("t.sqlite").path)
+        try db.execute("CREATE TABLE t (a TEXT, b TEXT, n INTEGER)")
+        let insert = try db.prepare("INSERT INTO t (a, b, n) VALUES (?, ?, ?), (?, ?, ?)")
+        insert.rebindsEveryRun = true
+        func text(_ n: Int) -> String? {
+            switch n % 7 {
+            case 0: nil
+            case 1: ""
+            case 2: String(repeating: "long text \(n) ", count: 3_000)   // more than the stage holds
+            case 3: "ünïcödé \(n)"
+            default: "row \(n) " + String(repeating: "x", count: n % 40)
+            }
+        }
+        let runs = 2_000
+        for run in 0..<runs {
+            for row in 0..<2 {
+                let n = 2 * run + row, at = Int32(3 * row)
+                insert.bind(at + 1, staged: text(n))
+                Array("bytes \(n)".utf8).withUnsafeBytes { insert.bind(at + 2, stagedUTF8: $0) }
+                insert.bind(at + 3, Int64(n))
+            }
+            try insert.run()
+        }
+        let rows = try db.rows("SELECT a, b, n FROM t ORDER BY n")
+        XCTAssertEqual(rows.count, 2 * runs)
+        for (n, row) in rows.enumerated() {
+            XCTAssertEqual(row[0].string, text(n), "row \(n)")
+            XCTAssertEqual(row[1].string, "bytes \(n)")
+            XCTAssertEqual(row[2].int, Int64(n))
+        }
+    }
+
     /// Parameterized `rows` reuse one prepared statement per SQL text, bounded in number;
     /// reused statements see schema changes and leave nothing open behind them.
     func testHasTableSeesTablesOnly() throws {
