@@ -95,6 +95,27 @@ final class SampleRunsTests: XCTestCase {
         }
     }
 
+    /// A row longer than the writer's slack past its run size (a raw value of 100 KB) makes the
+    /// block that holds the rows grow, the rows before it kept: the runs still read like the store.
+    func testARowLongerThanTheHeldBlockGrowsIt() throws {
+        var samples = shuffledSamples(count: 400)
+        for i in [3, 250] { samples[i].record.value = String(repeating: "7", count: 100_000 + i) }
+        // 4 KiB runs and 64 KiB of slack: each long row comes after a few short ones in its run.
+        let (sink, runs) = try load(samples, runBytes: 4096)
+        XCTAssertGreaterThan(runs.runs.count, 2)
+        let reader = SeriesReader(database: sink.database)
+        let merger = try SampleRunMerger(runs)
+        var long = 0
+        for type in runs.typeIDs {
+            var stored: [SeriesReader.Row] = [], merged: [SeriesReader.Row] = []
+            try reader.forEachBatch(typeID: type, starting: nil, batchSize: 8192) { stored += $0 }
+            try merger.forEachBatch(typeID: type, starting: nil, batchSize: 8192) { merged += $0 }
+            XCTAssertEqual(merged, stored)
+            long += merged.filter { ($0.rawValue?.utf8.count ?? 0) >= 100_000 }.count
+        }
+        XCTAssertEqual(long, 2)
+    }
+
     /// The merge streams once through the runs: a type asked for again, or one passed over
     /// unread, is a programming error, reported instead of answered with no rows.
     func testTypesOutOfOrderOrSkippedAreErrors() throws {

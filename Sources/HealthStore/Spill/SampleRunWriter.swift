@@ -26,7 +26,12 @@ package final class SampleRunWriter {
 
     private let folder: String
     private let runBytes: Int
-    private var bytes: [UInt8] = []
+    /// The rows held, one after another: a block written in place (an array's appends, five a
+    /// row, each checked its buffer for uniqueness and room; issue 62). It grows only for a
+    /// row longer than the slack past `runBytes`.
+    private var held: UnsafeMutableRawPointer
+    private var heldCapacity: Int
+    private var heldBytes = 0
     private var entries: [Entry] = []
     private var runs: [SampleRun] = []
     private var types: Set<Int64> = []
@@ -39,10 +44,14 @@ package final class SampleRunWriter {
     package init(folder: String, runBytes: Int = 8 << 20) {
         self.folder = folder
         self.runBytes = max(runBytes, SpilledRow.headerSize)
-        bytes.reserveCapacity(self.runBytes + (64 << 10))
+        heldCapacity = self.runBytes + (64 << 10)
+        held = .allocate(byteCount: heldCapacity, alignment: 8)
     }
 
-    deinit { encoder.deallocate() }
+    deinit {
+        encoder.deallocate()
+        held.deallocate()
+    }
 
     /// Appends one stored row (the columns `SeriesReader` reads, plus its type and row id).
     package func append(type: Int64, rowID: Int64, source: Int64, start: Int64, end: Int64, created: Int64?,
@@ -51,19 +60,22 @@ package final class SampleRunWriter {
         guard let type32 = Int32(exactly: type), let source32 = Int32(exactly: source), let day32 = Int32(exactly: localDay)
         else { throw HealthETLError.internal("a sample's ids are out of the spill's range") }
         if type != lastType { types.insert(type); lastType = type }
-        let offset = bytes.count
-        SpilledRow.append(to: &bytes, type: type32, rowID: rowID, source: source32, start: start, end: end,
-                          created: created, localDay: day32, value: value, unit: unit, rawValue: rawValue,
-                          rawUnit: rawUnit, categoryValue: categoryValue, userEntered: userEntered)
-        entries.append(Entry(key: SpilledRow.Key(type: type32, start: start, rowID: rowID), offset: offset,
-                             length: bytes.count - offset))
-        if bytes.count >= runBytes { try spill() }
+        let offset = heldBytes
+        let length = SpilledRow.length(unit: unit, rawValue: rawValue, rawUnit: rawUnit, categoryValue: categoryValue)
+        if offset + length > heldCapacity { grow(to: offset + length) }
+        SpilledRow.write(to: held + offset, type: type32, rowID: rowID, source: source32, start: start, end: end,
+                         created: created, localDay: day32, value: value, unit: unit, rawValue: rawValue,
+                         rawUnit: rawUnit, categoryValue: categoryValue, userEntered: userEntered)
+        heldBytes += length
+        entries.append(Entry(key: SpilledRow.Key(type: type32, start: start, rowID: rowID), offset: offset, length: length))
+        if heldBytes >= runBytes { try spill() }
     }
 
     /// Writes the last run; the runs are then ready to merge.
     package func finish() throws -> SampleRuns {
         if !entries.isEmpty { try spill() }
-        bytes = []
+        held.deallocate()
+        (held, heldCapacity) = (.allocate(byteCount: 0, alignment: 8), 0)
         entries = []
         return SampleRuns(runs: runs, typeIDs: types.sorted())
     }
@@ -77,21 +89,27 @@ package final class SampleRunWriter {
         out.reserveCapacity(1 << 20)
         var written = 0
         encoder.reset()
-        try bytes.withUnsafeBytes { all in
-            for entry in entries {
-                encoder.append(all.baseAddress! + entry.offset, to: &out)
-                if out.count >= 1 << 20 {
-                    try file.append(out)
-                    written += out.count
-                    out.removeAll(keepingCapacity: true)
-                }
+        for entry in entries {
+            encoder.append(held + entry.offset, to: &out)
+            if out.count >= 1 << 20 {
+                try file.append(out)
+                written += out.count
+                out.removeAll(keepingCapacity: true)
             }
         }
         try file.append(out)
         written += out.count
         runs.append(SampleRun(file: file, bytes: written, rows: entries.count))
-        bytes.removeAll(keepingCapacity: true)
+        heldBytes = 0
         entries.removeAll(keepingCapacity: true)
+    }
+
+    /// Room for at least `bytes` held bytes, the rows so far kept.
+    private func grow(to bytes: Int) {
+        let larger = UnsafeMutableRawPointer.allocate(byteCount: max(bytes, 2 * heldCapacity), alignment: 8)
+        larger.copyMemory(from: held, byteCount: heldBytes)
+        held.deallocate()
+        (held, heldCapacity) = (larger, max(bytes, 2 * heldCapacity))
     }
 }
 

@@ -17,9 +17,18 @@ enum SpilledRow {
         static let rawUnit = Flags(rawValue: 64)
     }
 
-    static func append(to bytes: inout [UInt8], type: Int32, rowID: Int64, source: Int32, start: Int64, end: Int64,
-                       created: Int64?, localDay: Int32, value: Double?, unit: String?, rawValue: String?,
-                       rawUnit: String?, categoryValue: String?, userEntered: Bool) {
+    /// The length of a row with these texts.
+    @inline(__always)
+    static func length(unit: String?, rawValue: String?, rawUnit: String?, categoryValue: String?) -> Int {
+        headerSize + (categoryValue?.utf8.count ?? 0) + (unit?.utf8.count ?? 0) + (rawValue?.utf8.count ?? 0)
+            + (rawUnit?.utf8.count ?? 0)
+    }
+
+    /// Writes a row at `p`, which has room for its `length`.
+    @inline(__always)
+    static func write(to p: UnsafeMutableRawPointer, type: Int32, rowID: Int64, source: Int32, start: Int64, end: Int64,
+                      created: Int64?, localDay: Int32, value: Double?, unit: String?, rawValue: String?,
+                      rawUnit: String?, categoryValue: String?, userEntered: Bool) {
         var flags: Flags = []
         if created != nil { flags.insert(.created) }
         // The store keeps a value that is not finite as NULL; so does the spill.
@@ -30,33 +39,46 @@ enum SpilledRow {
         if unit != nil { flags.insert(.unit) }
         if rawValue != nil { flags.insert(.raw) }
         if rawUnit != nil { flags.insert(.rawUnit) }
-        let base = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: headerSize))
-        bytes.withUnsafeMutableBytes { p in
-            p.storeBytes(of: start, toByteOffset: base, as: Int64.self)
-            p.storeBytes(of: rowID, toByteOffset: base + 8, as: Int64.self)
-            p.storeBytes(of: end, toByteOffset: base + 16, as: Int64.self)
-            p.storeBytes(of: created ?? 0, toByteOffset: base + 24, as: Int64.self)
-            p.storeBytes(of: (storedValue ?? 0).bitPattern, toByteOffset: base + 32, as: UInt64.self)
-            p.storeBytes(of: type, toByteOffset: base + 40, as: Int32.self)
-            p.storeBytes(of: source, toByteOffset: base + 44, as: Int32.self)
-            p.storeBytes(of: localDay, toByteOffset: base + 48, as: Int32.self)
-            p.storeBytes(of: flags.rawValue, toByteOffset: base + 52, as: UInt32.self)
-        }
-        appendText(categoryValue, to: &bytes, lengthAt: base + 56)
-        appendText(unit, to: &bytes, lengthAt: base + 60)
-        appendText(rawValue, to: &bytes, lengthAt: base + 64)
-        appendText(rawUnit, to: &bytes, lengthAt: base + 68)
+        p.storeBytes(of: start, as: Int64.self)
+        p.storeBytes(of: rowID, toByteOffset: 8, as: Int64.self)
+        p.storeBytes(of: end, toByteOffset: 16, as: Int64.self)
+        p.storeBytes(of: created ?? 0, toByteOffset: 24, as: Int64.self)
+        p.storeBytes(of: (storedValue ?? 0).bitPattern, toByteOffset: 32, as: UInt64.self)
+        p.storeBytes(of: type, toByteOffset: 40, as: Int32.self)
+        p.storeBytes(of: source, toByteOffset: 44, as: Int32.self)
+        p.storeBytes(of: localDay, toByteOffset: 48, as: Int32.self)
+        p.storeBytes(of: flags.rawValue, toByteOffset: 52, as: UInt32.self)
+        var cursor = headerSize
+        writeText(categoryValue, to: p, at: &cursor, lengthAt: 56)
+        writeText(unit, to: p, at: &cursor, lengthAt: 60)
+        writeText(rawValue, to: p, at: &cursor, lengthAt: 64)
+        writeText(rawUnit, to: p, at: &cursor, lengthAt: 68)
     }
 
-    @inline(__always) private static func appendText(_ text: String?, to bytes: inout [UInt8], lengthAt offset: Int) {
-        guard let text else { return }
-        let before = bytes.count
-        if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
-            bytes.append(contentsOf: text.utf8)
+    @inline(__always)
+    private static func writeText(_ text: String?, to p: UnsafeMutableRawPointer, at cursor: inout Int, lengthAt offset: Int) {
+        let count = text?.utf8.count ?? 0
+        p.storeBytes(of: UInt32(count), toByteOffset: offset, as: UInt32.self)
+        guard let text, count > 0 else { return }
+        let target = p + cursor
+        if text.utf8.withContiguousStorageIfAvailable({ target.copyMemory(from: $0.baseAddress!, byteCount: count) }) == nil {
+            for (i, byte) in text.utf8.enumerated() { target.storeBytes(of: byte, toByteOffset: i, as: UInt8.self) }
         }
-        let length = UInt32(bytes.count - before)
-        bytes.withUnsafeMutableBytes { $0.storeBytes(of: length, toByteOffset: offset, as: UInt32.self) }
+        cursor += count
+    }
+
+    /// Appends a row to `bytes` (`write` into an array).
+    static func append(to bytes: inout [UInt8], type: Int32, rowID: Int64, source: Int32, start: Int64, end: Int64,
+                       created: Int64?, localDay: Int32, value: Double?, unit: String?, rawValue: String?,
+                       rawUnit: String?, categoryValue: String?, userEntered: Bool) {
+        let base = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: length(unit: unit, rawValue: rawValue, rawUnit: rawUnit,
+                                                                 categoryValue: categoryValue)))
+        bytes.withUnsafeMutableBytes {
+            write(to: $0.baseAddress! + base, type: type, rowID: rowID, source: source, start: start, end: end,
+                  created: created, localDay: localDay, value: value, unit: unit, rawValue: rawValue, rawUnit: rawUnit,
+                  categoryValue: categoryValue, userEntered: userEntered)
+        }
     }
 
     /// The texts of the row at `row` (nil where it has none), in their slots' order.
