@@ -27,6 +27,11 @@ package struct AnalyticsBook: Sendable {
             day = UInt8(truncatingIfNeeded: date.day)
         }
         var date: CivilDate { CivilDate(year: Int(year), month: Int(month), day: Int(day)) }
+        /// One word to hash, not four fields (the tables are hashed several times per hour of data).
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(UInt64(UInt32(bitPattern: type)) << 40 | UInt64(UInt32(bitPattern: year) & 0xFF_FFFF) << 16
+                           | UInt64(month) << 8 | UInt64(day))
+        }
     }
     private struct DayFigures {
         var unit: String?
@@ -40,6 +45,7 @@ package struct AnalyticsBook: Sendable {
         init(_ m: DailyTypeMetric) {
             self.init(unit: m.unit, sum: m.sum, average: m.average, minimum: m.minimum, maximum: m.maximum, count: m.count)
         }
+        mutating func add(_ amount: Double) { sum = (sum ?? 0) + amount }
         func metric(date: CivilDate, type: String) -> DailyTypeMetric {
             DailyTypeMetric(date: date, type: type, unit: unit, sum: sum, average: average, minimum: minimum,
                             maximum: maximum, count: count)
@@ -68,6 +74,11 @@ package struct AnalyticsBook: Sendable {
             self.hour = UInt8(truncatingIfNeeded: hour)
         }
         var date: CivilDate { CivilDate(year: Int(year), month: Int(month), day: Int(day)) }
+        /// One word to hash, as `TypeDay`'s (a collision only costs a comparison).
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(UInt64(UInt32(bitPattern: type)) << 40 | UInt64(UInt32(bitPattern: year) & 0xFFFF) << 24
+                           | UInt64(month) << 16 | UInt64(day) << 8 | UInt64(hour))
+        }
     }
 
     package init() {}
@@ -98,9 +109,8 @@ package struct AnalyticsBook: Sendable {
                 a.inRunning += amounts[next].inRunning
                 next += 1
             }
-            let key = dayKey(type, a.date)
-            typeDays[key, default: DayFigures(unit: unit, count: 0)].sum =
-                (typeDays[key]?.sum ?? 0) + a.amount
+            // One lookup: the figures are updated where they lie in the table.
+            typeDays[dayKey(type, a.date), default: DayFigures(unit: unit, count: 0)].add(a.amount)
             typeHours[TypeHour(type: typeIndex, date: a.date, hour: a.hour), default: 0] += a.amount
             guard let metric else { touch(a.date); continue }
             if metric == .walkingDistance {
