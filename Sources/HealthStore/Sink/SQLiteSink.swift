@@ -168,7 +168,7 @@ package final class SQLiteSink {
         seenCorrelations = alreadyStored.correlations
         // OR FAIL, not the default ABORT: a statement of several rows that may abort half way
         // makes SQLite keep a statement journal, a copy of every page the statement touches
-        // before it changes it (the table's last leaf, 4 KiB per 16 rows: 130 MB of copying
+        // before it changes it (the table's last leaf, 4 KiB per 16 rows: some 125 MB of copying
         // for a year). A failed insert fails the whole load, whose transaction is never
         // committed, so undoing the rows before it within the statement buys nothing.
         let sampleInsert = """

@@ -67,7 +67,7 @@ enum SpilledRow {
         cursor += count
     }
 
-    /// Appends a row to `bytes` (`write` into an array).
+    /// Appends a row to `bytes`: `write` into an array, for tests that build rows one by one.
     static func append(to bytes: inout [UInt8], type: Int32, rowID: Int64, source: Int32, start: Int64, end: Int64,
                        created: Int64?, localDay: Int32, value: Double?, unit: String?, rawValue: String?,
                        rawUnit: String?, categoryValue: String?, userEntered: Bool) {
