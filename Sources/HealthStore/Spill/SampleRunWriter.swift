@@ -106,10 +106,11 @@ package final class SampleRunWriter {
 
     /// Room for at least `bytes` held bytes, the rows so far kept.
     private func grow(to bytes: Int) {
-        let larger = UnsafeMutableRawPointer.allocate(byteCount: max(bytes, 2 * heldCapacity), alignment: 8)
+        let capacity = max(bytes, 2 * heldCapacity)
+        let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
         larger.copyMemory(from: held, byteCount: heldBytes)
         held.deallocate()
-        (held, heldCapacity) = (larger, max(bytes, 2 * heldCapacity))
+        (held, heldCapacity) = (larger, capacity)
     }
 }
 
