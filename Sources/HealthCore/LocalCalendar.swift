@@ -41,6 +41,9 @@ public struct LocalCalendar: Sendable {
     private let travel: Travel?
     /// With a timeline: the stretch of `cachedRange`.
     private var cachedPiece = 0
+    /// The last local date made from a day number (`localDate`): a date from a day number
+    /// is some twenty divisions, and a stream of samples asks for the same day again and again.
+    private var lastLocalDate = (day: Int.min, date: CivilDate(year: 1970, month: 1, day: 1))
 
     public init(timeZone: TimeZone) { self.init(timeZone: timeZone, travel: nil) }
 
@@ -111,8 +114,9 @@ public struct LocalCalendar: Sendable {
     }
 
     public mutating func localDate(of instant: Timestamp) -> CivilDate {
-        let seconds = localSeconds(instant)
-        return CivilDate(daysSinceEpoch: Int(seconds.floorDivided(by: 86_400).quotient))
+        let day = Int(localSeconds(instant).floorDivided(by: 86_400).quotient)
+        if day != lastLocalDate.day { lastLocalDate = (day, CivilDate(daysSinceEpoch: day)) }
+        return lastLocalDate.date
     }
 
     /// The instant at which local `date` begins (00:00 local; DST days are 23 or 25 hours).

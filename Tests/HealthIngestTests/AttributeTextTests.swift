@@ -45,3 +45,52 @@ final class AttributeTextTests: XCTestCase {
         }
     }
 }
+
+/// `repeated` (the record's type, unit, source, version and device) keeps each attribute's
+/// last value: whatever the order of values, it must give what `interned` (`device`) gives.
+final class AttributeTextRepeatedTests: XCTestCase {
+    private func with<R>(_ text: String, _ body: (ByteSpan) -> R) -> R {
+        Array(text.utf8).withUnsafeBufferPointer { body(ByteSpan(start: $0.baseAddress!, count: $0.count)) }
+    }
+
+    func testRepeatedValuesAreTheInternedOnes() {
+        var text = AttributeText(), reference = AttributeText()
+        let long = String(repeating: "a", count: 600), longer = long + "b"
+        let values: [AttributeText.Repeated: [String]] = [
+            .type: ["HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierStepCounts", "HKQuantityTypeIdentifierStepCoun", "Anna&#38;Ben", "Anna&Ben", long, longer, ""],
+            .unit: ["count", "km", "count/min", "count", "kcal", "Cal", long],
+            .sourceName: ["Anna\u{A0}s iPhone", "Anna&#8217;s Apple\u{A0}Watch", "Anna’s Apple Watch", "Health", longer, long],
+            .sourceVersion: ["17.1", "17.1.1", "9.1", "10", "10.0"],
+            .device: ["<<HKDevice: 0x283ebc0a0>, name:Apple Watch, model:Watch, software:9.1>",
+                      "<<HKDevice: 0x283ebc0b8>, name:Apple Watch, model:Watch, software:9.1>",
+                      "&#60;&#60;HKDevice: 0x1d2f3&#62;, name:iPhone, model:iPhone, software:17.1&#62;",
+                      "<<HKDevice: 0x1d2f3>, name:iPhone, model:iPhone, software:17.1.1>", "iPhone", ""],
+        ]
+        // A fixed pseudo-random walk: runs of one value, switches, the same bytes under
+        // another attribute, and values too long to remember.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let fields = AttributeText.Repeated.allCases
+        for step in 0..<4000 {
+            let field = fields[next(fields.count)]
+            let options = values[field]! + values[fields[next(fields.count)]]!
+            let raw = options[next(options.count)]
+            let expected = with(raw) { field == .device ? reference.device($0) : reference.interned($0) }
+            let runs = 1 + next(3)
+            for _ in 0..<runs {
+                XCTAssertEqual(with(raw) { text.repeated(field, $0) }, expected, "step \(step), \(field), \(raw)")
+            }
+        }
+    }
+
+    func testADeviceAddressChangeStillGivesTheDescriptionWithoutIt() {
+        var text = AttributeText()
+        for address in ["0x283ebc0a0", "0x283ebc0a1", "0x283ebc0a1", "0x1"] {
+            let raw = "<<HKDevice: \(address)>, name:Apple Watch, model:Watch, software:9.1>"
+            XCTAssertEqual(with(raw) { text.repeated(.device, $0) }, "name:Apple Watch, model:Watch, software:9.1")
+        }
+    }
+}

@@ -106,6 +106,22 @@ final class DeviceAddressTests: XCTestCase {
         XCTAssertEqual(cut?["device"], "name:Apple Watch, model:Watch, software:10.2")
     }
 
+    /// The sanitizer passes clean text 32, 16 and 8 bytes at a time: the `&` that starts a
+    /// device value must stop each of them wherever in the block it falls.
+    func testTheAddressIsCutWhereverTheDeviceFallsInABlock() {
+        for pad in 0..<70 {
+            let xml = "<HealthData>\n <Record sourceName=\"\(String(repeating: "x", count: pad))\" "
+                + "device=\"&lt;&lt;HKDevice: 0x283a1b00&gt;, name:Apple Watch, model:Watch&gt;\" value=\"1\"/>\n</HealthData>\n"
+            var sanitizer = XMLSanitizer()
+            let bytes = Array(xml.utf8)
+            var out = [UInt8](repeating: 0, count: bytes.count + XMLSanitizer.outputSlack)
+            let n = bytes.withUnsafeBufferPointer { src in out.withUnsafeMutableBufferPointer { sanitizer.filter(src, into: $0.baseAddress!) } }
+            let sanitized = String(decoding: out[..<n], as: UTF8.self)
+            XCTAssertEqual(sanitized, xml.replacingOccurrences(of: "&lt;&lt;HKDevice: 0x283a1b00&gt;, name:Apple Watch, model:Watch&gt;",
+                                                               with: "name:Apple Watch, model:Watch"), "pad \(pad)")
+        }
+    }
+
     /// Every cut is noted, to map parser offsets back to the file. With no resume point asked
     /// for (a nightly run skips nearly everything), the notes must still not pile up.
     func testNotesStayAboutAChunkLong() throws {

@@ -66,10 +66,19 @@ final class SanitizerTests: XCTestCase {
         for round in 0..<200 {
             var input = Array("<HealthData>".utf8), expected = input
             for _ in 0..<Int.random(in: 0...120, using: &rng) {
-                // Mostly plain text, so that whole blocks pass before a byte that needs a look.
-                let piece = Int.random(in: 0..<4, using: &rng) == 0 ? pieces.randomElement(using: &rng)! : pieces[0]
-                input += piece.input
-                expected += piece.kept
+                // Mostly plain text, so that whole blocks pass before a byte that needs a look:
+                // single letters, and runs that fill 8-, 16- and 32-byte blocks (the byte that
+                // stops one anywhere in either half of it).
+                switch Int.random(in: 0..<6, using: &rng) {
+                case 0:
+                    let piece = pieces.randomElement(using: &rng)!
+                    input += piece.input; expected += piece.kept
+                case 1:
+                    let run = [UInt8](repeating: UInt8(ascii: "x"), count: Int.random(in: 1...80, using: &rng))
+                    input += run; expected += run
+                default:
+                    input += pieces[0].input; expected += pieces[0].kept
+                }
             }
             XCTAssertEqual(filter(input, chunk: input.count), expected, "round \(round)")
             let chunk = Int.random(in: 1...40, using: &rng)

@@ -3,6 +3,24 @@
 struct AttributeText {
     private var interner = StringInterner()
     private var scratch: [UInt8] = []
+    /// The last value of each attribute a record mostly shares with the one before it.
+    private var last = [LastValue](repeating: LastValue(), count: Repeated.allCases.count)
+
+    /// The attributes that repeat from record to record: records come type by type, and
+    /// mostly from one source and device at a time.
+    enum Repeated: Int, CaseIterable { case type, unit, sourceName, sourceVersion, device }
+
+    /// `interned(span)` (`device(span)` for a device) of a repeating attribute: the same
+    /// bytes as this attribute's last value give the last value's string, which costs a
+    /// compare where the interner would hash (a device description is some 130 bytes),
+    /// probe and compare.
+    mutating func repeated(_ field: Repeated, _ span: ByteSpan) -> String {
+        let k = field.rawValue
+        if let same = last.withUnsafeBufferPointer({ $0[k].string(ifSameAs: span) }) { return same }
+        let string = field == .device ? device(span) : interned(span)
+        last.withUnsafeMutableBufferPointer { $0[k].remember(span, string) }
+        return string
+    }
 
     /// A value that repeats (type, source, unit, metadata key): interned.
     mutating func interned(_ span: ByteSpan) -> String {
@@ -99,5 +117,26 @@ struct AttributeText {
         guard name.count > (hex ? 2 : 1), let scalar = Unicode.Scalar(code) else { return nil }
         out.append(contentsOf: UTF8.encode(scalar)!)
         return length
+    }
+}
+
+/// An attribute's last value: its bytes and the string made from them.
+private struct LastValue {
+    private var bytes: [UInt8] = []
+    private var string: String?
+
+    /// The longest value remembered; longer ones go to the interner every time.
+    static let maximumBytes = 512
+
+    func string(ifSameAs span: ByteSpan) -> String? {
+        guard let string, span.equals(bytes) else { return nil }
+        return string
+    }
+
+    mutating func remember(_ span: ByteSpan, _ made: String) {
+        guard span.count <= Self.maximumBytes else { string = nil; return }
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: span.start, count: span.count))
+        string = made
     }
 }

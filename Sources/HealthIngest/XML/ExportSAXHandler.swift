@@ -17,6 +17,8 @@ final class ExportSAXHandler: SAXHandler {
     private let emit: (IngestBatch) throws -> Void
     private let position: () -> InputPosition
     var text = AttributeText()
+    /// A record's three dates mostly share their day and zone, and so does the next record's.
+    private var dateReader = DateReader()
     private var stack: [Context] = []
     private var batch = IngestBatch()
     /// Top-level elements ended as this handler saw them (plus the resumed-from ordinal).
@@ -291,23 +293,23 @@ final class ExportSAXHandler: SAXHandler {
                 continue
             }
             switch name.count {
-            case 4 where name.equals("type"): type = self.text.interned(text)
-            case 4 where name.equals("unit"): unit = self.text.interned(text)
+            case 4 where name.equals("type"): type = self.text.repeated(.type, text)
+            case 4 where name.equals("unit"): unit = self.text.repeated(.unit, text)
             case 5 where name.equals("value"):
                 // Category values repeat (`HKCategoryValue…`); numbers are short and inline.
                 value = text.hasPrefix("HK") ? self.text.interned(text) : self.text.plain(text)
             case 7 where name.equals("endDate"):
-                end = DateParser.parse(text)?.timestamp
+                end = dateReader.parse(text)?.timestamp
                 if end == nil && !text.isEmpty { unreadable.append("endDate") }
             case 9 where name.equals("startDate"):
-                recordStart = DateParser.parse(text)
+                recordStart = dateReader.parse(text)
                 if recordStart == nil && !text.isEmpty { unreadable.append("startDate") }
             case 12 where name.equals("creationDate"):
-                created = DateParser.parse(text)?.timestamp
+                created = dateReader.parse(text)?.timestamp
                 if created == nil && !text.isEmpty { unreadable.append("creationDate") }
-            case 10 where name.equals("sourceName"), 6 where name.equals("source"): source.name = self.text.interned(text)
-            case 13 where name.equals("sourceVersion"): source.version = self.text.interned(text)
-            case 6 where name.equals("device"): source.device = self.text.device(text)
+            case 10 where name.equals("sourceName"), 6 where name.equals("source"): source.name = self.text.repeated(.sourceName, text)
+            case 13 where name.equals("sourceVersion"): source.version = self.text.repeated(.sourceVersion, text)
+            case 6 where name.equals("device"): source.device = self.text.repeated(.device, text)
             default: metadata.append(MetadataEntry(key: self.text.interned(name), value: self.text.plain(text)))
             }
         }

@@ -103,7 +103,17 @@ struct XMLSanitizer {
             if state == .body {
                 // Sixteen bytes at a time while they are all printable ASCII other than `&`
                 // (most of a file). As signed bytes, everything from 0x80 up is negative, so
-                // one compare finds control bytes and non-ASCII alike.
+                // one compare finds control bytes and non-ASCII alike. Thirty-two a round first:
+                // one test and one step for two blocks, and wrapping steps (`i` and `o` stay
+                // within the buffers), where the checked ones cost half the loop.
+                while i &+ 32 <= count {
+                    let low = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD16<Int8>.self)
+                    let high = UnsafeRawPointer(src + (i &+ 16)).loadUnaligned(as: SIMD16<Int8>.self)
+                    if any((low .< printable) .| (low .== ampersand) .| (high .< printable) .| (high .== ampersand)) { break }
+                    UnsafeMutableRawPointer(out + o).storeBytes(of: low, as: SIMD16<Int8>.self)
+                    UnsafeMutableRawPointer(out + (o &+ 16)).storeBytes(of: high, as: SIMD16<Int8>.self)
+                    i &+= 32; o &+= 32
+                }
                 while i + 16 <= count {
                     let block = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD16<Int8>.self)
                     if any((block .< printable) .| (block .== ampersand)) { break }
