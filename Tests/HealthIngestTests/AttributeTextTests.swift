@@ -1,13 +1,14 @@
 import XCTest
 @testable import HealthIngest
 
+/// `text`'s bytes as the span libxml2 hands over.
+private func with<R>(_ text: String, _ body: (ByteSpan) -> R) -> R {
+    Array(text.utf8).withUnsafeBufferPointer { body(ByteSpan(start: $0.baseAddress!, count: $0.count)) }
+}
+
 /// Attribute values as libxml2 hands them over (references undecoded) become the Strings
 /// the user wrote; nothing is resolved from outside, and odd references stay as written.
 final class AttributeTextTests: XCTestCase {
-    private func with<R>(_ text: String, _ body: (ByteSpan) -> R) -> R {
-        Array(text.utf8).withUnsafeBufferPointer { body(ByteSpan(start: $0.baseAddress!, count: $0.count)) }
-    }
-
     func testReferencesAreDecoded() {
         var text = AttributeText()
         let cases: [(String, String)] = [
@@ -49,10 +50,6 @@ final class AttributeTextTests: XCTestCase {
 /// `repeated` (the record's type, unit, source, version and device) keeps each attribute's
 /// last value: whatever the order of values, it must give what `interned` (`device`) gives.
 final class AttributeTextRepeatedTests: XCTestCase {
-    private func with<R>(_ text: String, _ body: (ByteSpan) -> R) -> R {
-        Array(text.utf8).withUnsafeBufferPointer { body(ByteSpan(start: $0.baseAddress!, count: $0.count)) }
-    }
-
     func testRepeatedValuesAreTheInternedOnes() {
         var text = AttributeText(), reference = AttributeText()
         let long = String(repeating: "a", count: 600), longer = long + "b"
