@@ -1,11 +1,6 @@
 import XCTest
 @testable import HealthIngest
 
-/// `text`'s bytes as the span libxml2 hands over.
-private func with<R>(_ text: String, _ body: (ByteSpan) -> R) -> R {
-    Array(text.utf8).withUnsafeBufferPointer { body(ByteSpan(start: $0.baseAddress!, count: $0.count)) }
-}
-
 /// Attribute values as libxml2 hands them over (references undecoded) become the Strings
 /// the user wrote; nothing is resolved from outside, and odd references stay as written.
 final class AttributeTextTests: XCTestCase {
@@ -19,8 +14,8 @@ final class AttributeTextTests: XCTestCase {
             ("&#99999999999;", "&#99999999999;"), ("&#x110000;", "&#x110000;"), ("tail &", "tail &"),
         ]
         for (raw, expected) in cases {
-            XCTAssertEqual(with(raw) { text.plain($0) }, expected, raw)
-            XCTAssertEqual(with(raw) { text.interned($0) }, expected, raw)
+            XCTAssertEqual(withSpan(raw) { text.plain($0) }, expected, raw)
+            XCTAssertEqual(withSpan(raw) { text.interned($0) }, expected, raw)
         }
     }
 
@@ -28,9 +23,9 @@ final class AttributeTextTests: XCTestCase {
         var text = AttributeText()
         let escaped = "&#60;&#60;HKDevice: 0x283ebc0a0&#62;, name:Apple Watch, model:Watch, software:9.1&#62;"
         let plain = "<<HKDevice: 0x1d2f3>, name:Apple Watch, model:Watch, software:9.1>"
-        XCTAssertEqual(with(escaped) { text.device($0) }, "name:Apple Watch, model:Watch, software:9.1")
-        XCTAssertEqual(with(plain) { text.device($0) }, "name:Apple Watch, model:Watch, software:9.1")
-        XCTAssertEqual(with("iPhone") { text.device($0) }, "iPhone")
+        XCTAssertEqual(withSpan(escaped) { text.device($0) }, "name:Apple Watch, model:Watch, software:9.1")
+        XCTAssertEqual(withSpan(plain) { text.device($0) }, "name:Apple Watch, model:Watch, software:9.1")
+        XCTAssertEqual(withSpan("iPhone") { text.device($0) }, "iPhone")
     }
 
     func testManyDistinctValuesStayDistinct() {
@@ -41,7 +36,7 @@ final class AttributeTextTests: XCTestCase {
             for i in 0..<5000 {
                 let raw = i % 3 == 0 ? "src&#38;\(i)" : "source \(i) \(String(repeating: "x", count: i % 40))"
                 let expected = i % 3 == 0 ? "src&\(i)" : raw
-                XCTAssertEqual(with(raw) { text.interned($0) }, expected, "round \(round)")
+                XCTAssertEqual(withSpan(raw) { text.interned($0) }, expected, "round \(round)")
             }
         }
     }
@@ -75,10 +70,10 @@ final class AttributeTextRepeatedTests: XCTestCase {
             let field = fields[next(fields.count)]
             let options = values[field]! + values[fields[next(fields.count)]]!
             let raw = options[next(options.count)]
-            let expected = with(raw) { field == .device ? reference.device($0) : reference.interned($0) }
+            let expected = withSpan(raw) { field == .device ? reference.device($0) : reference.interned($0) }
             let runs = 1 + next(3)
             for _ in 0..<runs {
-                XCTAssertEqual(with(raw) { text.repeated(field, $0) }, expected, "step \(step), \(field), \(raw)")
+                XCTAssertEqual(withSpan(raw) { text.repeated(field, $0) }, expected, "step \(step), \(field), \(raw)")
             }
         }
     }
@@ -87,7 +82,7 @@ final class AttributeTextRepeatedTests: XCTestCase {
         var text = AttributeText()
         for address in ["0x283ebc0a0", "0x283ebc0a1", "0x283ebc0a1", "0x1"] {
             let raw = "<<HKDevice: \(address)>, name:Apple Watch, model:Watch, software:9.1>"
-            XCTAssertEqual(with(raw) { text.repeated(.device, $0) }, "name:Apple Watch, model:Watch, software:9.1")
+            XCTAssertEqual(withSpan(raw) { text.repeated(.device, $0) }, "name:Apple Watch, model:Watch, software:9.1")
         }
     }
 }

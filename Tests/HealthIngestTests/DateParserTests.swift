@@ -6,12 +6,8 @@ import HealthCore
 /// The fixed-position reader of the usual export date form must agree with the general
 /// reader on every date it accepts, and leave everything else to it.
 final class DateParserTests: XCTestCase {
-    private func with<R>(_ text: String, _ body: (ByteSpan) -> R) -> R {
-        Array(text.utf8).withUnsafeBufferPointer { body(ByteSpan(start: $0.baseAddress!, count: $0.count)) }
-    }
-
     private func instant(_ text: String) -> Int64? {
-        with(text) { DateParser.parse($0)?.timestamp.microseconds }
+        withSpan(text) { DateParser.parse($0)?.timestamp.microseconds }
     }
 
     func testFixedFormAgreesWithTheGeneralReader() throws {
@@ -24,7 +20,7 @@ final class DateParserTests: XCTestCase {
             let sign = next(2) == 0 ? "+" : "-"
             let text = String(format: "%04d-%02d-%02d %02d:%02d:%02d %@%02d%02d", 1900 + next(250), 1 + next(12),
                               1 + next(31), next(24), next(60), next(61), sign, next(15), next(4) * 15)
-            let (fixed, general) = with(text) { (DateParser.fixedForm($0), DateParser.anyForm($0)) }
+            let (fixed, general) = withSpan(text) { (DateParser.fixedForm($0), DateParser.anyForm($0)) }
             let parsed = try XCTUnwrap(fixed, text)
             XCTAssertEqual(parsed.timestamp, general?.timestamp, text)
             XCTAssertEqual(parsed.offsetSeconds, general?.offsetSeconds, text)
@@ -47,11 +43,11 @@ final class DateParserTests: XCTestCase {
                 var bad = good
                 bad[position] = replacement
                 let text = String(decoding: bad, as: UTF8.self)
-                let (fixed, general) = with(text) { (DateParser.fixedForm($0), DateParser.anyForm($0)) }
+                let (fixed, general) = withSpan(text) { (DateParser.fixedForm($0), DateParser.anyForm($0)) }
                 if let fixed {
                     XCTAssertEqual(fixed.timestamp, general?.timestamp, text)
                 } else {
-                    XCTAssertEqual(with(text) { DateParser.parse($0)?.timestamp }, general?.timestamp, text)
+                    XCTAssertEqual(withSpan(text) { DateParser.parse($0)?.timestamp }, general?.timestamp, text)
                 }
             }
         }
@@ -65,10 +61,10 @@ final class DateParserTests: XCTestCase {
     /// longer than an Int holds stopped the process with an arithmetic overflow.
     func testTimeOfDayWithEndlessDigitsIsRejected() throws {
         let long = String(repeating: "4", count: 40)
-        XCTAssertNil(with("\u{0E}\n" + long) { DateParser.timeOfDay($0) })
-        XCTAssertNil(with("9:\(long):00") { DateParser.timeOfDay($0) })
-        XCTAssertNil(with("\(long):30") { DateParser.timeOfDay($0) })
-        XCTAssertEqual(try XCTUnwrap(with("9:58:41.42 PM") { DateParser.timeOfDay($0) }), 21 * 3600 + 58 * 60 + 41.42, accuracy: 1e-6)
+        XCTAssertNil(withSpan("\u{0E}\n" + long) { DateParser.timeOfDay($0) })
+        XCTAssertNil(withSpan("9:\(long):00") { DateParser.timeOfDay($0) })
+        XCTAssertNil(withSpan("\(long):30") { DateParser.timeOfDay($0) })
+        XCTAssertEqual(try XCTUnwrap(withSpan("9:58:41.42 PM") { DateParser.timeOfDay($0) }), 21 * 3600 + 58 * 60 + 41.42, accuracy: 1e-6)
     }
 
     /// Found by fuzzing: the store's own date texts, read back by the exporters, trapped on a
@@ -125,11 +121,11 @@ extension DateParserTests {
             var text = days[next(days.count)] + " " + times[next(times.count)]
             if next(8) == 0 { text += ".5" }
             text += zones[next(zones.count)]
-            let expected = with(text) { DateParser.parse($0) }
-            let got = with(text) { reader.parse($0) }
+            let expected = withSpan(text) { DateParser.parse($0) }
+            let got = withSpan(text) { reader.parse($0) }
             XCTAssertEqual(got?.timestamp, expected?.timestamp, text)
             XCTAssertEqual(got?.offsetSeconds, expected?.offsetSeconds, text)
-            XCTAssertEqual(with(text) { check.instant($0) }, expected?.timestamp.microseconds, text)
+            XCTAssertEqual(withSpan(text) { check.instant($0) }, expected?.timestamp.microseconds, text)
             if expected != nil { checked += 1 }
         }
         XCTAssertGreaterThan(checked, 1_000)
